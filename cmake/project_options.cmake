@@ -1,0 +1,37 @@
+# Shared compile settings: one interface target every module links.
+add_library(syncml_options INTERFACE)
+target_compile_options(syncml_options INTERFACE -Wall -Wextra)
+if(SYNCML_WERROR)
+    target_compile_options(syncml_options INTERFACE -Werror)
+endif()
+# Lets clang-tidy and clangd parse coroutine code (STYLE.md, async rules).
+target_compile_definitions(syncml_options INTERFACE BOOST_ASIO_HAS_CO_AWAIT=1 BOOST_ASIO_NO_DEPRECATED=1)
+target_include_directories(syncml_options INTERFACE ${PROJECT_SOURCE_DIR})
+if(SYNCML_SANITIZE)
+    target_compile_options(syncml_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                                    -fno-sanitize-recover=undefined)
+    target_link_options(syncml_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# syncml_module_tests(NAME LIB): one gtest binary per module from the *_test.cpp files beside the code.
+function(syncml_module_tests name lib)
+    if(NOT SYNCML_TESTS)
+        return()
+    endif()
+    file(GLOB_RECURSE test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp)
+    if(NOT test_sources)
+        return()
+    endif()
+    add_executable(${name} ${test_sources})
+    target_link_libraries(${name} PRIVATE ${lib} syncml_options GTest::gtest GTest::gtest_main ${ARGN})
+    target_compile_definitions(${name} PRIVATE SYNCML_CORPUS_DIR="${PROJECT_SOURCE_DIR}/../shared/corpus"
+                                               SYNCML_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()
+
+# syncml_module_sources(VAR): the module's .cpp files except tests, tools, benchmarks and fuzzers.
+function(syncml_module_sources var)
+    file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+    list(FILTER sources EXCLUDE REGEX "_test\\.cpp$|/tools/|/bench/|/fuzz/|_main\\.cpp$")
+    set(${var} ${sources} PARENT_SCOPE)
+endfunction()
