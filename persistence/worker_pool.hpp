@@ -1,0 +1,52 @@
+#pragma once
+// Bounded pool of threads, each with its own database connection. All blocking database work runs
+// here, never on io threads. A full queue is reported to the caller (who answers 503) instead of
+// growing without bound.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace syncml::persistence {
+
+class database;
+
+struct pool_settings {
+    std::string url;
+    unsigned threads = 4;
+    std::size_t queue_limit = 256;
+};
+
+// Observations the pool reports; src/ turns them into Prometheus metrics.
+struct pool_observer {
+    virtual ~pool_observer() = default;
+    virtual void queue_length(std::size_t length) = 0;
+    virtual void queue_wait(std::chrono::duration<double> wait) = 0;
+    virtual void database_error() = 0;
+};
+
+class worker_pool {
+public:
+    using job = std::function<void(database&)>;
+
+    worker_pool(pool_settings settings, pool_observer* observer = nullptr);
+    ~worker_pool();  // stops: runs what is queued, then joins
+    worker_pool(const worker_pool&) = delete;
+    worker_pool& operator=(const worker_pool&) = delete;
+
+    // False when the queue is full or the pool is stopping. The job runs on a worker thread with that
+    // thread's connection (ensure_connected() already attempted); exceptions from the job are caught
+    // and logged by the pool.
+    bool try_submit(job work);
+    std::size_t queue_length() const;
+    std::size_t threads() const;
+    void stop();
+
+private:
+    struct state;
+    std::unique_ptr<state> state_;
+};
+
+}  // namespace syncml::persistence

@@ -1,0 +1,43 @@
+#pragma once
+// The seam between the HTTP front end (src/) and the protocol engine (session/).
+// The front end calls handle() on a worker-pool thread, never on an io thread, because the engine
+// blocks on PostgreSQL.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace syncml::persistence {
+class database;
+}
+
+namespace syncml::session {
+
+enum class wire_encoding { xml, wbxml };
+
+struct sync_request {
+    std::string tenant;       // from /sync/<tenant>; empty for /sync (the default tenant)
+    std::string url;          // the request target as the client sent it (for RespURI building)
+    std::string host;         // Host header, to build absolute RespURIs
+    bool tls = false;         // request came in over https
+    std::string remote_addr;  // peer address for logs and rate limits
+    wire_encoding encoding = wire_encoding::xml;
+    std::string body;
+};
+
+struct sync_response {
+    int http_status = 200;
+    std::string content_type;  // empty when body is empty
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;  // extra headers, e.g. Retry-After
+};
+
+class sync_handler {
+public:
+    virtual ~sync_handler() = default;
+    // Must not throw for bad input: bad SyncML is answered with a SyncML status or an HTTP error.
+    // Exceptions that escape are bugs: the caller logs them and answers 500.
+    virtual sync_response handle(const sync_request& request, persistence::database& db) = 0;
+};
+
+}  // namespace syncml::session
