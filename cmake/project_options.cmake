@@ -48,3 +48,22 @@ function(syncml_module_library name)
     endif()
     target_link_libraries(${name} ${scope} syncml_options ${ARGN})
 endfunction()
+
+# Fuzzing build (clang only): every module is instrumented; syncml_fuzz_target() adds a libFuzzer executable to
+# the `fuzz_targets` aggregate that test.sh builds and tests/fuzz/*.sh run.
+if(SYNCML_FUZZ)
+    target_compile_options(syncml_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+    target_link_options(syncml_options INTERFACE -fsanitize=address,undefined)
+    add_custom_target(fuzz_targets)
+endif()
+
+# syncml_fuzz_target(NAME SOURCE LIB...)
+function(syncml_fuzz_target name source)
+    if(NOT SYNCML_FUZZ)
+        return()
+    endif()
+    add_executable(${name} ${source})
+    target_link_libraries(${name} PRIVATE ${ARGN} syncml_options)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    add_dependencies(fuzz_targets ${name})
+endfunction()

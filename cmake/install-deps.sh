@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project needs (build, run, test); a no-op when all are present.
+# Usage: install-deps.sh run|test
+set -euo pipefail
+what=${1:-test}
+
+build_packages=(cmake g++ make pkg-config libboost-dev libssl-dev libpqxx-dev libpq-dev libspdlog-dev libfmt-dev
+    prometheus-cpp-dev libexpat1-dev libical-dev postgresql-15 postgresql-client-15 ca-certificates)
+test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev clang-format libwbxml2-dev
+    libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
+    procps psmisc iproute2 gcc)
+
+packages=("${build_packages[@]}")
+[ "$what" = test ] && packages+=("${test_packages[@]}")
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The Debian postgresql package starts a system cluster on 5432; the project manages its own.
+if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q '^15 main'; then
+    "${sudo_cmd[@]}" pg_ctlcluster 15 main stop 2>/dev/null || true
+fi
