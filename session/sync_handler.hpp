@@ -33,7 +33,7 @@ struct sync_response {
 };
 
 class sync_handler {
-public:
+  public:
     virtual ~sync_handler() = default;
     // Must not throw for bad input: bad SyncML is answered with a SyncML status or an HTTP error.
     // Exceptions that escape are bugs: the caller logs them and answers 500.
