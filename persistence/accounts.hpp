@@ -1,0 +1,80 @@
+#pragma once
+// Tenants, users and devices as the admin CLI and the protocol engine see them. Every function runs
+// one transaction on the given connection. Errors: not_found when a named tenant/user/device does
+// not exist, already_exists for duplicate names, std::invalid_argument for malformed names or
+// settings, db_error for database failures.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace syncml::persistence {
+
+class database;
+
+// The tenant that `POST /sync` (no tenant in the path) uses; created by the first migration.
+inline constexpr std::string_view default_tenant = "default";
+
+enum class conflict_policy { server_wins, client_wins, newest_wins, duplicate };
+std::string_view to_string(conflict_policy policy);
+std::optional<conflict_policy> parse_conflict_policy(std::string_view text);
+
+struct tenant_settings {
+    conflict_policy on_conflict = conflict_policy::server_wins;
+    bool auth_basic = true;
+    bool auth_md5 = true;
+    int max_sessions = 100;  // concurrent sync sessions of the tenant
+    int max_devices_per_user = 20;
+    int max_items_per_datastore = 100000;
+    int max_message_bytes = 1024 * 1024;
+    int max_object_bytes = 16 * 1024 * 1024;
+};
+
+struct tenant_info {
+    std::int64_t id = 0;
+    std::string name;  // [A-Za-z0-9][A-Za-z0-9._-]{0,62}
+    tenant_settings settings;
+};
+
+struct user_info {
+    std::int64_t tenant_id = 0;
+    std::int64_t id = 0;
+    std::string name;
+};
+
+struct device_info {
+    std::int64_t id = 0;
+    std::string device_uri;                // the SyncML device id (LocURI of the client)
+    std::optional<std::string> last_seen;  // ISO 8601 UTC timestamp, empty if it never synced
+    int stores = 0;                        // datastores this device syncs
+};
+
+bool valid_tenant_name(std::string_view name);
+
+tenant_info add_tenant(database& db, std::string_view name, const tenant_settings& settings = {});
+std::vector<tenant_info> list_tenants(database& db);
+std::optional<tenant_info> find_tenant(database& db, std::string_view name);
+// Deletes the tenant and everything it owns.
+void delete_tenant(database& db, std::string_view name);
+
+// Creates the user with its four standard datastores (contacts, calendar, tasks, memos).
+user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password);
+std::vector<user_info> list_users(database& db, std::string_view tenant);
+std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user);
+void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
+
+// False for an unknown tenant or user, or a wrong password (never throws not_found).
+bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
+// b64(md5(user ":" password)) as SyncML md5 auth needs it; empty for an unknown tenant or user.
+std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user);
+
+std::vector<device_info> list_devices(database& db, std::string_view tenant, std::string_view user);
+// Forces a slow sync at the next session of every device with this SyncML device id in the tenant:
+// clears anchors and the last modseq seen, marks each device store for slow sync and ends the
+// device's open sessions. Mappings stay: the slow sync re-pairs them. Returns the number of devices
+// reset; throws not_found when there is none.
+int reset_device(database& db, std::string_view tenant, std::string_view device_uri);
+
+}  // namespace syncml::persistence

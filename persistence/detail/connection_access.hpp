@@ -1,0 +1,80 @@
+#pragma once
+// For persistence/ .cpp files only (it includes pqxx): the connection behind a `database`, and the
+// one way repositories run SQL: in a transaction, with retry of failures that retrying can fix,
+// and every pqxx exception turned into db_error before it leaves persistence/.
+
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include "persistence/database.hpp"
+#include "persistence/errors.hpp"
+
+namespace syncml::persistence {
+
+struct database::impl {
+    std::unique_ptr<pqxx::connection> connection;
+};
+
+namespace detail {
+
+// The live connection of db. Throws db_error (retryable) when the server is unreachable.
+pqxx::connection& connection_of(database& db);
+
+// Converts the exception in flight (called inside a catch block) into a db_error. Non-pqxx
+// exceptions are rethrown unchanged. Never returns.
+[[noreturn]] void rethrow_as_db_error();
+
+// True when running the whole transaction again may succeed.
+bool is_retryable(const std::exception& error, const pqxx::connection* connection);
+
+struct retry_policy {
+    int attempts = 3;
+    std::chrono::milliseconds backoff{20};  // doubled after each failed attempt
+};
+
+// Runs fn(tx) in one transaction of the given isolation level and commits it. Lost connections
+// (reconnecting first), serialization failures and deadlocks run fn again, up to policy.attempts;
+// a commit whose outcome is unknown (in_doubt_error) never is. fn must therefore have no effects
+// outside the transaction. Exceptions from fn that are not pqxx's pass through unchanged.
+template <pqxx::isolation_level level = pqxx::isolation_level::read_committed, typename Fn>
+auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
+    -> std::invoke_result_t<Fn&, pqxx::transaction<level>&> {
+    using result = std::invoke_result_t<Fn&, pqxx::transaction<level>&>;
+    auto backoff = policy.backoff;
+    for (int attempt = 1;; ++attempt) {
+        try {
+            auto& connection = connection_of(db);
+            pqxx::transaction<level> tx(connection);
+            if constexpr (std::is_void_v<result>) {
+                fn(tx);
+                tx.commit();
+                return;
+            } else {
+                result value = fn(tx);
+                tx.commit();
+                return value;
+            }
+        } catch (const pqxx::in_doubt_error&) {
+            rethrow_as_db_error();
+        } catch (const std::exception& error) {
+            auto* connection = db.internals().connection.get();
+            if (attempt >= policy.attempts || !is_retryable(error, connection)) rethrow_as_db_error();
+        }
+        std::this_thread::sleep_for(backoff);
+        backoff *= 2;
+    }
+}
+
+}  // namespace detail
+
+// The names the brief promised, for repositories outside detail.
+using detail::connection_of;
+using detail::in_transaction;
+
+}  // namespace syncml::persistence
