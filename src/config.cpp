@@ -1,0 +1,213 @@
+#include "src/config.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+#include "src/config_values.hpp"
+
+extern char** environ;
+
+namespace syncml::server {
+namespace {
+
+using setter = std::function<std::optional<std::string>(server_config&, const std::string&)>;
+using getter = std::function<std::string(const server_config&)>;
+
+struct config_key {
+    const char* name;
+    const char* env;
+    const char* help;
+    bool secret;
+    setter set;
+    getter get;
+};
+
+template <typename T>
+setter assign(T server_config::*area, auto T::*member, auto parse) {
+    return [area, member, parse](server_config& config, const std::string& text) -> std::optional<std::string> {
+        auto value = parse(text);
+        if (!value.ok()) return value.error;
+        config.*area.*member = *value.value;
+        return std::nullopt;
+    };
+}
+
+std::string to_string(std::chrono::milliseconds value) { return format_duration(value); }
+std::string to_string(const std::string& value) { return value; }
+std::string to_string(const endpoint& value) { return format_endpoint(value); }
+std::string to_string(log_format value) { return value == log_format::json ? "json" : "text"; }
+template <typename T>
+requires std::is_arithmetic_v<T> std::string to_string(T value) { return std::to_string(value); }
+
+template <typename T>
+getter read(T server_config::*area, auto T::*member) {
+    return [area, member](const server_config& config) { return to_string(config.*area.*member); };
+}
+
+const std::vector<config_key>& keys() {
+    static const std::vector<config_key> table = {
+        {"listen", "SYNCML_LISTEN", "host:port of the SyncML listener", false,
+         assign(&server_config::http, &http_config::listen, parse_endpoint),
+         read(&server_config::http, &http_config::listen)},
+        {"metrics_listen", "SYNCML_METRICS_LISTEN", "host:port serving /metrics, /healthz, /readyz", false,
+         assign(&server_config::metrics, &metrics_config::listen, parse_endpoint),
+         read(&server_config::metrics, &metrics_config::listen)},
+        {"io_threads", "SYNCML_IO_THREADS", "threads running network I/O (1-256)", false,
+         assign(&server_config::http, &http_config::io_threads, unsigned_in(1, 256)),
+         read(&server_config::http, &http_config::io_threads)},
+        {"worker_threads", "SYNCML_WORKER_THREADS", "database worker threads, one connection each (1-1024)", false,
+         assign(&server_config::pool, &pool_config::worker_threads, unsigned_in(1, 1024)),
+         read(&server_config::pool, &pool_config::worker_threads)},
+        {"worker_queue_limit", "SYNCML_WORKER_QUEUE_LIMIT", "queued sync requests before 503 (1-1000000)", false,
+         assign(&server_config::pool, &pool_config::queue_limit, size_in(1, 1'000'000)),
+         read(&server_config::pool, &pool_config::queue_limit)},
+        {"body_limit", "SYNCML_BODY_LIMIT", "largest request body in bytes (k/m suffix allowed), else 413", false,
+         assign(&server_config::http, &http_config::body_limit, size_in(1024, 1024 * 1024 * 1024)),
+         read(&server_config::http, &http_config::body_limit)},
+        {"header_limit", "SYNCML_HEADER_LIMIT", "largest request header block in bytes, else 431", false,
+         assign(&server_config::http, &http_config::header_limit, size_in(1024, 1024 * 1024)),
+         read(&server_config::http, &http_config::header_limit)},
+        {"read_timeout", "SYNCML_READ_TIMEOUT", "time to receive a request body once its header arrived", false,
+         assign(&server_config::http, &http_config::read_timeout, duration_in(100, 3'600'000)),
+         read(&server_config::http, &http_config::read_timeout)},
+        {"idle_timeout", "SYNCML_IDLE_TIMEOUT", "keep-alive wait for the next request header", false,
+         assign(&server_config::http, &http_config::idle_timeout, duration_in(100, 3'600'000)),
+         read(&server_config::http, &http_config::idle_timeout)},
+        {"shutdown_deadline", "SYNCML_SHUTDOWN_DEADLINE", "how long SIGTERM waits for in-flight requests", false,
+         [](server_config& config, const std::string& text) -> std::optional<std::string> {
+             auto value = duration_in(0, 600'000)(text);
+             if (!value.ok()) return value.error;
+             config.shutdown_deadline = *value.value;
+             return std::nullopt;
+         },
+         [](const server_config& config) { return format_duration(config.shutdown_deadline); }},
+        {"data_dir", "SYNCML_DATA_DIR", "state directory (embedded PostgreSQL lives in <data_dir>/postgres)", false,
+         assign(&server_config::database, &database_config::data_dir, non_empty),
+         read(&server_config::database, &database_config::data_dir)},
+        {"database_url", "SYNCML_DATABASE_URL", "libpq URL of PostgreSQL; empty starts an embedded one", true,
+         assign(&server_config::database, &database_config::url, any_text),
+         read(&server_config::database, &database_config::url)},
+        {"embedded_port", "SYNCML_EMBEDDED_PORT", "port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one",
+         false, assign(&server_config::database, &database_config::embedded_port, port_or_zero),
+         read(&server_config::database, &database_config::embedded_port)},
+        {"log_format", "SYNCML_LOG_FORMAT", "text or json (one JSON object per line)", false,
+         assign(&server_config::log, &log_config::format, parse_log_format),
+         read(&server_config::log, &log_config::format)},
+        {"log_level", "SYNCML_LOG_LEVEL", "trace, debug, info, warn, error, critical or off", false,
+         assign(&server_config::log, &log_config::level, parse_log_level),
+         read(&server_config::log, &log_config::level)},
+        {"tls_cert", "SYNCML_TLS_CERT", "PEM certificate chain; with tls_key enables HTTPS", false,
+         assign(&server_config::http, &http_config::tls_cert, any_text),
+         read(&server_config::http, &http_config::tls_cert)},
+        {"tls_key", "SYNCML_TLS_KEY", "PEM private key for tls_cert", false,
+         assign(&server_config::http, &http_config::tls_key, any_text),
+         read(&server_config::http, &http_config::tls_key)},
+    };
+    return table;
+}
+
+const config_key* find_key(const std::string& name) {
+    const auto& table = keys();
+    auto found = std::find_if(table.begin(), table.end(), [&](const config_key& k) { return name == k.name; });
+    return found == table.end() ? nullptr : &*found;
+}
+
+void apply(server_config& config, const config_key& key, const std::string& value, const std::string& origin,
+           std::vector<std::string>& errors) {
+    if (auto error = key.set(config, value)) {
+        errors.push_back(origin + ": " + key.name + ": " + *error);
+    }
+}
+
+void apply_file(server_config& config, const config_sources& sources, std::vector<std::string>& errors) {
+    std::istringstream lines(sources.file_text);
+    std::string line;
+    const std::string file = sources.file_path.value_or("config");
+    for (int number = 1; std::getline(lines, line); ++number) {
+        const std::string where = file + ":" + std::to_string(number);
+        auto entry = parse_config_line(line);
+        if (!entry.ok()) {
+            errors.push_back(where + ": " + entry.error);
+        } else if (entry.value) {
+            const config_key* key = find_key(entry.value->first);
+            if (key == nullptr) {
+                errors.push_back(where + ": unknown key '" + entry.value->first + "'");
+            } else {
+                apply(config, *key, entry.value->second, where, errors);
+            }
+        }
+    }
+}
+
+void check_consistency(const server_config& config, std::vector<std::string>& errors) {
+    if (config.http.tls_cert.empty() != config.http.tls_key.empty()) {
+        errors.push_back("tls_cert/tls_key: set both (HTTPS) or neither (plain HTTP)");
+    }
+    const auto& http = config.http.listen;
+    const auto& metrics = config.metrics.listen;
+    if (http.port == metrics.port &&
+        (http.host == metrics.host || http.host == "0.0.0.0" || metrics.host == "0.0.0.0")) {
+        errors.push_back("metrics_listen: must not use the same port as listen (" + format_endpoint(http) + ")");
+    }
+}
+
+}  // namespace
+
+config_result parse_config(const config_sources& sources) {
+    config_result result;
+    apply_file(result.config, sources, result.errors);
+    for (const auto& key : keys()) {
+        auto env = sources.environment.find(key.env);
+        if (env != sources.environment.end()) {
+            apply(result.config, key, env->second, std::string("environment ") + key.env, result.errors);
+        }
+    }
+    if (result.errors.empty()) check_consistency(result.config, result.errors);
+    return result;
+}
+
+config_sources load_config_sources(const std::optional<std::string>& file_path) {
+    config_sources sources;
+    sources.file_path = file_path;
+    if (file_path) {
+        std::ifstream in(*file_path);
+        if (!in) throw std::runtime_error("cannot read config file " + *file_path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        sources.file_text = text.str();
+    }
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+        std::string item(*entry);
+        auto equals = item.find('=');
+        if (item.starts_with("SYNCML_") && equals != std::string::npos) {
+            sources.environment.emplace(item.substr(0, equals), item.substr(equals + 1));
+        }
+    }
+    return sources;
+}
+
+std::string print_config(const server_config& config) {
+    std::string out;
+    for (const auto& key : keys()) {
+        std::string value = key.get(config);
+        if (key.secret) value = mask_database_url(value);
+        out += std::string(key.name) + " = " + value + "\n";
+    }
+    return out;
+}
+
+std::string config_help() {
+    const server_config defaults;
+    std::string out;
+    for (const auto& key : keys()) {
+        out += "  " + std::string(key.name) + " (" + key.env + ", default '" + key.get(defaults) + "')\n      " +
+               key.help + "\n";
+    }
+    return out;
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,97 @@
+#pragma once
+// Server configuration: plain structs with defaults, filled from a config file and then from environment
+// variables (which win). Every key lives in one table (config.cpp) so validation, --print-config and --help
+// all come from the same place.
+//
+// File format: one `key = value` per line; blank lines and lines starting with `#` are ignored; values may be
+// wrapped in double quotes. Durations take a unit suffix (ms, s, m, h; bare numbers are seconds), sizes an
+// optional k/m suffix (KiB/MiB).
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncml::server {
+
+struct endpoint {
+    std::string host;
+    std::uint16_t port = 0;
+};
+
+struct http_config {
+    endpoint listen{"0.0.0.0", 8080};
+    unsigned io_threads = 2;
+    std::size_t body_limit = 4 * 1024 * 1024;
+    std::size_t header_limit = 16 * 1024;
+    std::chrono::milliseconds read_timeout{30'000};
+    std::chrono::milliseconds idle_timeout{60'000};
+    std::string tls_cert;
+    std::string tls_key;
+    bool tls_enabled() const { return !tls_cert.empty(); }
+};
+
+struct metrics_config {
+    endpoint listen{"127.0.0.1", 9090};
+};
+
+struct pool_config {
+    unsigned worker_threads = 4;
+    std::size_t queue_limit = 256;
+};
+
+struct database_config {
+    std::string url;  // empty: embedded PostgreSQL in data_dir
+    std::string data_dir = "./data";
+    std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
+};
+
+enum class log_format { text, json };
+
+struct log_config {
+    log_format format = log_format::text;
+    std::string level = "info";
+};
+
+struct server_config {
+    http_config http;
+    metrics_config metrics;
+    pool_config pool;
+    database_config database;
+    log_config log;
+    std::chrono::milliseconds shutdown_deadline{20'000};
+};
+
+// Raw inputs: file lines and the environment (name -> value), kept apart so tests need no real environment.
+struct config_sources {
+    std::optional<std::string> file_path;
+    std::string file_text;
+    std::map<std::string, std::string> environment;
+};
+
+struct config_result {
+    server_config config;
+    std::vector<std::string> errors;  // one line per bad key; empty when the config is valid
+    bool ok() const { return errors.empty(); }
+};
+
+config_result parse_config(const config_sources& sources);
+
+// Reads the file (when given) and the SYNCML_* variables of the process environment. A missing file is an error.
+config_sources load_config_sources(const std::optional<std::string>& file_path);
+
+// Effective configuration as `key = value` lines, secrets masked.
+std::string print_config(const server_config& config);
+
+// The config section of --help: every key with its environment variable, default and meaning.
+std::string config_help();
+
+// Hides the password in a libpq URL or key/value connection string.
+std::string mask_database_url(const std::string& url);
+
+std::string format_endpoint(const endpoint& value);
+
+}  // namespace syncml::server

@@ -1,0 +1,126 @@
+#include "src/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace syncml::server {
+namespace {
+
+config_result parse(std::string file, std::map<std::string, std::string> env = {}) {
+    config_sources sources;
+    sources.file_path = "test.conf";
+    sources.file_text = std::move(file);
+    sources.environment = std::move(env);
+    return parse_config(sources);
+}
+
+bool mentions(const config_result& result, const std::string& text) {
+    return std::any_of(result.errors.begin(), result.errors.end(),
+                       [&](const std::string& e) { return e.find(text) != std::string::npos; });
+}
+
+TEST(config, defaults_match_the_documented_interface) {
+    auto result = parse("");
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(format_endpoint(result.config.http.listen), "0.0.0.0:8080");
+    EXPECT_EQ(format_endpoint(result.config.metrics.listen), "127.0.0.1:9090");
+    EXPECT_EQ(result.config.database.data_dir, "./data");
+    EXPECT_TRUE(result.config.database.url.empty());
+    EXPECT_EQ(result.config.log.format, log_format::text);
+    EXPECT_FALSE(result.config.http.tls_enabled());
+}
+
+TEST(config, file_sets_values_and_ignores_comments_and_blank_lines) {
+    auto result = parse(
+        "# comment\n\n  listen = 127.0.0.1:18001\nio_threads=3\nbody_limit = 2m\nread_timeout = 1500ms\n"
+        "idle_timeout = 2m\nshutdown_deadline = 5\nlog_format = \"json\"\n");
+    ASSERT_TRUE(result.ok()) << result.errors.front();
+    EXPECT_EQ(result.config.http.listen.host, "127.0.0.1");
+    EXPECT_EQ(result.config.http.listen.port, 18001);
+    EXPECT_EQ(result.config.http.io_threads, 3u);
+    EXPECT_EQ(result.config.http.body_limit, 2u * 1024 * 1024);
+    EXPECT_EQ(result.config.http.read_timeout, std::chrono::milliseconds(1500));
+    EXPECT_EQ(result.config.http.idle_timeout, std::chrono::minutes(2));
+    EXPECT_EQ(result.config.shutdown_deadline, std::chrono::seconds(5));
+    EXPECT_EQ(result.config.log.format, log_format::json);
+}
+
+TEST(config, environment_overrides_the_file) {
+    auto result = parse("listen = 127.0.0.1:18001\ndata_dir = /from/file\n",
+                        {{"SYNCML_LISTEN", "[::1]:18002"}, {"SYNCML_DATABASE_URL", "postgresql://db/x"}});
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result.config.http.listen.host, "::1");
+    EXPECT_EQ(result.config.http.listen.port, 18002);
+    EXPECT_EQ(result.config.database.data_dir, "/from/file");
+    EXPECT_EQ(result.config.database.url, "postgresql://db/x");
+}
+
+TEST(config, reports_one_error_per_bad_key_with_its_origin) {
+    auto result = parse("listen = nonsense\nio_threads = 0\nbogus = 1\nno equals sign\n",
+                        {{"SYNCML_LOG_FORMAT", "xml"}, {"SYNCML_READ_TIMEOUT", "5 parsecs"}});
+    EXPECT_EQ(result.errors.size(), 6u);
+    EXPECT_TRUE(mentions(result, "test.conf:1: listen: expected host:port"));
+    EXPECT_TRUE(mentions(result, "test.conf:2: io_threads"));
+    EXPECT_TRUE(mentions(result, "test.conf:3: unknown key 'bogus'"));
+    EXPECT_TRUE(mentions(result, "test.conf:4: expected 'key = value'"));
+    EXPECT_TRUE(mentions(result, "SYNCML_LOG_FORMAT: log_format: expected text or json"));
+    EXPECT_TRUE(mentions(result, "SYNCML_READ_TIMEOUT: read_timeout"));
+}
+
+TEST(config, rejects_out_of_range_numbers) {
+    EXPECT_FALSE(parse("listen = 1.2.3.4:70000\n").ok());
+    EXPECT_FALSE(parse("worker_threads = -1\n").ok());
+    EXPECT_FALSE(parse("body_limit = 10\n").ok());
+    EXPECT_FALSE(parse("body_limit = 99999999999999999999k\n").ok());
+    EXPECT_FALSE(parse("read_timeout = 2d\n").ok());
+    EXPECT_TRUE(parse("worker_queue_limit = 1\n").ok());
+}
+
+TEST(config, tls_needs_both_certificate_and_key) {
+    auto result = parse("", {{"SYNCML_TLS_CERT", "/etc/cert.pem"}});
+    EXPECT_TRUE(mentions(result, "tls_cert/tls_key"));
+    auto both = parse("", {{"SYNCML_TLS_CERT", "/etc/cert.pem"}, {"SYNCML_TLS_KEY", "/etc/key.pem"}});
+    EXPECT_TRUE(both.ok());
+    EXPECT_TRUE(both.config.http.tls_enabled());
+}
+
+TEST(config, listeners_must_not_share_a_port) {
+    auto result = parse("listen = 0.0.0.0:9000\nmetrics_listen = 127.0.0.1:9000\n");
+    EXPECT_TRUE(mentions(result, "metrics_listen"));
+}
+
+TEST(config, print_config_masks_database_passwords) {
+    auto result = parse("database_url = postgresql://syncml:s3cret@db:5432/syncml?sslmode=require\n");
+    ASSERT_TRUE(result.ok());
+    const std::string printed = print_config(result.config);
+    EXPECT_EQ(printed.find("s3cret"), std::string::npos);
+    EXPECT_NE(printed.find("database_url = postgresql://syncml:***@db:5432/syncml?sslmode=require"), std::string::npos);
+    EXPECT_NE(printed.find("listen = 0.0.0.0:8080"), std::string::npos);
+}
+
+TEST(config, printed_config_parses_back_to_the_same_config) {
+    auto first = parse("listen = 127.0.0.1:18003\nbody_limit = 64k\nidle_timeout = 90s\nlog_level = debug\n");
+    ASSERT_TRUE(first.ok());
+    auto second = parse(print_config(first.config));
+    ASSERT_TRUE(second.ok()) << second.errors.front();
+    EXPECT_EQ(print_config(second.config), print_config(first.config));
+}
+
+TEST(config, masks_key_value_and_query_passwords) {
+    EXPECT_EQ(mask_database_url("host=db password=abc user=x"), "host=db password=*** user=x");
+    EXPECT_EQ(mask_database_url("postgresql://db/x?user=u&password=abc&sslmode=disable"),
+              "postgresql://db/x?user=u&password=***&sslmode=disable");
+    EXPECT_EQ(mask_database_url("postgresql://user@db/x"), "postgresql://user@db/x");
+}
+
+TEST(config, help_lists_every_key_with_its_environment_variable) {
+    const std::string help = config_help();
+    for (const char* env : {"SYNCML_DATABASE_URL", "SYNCML_DATA_DIR", "SYNCML_LISTEN", "SYNCML_METRICS_LISTEN",
+                            "SYNCML_LOG_FORMAT", "SYNCML_TLS_CERT", "SYNCML_TLS_KEY"}) {
+        EXPECT_NE(help.find(env), std::string::npos) << env;
+    }
+}
+
+}  // namespace
+}  // namespace syncml::server

@@ -1,0 +1,41 @@
+#pragma once
+// Parsers and printers for single configuration values: each returns the value or one error sentence.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "src/config.hpp"
+
+namespace syncml::server {
+
+template <typename T>
+struct parsed {
+    std::optional<T> value;
+    std::string error;
+    bool ok() const { return error.empty(); }
+    static parsed fail(std::string message) { return {std::nullopt, std::move(message)}; }
+};
+
+parsed<endpoint> parse_endpoint(const std::string& text);
+parsed<std::string> any_text(const std::string& text);
+parsed<std::string> non_empty(const std::string& text);
+parsed<std::uint16_t> port_or_zero(const std::string& text);
+parsed<log_format> parse_log_format(const std::string& text);
+parsed<std::string> parse_log_level(const std::string& text);
+
+std::function<parsed<unsigned>(const std::string&)> unsigned_in(unsigned low, unsigned high);
+std::function<parsed<std::size_t>(const std::string&)> size_in(std::size_t low, std::size_t high);
+// Bounds in milliseconds.
+std::function<parsed<std::chrono::milliseconds>(const std::string&)> duration_in(std::int64_t low, std::int64_t high);
+
+// One line of the config file: nullopt value for blank and comment lines.
+parsed<std::pair<std::string, std::string>> parse_config_line(const std::string& line);
+
+std::string format_duration(std::chrono::milliseconds value);
+
+}  // namespace syncml::server
