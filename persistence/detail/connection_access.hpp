@@ -26,11 +26,12 @@ namespace detail {
 // The live connection of db. Throws db_error (retryable) when the server is unreachable.
 pqxx::connection& connection_of(database& db);
 
-// Converts the exception in flight (called inside a catch block) into a db_error. Non-pqxx
-// exceptions are rethrown unchanged. Never returns.
-[[noreturn]] void rethrow_as_db_error();
+// Converts the exception in flight (called inside a catch block) into a db_error, retryable as
+// is_retryable() says. Non-pqxx exceptions are rethrown unchanged. Never returns.
+[[noreturn]] void rethrow_as_db_error(const pqxx::connection* connection = nullptr);
 
-// True when running the whole transaction again may succeed.
+// True when running the whole transaction again may succeed: never for in-doubt commits or
+// non-pqxx exceptions.
 bool is_retryable(const std::exception& error, const pqxx::connection* connection);
 
 struct retry_policy {
@@ -60,11 +61,9 @@ auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
                 tx.commit();
                 return value;
             }
-        } catch (const pqxx::in_doubt_error&) {
-            rethrow_as_db_error();
         } catch (const std::exception& error) {
             auto* connection = db.internals().connection.get();
-            if (attempt >= policy.attempts || !is_retryable(error, connection)) rethrow_as_db_error();
+            if (attempt >= policy.attempts || !is_retryable(error, connection)) rethrow_as_db_error(connection);
         }
         std::this_thread::sleep_for(backoff);
         backoff *= 2;

@@ -1,0 +1,77 @@
+#include "persistence/database.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "persistence/detail/connection_access.hpp"
+
+namespace syncml::persistence {
+
+database::database(std::string url) : url_(std::move(url)), impl_(std::make_unique<impl>()) {}
+
+database::~database() = default;
+
+bool database::ensure_connected() {
+    auto& connection = impl_->connection;
+    if (connection && connection->is_open()) return true;
+    connection.reset();
+    try {
+        connection = std::make_unique<pqxx::connection>(url_);
+        return true;
+    } catch (const std::exception& error) {
+        connection.reset();
+        spdlog::warn("database unreachable: {}", error.what());
+        return false;
+    }
+}
+
+bool database::connected() const { return impl_->connection && impl_->connection->is_open(); }
+
+namespace detail {
+
+pqxx::connection& connection_of(database& db) {
+    if (!db.ensure_connected()) throw db_error("database unreachable", true);
+    return *db.internals().connection;
+}
+
+namespace {
+
+bool retryable_sqlstate(const std::string& state) {
+    // Class 08: connection exception; 57P01-57P03: server shutting down or starting; 40001 and
+    // 40P01: serialization failure and deadlock.
+    return state.starts_with("08") || state == "57P01" || state == "57P02" || state == "57P03" || state == "40001" ||
+           state == "40P01";
+}
+
+}  // namespace
+
+bool is_retryable(const std::exception& error, const pqxx::connection* connection) {
+    if (dynamic_cast<const pqxx::in_doubt_error*>(&error)) return false;
+    if (dynamic_cast<const pqxx::statement_completion_unknown*>(&error)) return false;
+    if (dynamic_cast<const pqxx::broken_connection*>(&error)) return true;
+    if (dynamic_cast<const pqxx::serialization_failure*>(&error)) return true;
+    if (dynamic_cast<const pqxx::deadlock_detected*>(&error)) return true;
+    if (!dynamic_cast<const pqxx::pqxx_exception*>(&error)) return false;
+    if (auto* sql = dynamic_cast<const pqxx::sql_error*>(&error); sql && retryable_sqlstate(sql->sqlstate())) {
+        return true;
+    }
+    return connection != nullptr && !connection->is_open();
+}
+
+void rethrow_as_db_error(const pqxx::connection* connection) {
+    auto current = std::current_exception();
+    try {
+        std::rethrow_exception(current);
+    } catch (const pqxx::in_doubt_error& error) {
+        throw db_error(std::string("commit outcome unknown: ") + error.what(), false);
+    } catch (const pqxx::sql_error& error) {
+        throw db_error(error.what(), is_retryable(error, connection), error.sqlstate());
+    } catch (const pqxx::failure& error) {
+        throw db_error(error.what(), is_retryable(error, connection));
+    } catch (const pqxx::pqxx_exception& error) {
+        throw db_error(error.base().what(), false);
+    }
+}
+
+}  // namespace detail
+
+}  // namespace syncml::persistence
