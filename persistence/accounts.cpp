@@ -1,0 +1,287 @@
+#include "persistence/accounts.hpp"
+
+#include <array>
+#include <stdexcept>
+
+#include "persistence/detail/connection_access.hpp"
+#include "persistence/password_hash.hpp"
+
+namespace syncml::persistence {
+
+namespace {
+
+constexpr std::array k_standard_datastores{"contacts", "calendar", "tasks", "memos"};
+
+constexpr const char* k_tenant_columns =
+    "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
+    "max_items_per_datastore, max_message_bytes, max_object_bytes";
+
+tenant_info tenant_from_row(const pqxx::row& row) {
+    tenant_info tenant;
+    tenant.id = row[0].as<std::int64_t>();
+    tenant.name = row[1].as<std::string>();
+    tenant.settings.on_conflict =
+        parse_conflict_policy(row[2].as<std::string>()).value_or(conflict_policy::server_wins);
+    tenant.settings.auth_basic = row[3].as<bool>();
+    tenant.settings.auth_md5 = row[4].as<bool>();
+    tenant.settings.max_sessions = row[5].as<int>();
+    tenant.settings.max_devices_per_user = row[6].as<int>();
+    tenant.settings.max_items_per_datastore = row[7].as<int>();
+    tenant.settings.max_message_bytes = row[8].as<int>();
+    tenant.settings.max_object_bytes = row[9].as<int>();
+    return tenant;
+}
+
+std::optional<std::int64_t> find_tenant_id(pqxx::transaction_base& tx, std::string_view name) {
+    const auto rows = tx.exec_params("SELECT tenant_id FROM tenants WHERE name = $1", std::string(name));
+    if (rows.empty()) return std::nullopt;
+    return rows[0][0].as<std::int64_t>();
+}
+
+std::int64_t require_tenant_id(pqxx::transaction_base& tx, std::string_view name) {
+    auto id = find_tenant_id(tx, name);
+    if (!id) throw not_found("no tenant named '" + std::string(name) + "'");
+    return *id;
+}
+
+std::int64_t require_user_id(pqxx::transaction_base& tx, std::int64_t tenant_id, std::string_view tenant,
+                             std::string_view user) {
+    const auto rows =
+        tx.exec_params("SELECT user_id FROM users WHERE tenant_id = $1 AND name = $2", tenant_id, std::string(user));
+    if (rows.empty()) throw not_found("no user '" + std::string(user) + "' in tenant '" + std::string(tenant) + "'");
+    return rows[0][0].as<std::int64_t>();
+}
+
+// ':' would make md5 auth's "user:password" ambiguous; control characters have no place in logs.
+void validate_user(std::string_view user, std::string_view password) {
+    if (user.empty() || user.size() > 255) throw std::invalid_argument("user name must have 1 to 255 characters");
+    for (const char c : user) {
+        if (c == ':' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            throw std::invalid_argument("user name must not contain ':' or control characters");
+        }
+    }
+    if (password.empty()) throw std::invalid_argument("password must not be empty");
+}
+
+void validate_settings(const tenant_settings& settings) {
+    if (settings.max_sessions < 1 || settings.max_devices_per_user < 1 || settings.max_items_per_datastore < 1) {
+        throw std::invalid_argument("tenant limits must be positive");
+    }
+    if (settings.max_message_bytes < 1024 || settings.max_object_bytes < 1024) {
+        throw std::invalid_argument("tenant message and object limits must be at least 1024 bytes");
+    }
+}
+
+}  // namespace
+
+std::string_view to_string(conflict_policy policy) {
+    switch (policy) {
+        case conflict_policy::server_wins:
+            return "server_wins";
+        case conflict_policy::client_wins:
+            return "client_wins";
+        case conflict_policy::newest_wins:
+            return "newest_wins";
+        case conflict_policy::duplicate:
+            return "duplicate";
+    }
+    return "server_wins";
+}
+
+std::optional<conflict_policy> parse_conflict_policy(std::string_view text) {
+    for (auto policy : {conflict_policy::server_wins, conflict_policy::client_wins, conflict_policy::newest_wins,
+                        conflict_policy::duplicate}) {
+        if (text == to_string(policy)) return policy;
+    }
+    return std::nullopt;
+}
+
+bool valid_tenant_name(std::string_view name) {
+    if (name.empty() || name.size() > 63) return false;
+    const auto allowed = [](char c, bool first) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        return alnum || (!first && (c == '.' || c == '_' || c == '-'));
+    };
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (!allowed(name[i], i == 0)) return false;
+    }
+    return true;
+}
+
+tenant_info add_tenant(database& db, std::string_view name, const tenant_settings& settings) {
+    if (!valid_tenant_name(name)) {
+        throw std::invalid_argument("invalid tenant name '" + std::string(name) +
+                                    "': use 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    }
+    validate_settings(settings);
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto rows = tx.exec_params(
+            std::string("INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
+                        "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes) "
+                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING RETURNING ") +
+                k_tenant_columns,
+            std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
+            settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
+            settings.max_message_bytes, settings.max_object_bytes);
+        if (rows.empty()) throw already_exists("tenant '" + std::string(name) + "' exists already");
+        return tenant_from_row(rows[0]);
+    });
+}
+
+std::vector<tenant_info> list_tenants(database& db) {
+    return in_transaction(db, [](pqxx::work& tx) {
+        std::vector<tenant_info> tenants;
+        for (const auto& row : tx.exec(std::string("SELECT ") + k_tenant_columns + " FROM tenants ORDER BY name")) {
+            tenants.push_back(tenant_from_row(row));
+        }
+        return tenants;
+    });
+}
+
+std::optional<tenant_info> find_tenant(database& db, std::string_view name) {
+    return in_transaction(db, [&](pqxx::work& tx) -> std::optional<tenant_info> {
+        const auto rows = tx.exec_params(std::string("SELECT ") + k_tenant_columns + " FROM tenants WHERE name = $1",
+                                         std::string(name));
+        if (rows.empty()) return std::nullopt;
+        return tenant_from_row(rows[0]);
+    });
+}
+
+void delete_tenant(database& db, std::string_view name) {
+    // `POST /sync` without a tenant relies on it.
+    if (name == default_tenant) throw std::invalid_argument("the default tenant cannot be deleted");
+    in_transaction(db, [&](pqxx::work& tx) {
+        const auto rows = tx.exec_params("DELETE FROM tenants WHERE name = $1 RETURNING tenant_id", std::string(name));
+        if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
+    });
+}
+
+user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+    validate_user(user, password);
+    // Hashing is deliberately slow: do it before the transaction, not while holding locks.
+    const auto hash = hash_password(password);
+    const auto md5 = md5_secret_of(user, password);
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto rows = tx.exec_params(
+            "INSERT INTO users (tenant_id, name, password_hash, md5_secret) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING user_id",
+            tenant_id, std::string(user), hash, md5);
+        if (rows.empty()) {
+            throw already_exists("user '" + std::string(user) + "' exists already in tenant '" + std::string(tenant) +
+                                 "'");
+        }
+        const auto user_id = rows[0][0].as<std::int64_t>();
+        for (const char* kind : k_standard_datastores) {
+            tx.exec_params("INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, $3, $3)", tenant_id,
+                           user_id, std::string(kind));
+        }
+        return user_info{tenant_id, user_id, std::string(user)};
+    });
+}
+
+std::vector<user_info> list_users(database& db, std::string_view tenant) {
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        std::vector<user_info> users;
+        for (const auto& row :
+             tx.exec_params("SELECT user_id, name FROM users WHERE tenant_id = $1 ORDER BY name", tenant_id)) {
+            users.push_back({tenant_id, row[0].as<std::int64_t>(), row[1].as<std::string>()});
+        }
+        return users;
+    });
+}
+
+std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user) {
+    return in_transaction(db, [&](pqxx::work& tx) -> std::optional<user_info> {
+        const auto rows = tx.exec_params(
+            "SELECT u.tenant_id, u.user_id FROM users u JOIN tenants t USING (tenant_id) "
+            "WHERE t.name = $1 AND u.name = $2",
+            std::string(tenant), std::string(user));
+        if (rows.empty()) return std::nullopt;
+        return user_info{rows[0][0].as<std::int64_t>(), rows[0][1].as<std::int64_t>(), std::string(user)};
+    });
+}
+
+void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+    validate_user(user, password);
+    const auto hash = hash_password(password);
+    const auto md5 = md5_secret_of(user, password);
+    in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
+        tx.exec_params("UPDATE users SET password_hash = $3, md5_secret = $4 WHERE tenant_id = $1 AND user_id = $2",
+                       tenant_id, user_id, hash, md5);
+    });
+}
+
+namespace {
+
+std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std::string_view user) {
+    return in_transaction(db, [&](pqxx::work& tx) -> std::optional<pqxx::row> {
+        const auto rows = tx.exec_params(
+            "SELECT u.password_hash, u.md5_secret FROM users u JOIN tenants t USING (tenant_id) "
+            "WHERE t.name = $1 AND u.name = $2",
+            std::string(tenant), std::string(user));
+        if (rows.empty()) return std::nullopt;
+        return rows[0];
+    });
+}
+
+}  // namespace
+
+bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+    const auto secrets = user_secrets(db, tenant, user);
+    return secrets && verify_password(password, (*secrets)[0].as<std::string>());
+}
+
+std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user) {
+    const auto secrets = user_secrets(db, tenant, user);
+    if (!secrets) return std::nullopt;
+    return (*secrets)[1].as<std::string>();
+}
+
+std::vector<device_info> list_devices(database& db, std::string_view tenant, std::string_view user) {
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
+        std::vector<device_info> devices;
+        const auto rows = tx.exec_params(
+            "SELECT d.device_id, d.device_uri, "
+            "to_char(d.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
+            "(SELECT count(*) FROM device_stores s WHERE s.tenant_id = d.tenant_id AND s.device_id = d.device_id) "
+            "FROM devices d WHERE d.tenant_id = $1 AND d.user_id = $2 ORDER BY d.device_uri",
+            tenant_id, user_id);
+        for (const auto& row : rows) {
+            device_info device;
+            device.id = row[0].as<std::int64_t>();
+            device.device_uri = row[1].as<std::string>();
+            if (!row[2].is_null()) device.last_seen = row[2].as<std::string>();
+            device.stores = row[3].as<int>();
+            devices.push_back(std::move(device));
+        }
+        return devices;
+    });
+}
+
+int reset_device(database& db, std::string_view tenant, std::string_view device_uri) {
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto devices =
+            tx.exec_params("SELECT device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2 FOR UPDATE",
+                           tenant_id, std::string(device_uri));
+        if (devices.empty()) {
+            throw not_found("no device '" + std::string(device_uri) + "' in tenant '" + std::string(tenant) + "'");
+        }
+        tx.exec_params(
+            "UPDATE device_stores SET client_last_anchor = NULL, server_last_anchor = NULL, last_modseq_seen = 0, "
+            "needs_slow_sync = true WHERE tenant_id = $1 AND device_id IN "
+            "(SELECT device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2)",
+            tenant_id, std::string(device_uri));
+        tx.exec_params("DELETE FROM sessions WHERE tenant_id = $1 AND device_uri = $2", tenant_id,
+                       std::string(device_uri));
+        return static_cast<int>(devices.size());
+    });
+}
+
+}  // namespace syncml::persistence

@@ -1,0 +1,23 @@
+#pragma once
+// Stored user secrets. Basic auth: PBKDF2-HMAC-SHA256 with a random salt, stored as
+// "pbkdf2-sha256$<iterations>$<b64 salt>$<b64 hash>" so the cost can grow without a migration.
+// SyncML md5 auth: the server must know b64(md5(user ":" password)) itself, so that is stored too.
+
+#include <string>
+#include <string_view>
+
+namespace syncml::persistence {
+
+// OWASP suggests more for web logins; a sync client authenticates once per session and a slow
+// hash multiplies with every connecting device, so this trades some strength for throughput.
+inline constexpr int k_pbkdf2_iterations = 100000;
+
+std::string hash_password(std::string_view password, int iterations = k_pbkdf2_iterations);
+// False for a wrong password or a malformed stored hash. Constant-time comparison.
+bool verify_password(std::string_view password, std::string_view stored);
+// b64(md5(user ":" password)), as OMA DS md5 authentication defines it.
+std::string md5_secret_of(std::string_view user, std::string_view password);
+
+std::string base64_encode(std::string_view bytes);
+
+}  // namespace syncml::persistence
