@@ -1,0 +1,45 @@
+#pragma once
+// Prometheus metrics of the front end and the worker pool, pre-registered on one Registry that main owns;
+// other modules register their own families on the same Registry (see engine_wiring.hpp).
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include "persistence/worker_pool.hpp"
+
+namespace syncml::server {
+
+class server_metrics : public persistence::pool_observer {
+  public:
+    server_metrics(prometheus::Registry& registry, const std::string& version);
+
+    void request_started();
+    void request_finished(const char* route, int status, std::chrono::duration<double> duration,
+                          std::size_t request_bytes, std::size_t response_bytes);
+
+    void queue_length(std::size_t length) override;
+    void queue_wait(std::chrono::duration<double> wait) override;
+    void database_error() override;
+
+  private:
+    prometheus::Family<prometheus::Counter>& requests_;
+    prometheus::Family<prometheus::Histogram>& duration_;
+    prometheus::Family<prometheus::Counter>& request_bytes_;
+    prometheus::Family<prometheus::Counter>& response_bytes_;
+    prometheus::Gauge& in_flight_;
+    prometheus::Gauge& queue_length_;
+    prometheus::Histogram& queue_wait_;
+    prometheus::Counter& db_errors_;
+};
+
+// The registry in the Prometheus text exposition format.
+std::string serialize_metrics(const prometheus::Registry& registry);
+
+}  // namespace syncml::server
