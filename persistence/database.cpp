@@ -1,10 +1,24 @@
 #include "persistence/database.hpp"
 
+#include <poll.h>
 #include <spdlog/spdlog.h>
 
 #include "persistence/detail/connection_access.hpp"
 
 namespace syncml::persistence {
+
+namespace {
+
+// An idle connection has nothing to read unless the server is saying goodbye (a FATAL message
+// after pg_terminate_backend or a shutdown, then EOF). Noticing that here costs one poll() and
+// spares a failed BEGIN, which libpqxx 6.4 answers by leaking the error result.
+bool idle_connection_looks_closed(int socket) {
+    if (socket < 0) return true;
+    pollfd watch{socket, POLLIN, 0};
+    return poll(&watch, 1, 0) > 0 && (watch.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+}
+
+}  // namespace
 
 database::database(std::string url) : url_(std::move(url)), impl_(std::make_unique<impl>()) {}
 
@@ -12,7 +26,7 @@ database::~database() = default;
 
 bool database::ensure_connected() {
     auto& connection = impl_->connection;
-    if (connection && connection->is_open()) return true;
+    if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) return true;
     connection.reset();
     try {
         connection = std::make_unique<pqxx::connection>(url_);

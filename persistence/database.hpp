@@ -9,7 +9,7 @@
 namespace syncml::persistence {
 
 class database {
-public:
+  public:
     explicit database(std::string url);
     ~database();
     database(const database&) = delete;
@@ -24,7 +24,7 @@ public:
     struct impl;
     impl& internals() { return *impl_; }
 
-private:
+  private:
     std::string url_;
     std::unique_ptr<impl> impl_;
 };

@@ -28,7 +28,7 @@ struct pool_observer {
 };
 
 class worker_pool {
-public:
+  public:
     using job = std::function<void(database&)>;
 
     worker_pool(pool_settings settings, pool_observer* observer = nullptr);
@@ -44,7 +44,7 @@ public:
     std::size_t threads() const;
     void stop();
 
-private:
+  private:
     struct state;
     std::unique_ptr<state> state_;
 };

@@ -75,5 +75,6 @@ auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
 // The names the brief promised, for repositories outside detail.
 using detail::connection_of;
 using detail::in_transaction;
+using detail::retry_policy;
 
 }  // namespace syncml::persistence

@@ -1,0 +1,114 @@
+#include "persistence/database.hpp"
+
+#include <gtest/gtest.h>
+
+#include "persistence/test_support.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using database_test = testing::database_test;
+
+int backend_pid(database& db) {
+    return in_transaction(db, [](pqxx::work& tx) { return tx.exec1("SELECT pg_backend_pid()")[0].as<int>(); });
+}
+
+void terminate_backend(const std::string& url, int pid) {
+    database killer(url);
+    in_transaction(killer, [&](pqxx::work& tx) { tx.exec_params("SELECT pg_terminate_backend($1, 10000)", pid); });
+}
+
+TEST(database, reports_an_unreachable_server_without_throwing) {
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    database db("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2");
+    EXPECT_FALSE(db.ensure_connected());
+    EXPECT_FALSE(db.connected());
+    try {
+        in_transaction(db, [](pqxx::work& tx) { tx.exec("SELECT 1"); });
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        EXPECT_TRUE(error.retryable());
+    }
+}
+
+TEST_F(database_test, reconnects_after_its_backend_was_terminated) {
+    database db(url());
+    const int first = backend_pid(db);
+    terminate_backend(url(), first);
+    // The next transaction notices the closed connection and runs on a new one.
+    const int second = backend_pid(db);
+    EXPECT_NE(first, second);
+    EXPECT_TRUE(db.connected());
+}
+
+TEST_F(database_test, turns_sql_errors_into_non_retryable_db_errors) {
+    database db(url());
+    int attempts = 0;
+    try {
+        in_transaction(db, [&](pqxx::work& tx) {
+            ++attempts;
+            tx.exec("SELEC 1");
+        });
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        EXPECT_FALSE(error.retryable());
+        EXPECT_EQ(error.sqlstate(), "42601");
+    }
+    EXPECT_EQ(attempts, 1);
+}
+
+TEST_F(database_test, retries_serialization_failures) {
+    database db(url());
+    int attempts = 0;
+    const int value = in_transaction(db, [&](pqxx::work& tx) {
+        if (++attempts < 3) throw pqxx::serialization_failure("simulated conflict");
+        return tx.exec1("SELECT 7")[0].as<int>();
+    });
+    EXPECT_EQ(value, 7);
+    EXPECT_EQ(attempts, 3);
+}
+
+TEST_F(database_test, gives_up_after_the_last_attempt_with_a_retryable_error) {
+    database db(url());
+    int attempts = 0;
+    try {
+        in_transaction(db, [&](pqxx::work&) {
+            ++attempts;
+            throw pqxx::deadlock_detected("simulated deadlock");
+        });
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        EXPECT_TRUE(error.retryable());
+    }
+    EXPECT_EQ(attempts, retry_policy{}.attempts);
+}
+
+TEST_F(database_test, never_retries_an_in_doubt_commit) {
+    database db(url());
+    int attempts = 0;
+    try {
+        in_transaction(db, [&](pqxx::work&) {
+            ++attempts;
+            throw pqxx::in_doubt_error("simulated lost commit");
+        });
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        EXPECT_FALSE(error.retryable());
+    }
+    EXPECT_EQ(attempts, 1);
+}
+
+TEST_F(database_test, passes_other_exceptions_through_and_rolls_back) {
+    database db(url());
+    in_transaction(db, [](pqxx::work& tx) { tx.exec("CREATE TABLE t (x int)"); });
+    EXPECT_THROW(in_transaction(db,
+                                [](pqxx::work& tx) {
+                                    tx.exec("INSERT INTO t VALUES (1)");
+                                    throw not_found("domain error");
+                                }),
+                 not_found);
+    EXPECT_EQ(in_transaction(db, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM t")[0].as<int>(); }), 0);
+}
+
+}  // namespace
+}  // namespace syncml::persistence

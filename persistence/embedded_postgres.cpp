@@ -1,0 +1,265 @@
+#include "persistence/embedded_postgres.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <pqxx/pqxx>
+#include <sstream>
+#include <stdexcept>
+
+#include "persistence/detail/process.hpp"
+
+namespace syncml::persistence {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_superuser = "syncml";
+constexpr const char* k_database = "syncml";
+// sockaddr_un.sun_path is 108 bytes including the terminator.
+constexpr std::size_t k_max_socket_path = 107;
+
+unsigned free_loopback_port() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) throw std::runtime_error("embedded PostgreSQL: cannot open a socket to find a free port");
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
+                    getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    close(fd);
+    if (!ok) throw std::runtime_error("embedded PostgreSQL: cannot find a free loopback port");
+    return ntohs(address.sin_port);
+}
+
+std::string random_password() {
+    std::array<unsigned char, 24> bytes{};
+    if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+        throw std::runtime_error("embedded PostgreSQL: no random bytes for the password");
+    }
+    std::string text;
+    for (const unsigned char b : bytes) text += "0123456789abcdef"[b >> 4], text += "0123456789abcdef"[b & 15];
+    return text;
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+void write_private_file(const fs::path& path, const std::string& content, const detail::os_user* owner) {
+    std::ofstream out(path, std::ios::trunc);
+    out << content;
+    out.close();
+    if (!out) throw std::runtime_error("embedded PostgreSQL: cannot write " + path.string());
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    if (owner && chown(path.c_str(), owner->uid, owner->gid) != 0) {
+        throw std::runtime_error("embedded PostgreSQL: cannot hand " + path.string() + " to user " + owner->name);
+    }
+}
+
+std::string tail(const std::string& text, std::size_t bytes) {
+    return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
+}
+
+struct cluster_layout {
+    fs::path data_dir;
+    fs::path pgdata;
+    fs::path password_file;
+    fs::path log;
+    std::string bin_dir;
+
+    std::string tool(const char* name) const { return bin_dir + "/" + name; }
+};
+
+detail::process_result run_tool(const detail::os_user& user, const std::vector<std::string>& argv) {
+    spdlog::debug("embedded PostgreSQL: running {} as {}", argv.front(), user.name);
+    return detail::run_as(user, argv);
+}
+
+void check_installation(const cluster_layout& layout) {
+    for (const char* name : {"initdb", "pg_ctl", "postgres"}) {
+        if (access(layout.tool(name).c_str(), X_OK) != 0) {
+            throw std::runtime_error("embedded PostgreSQL: " + layout.tool(name) +
+                                     " not found or not executable (install the postgresql-15 package, or "
+                                     "configure a database URL to use an existing server)");
+        }
+    }
+    // pg_ctl hands the options to a shell; refuse the characters that would need quoting there.
+    if (layout.data_dir.string().find_first_of("'\"\\$`") != std::string::npos) {
+        throw std::runtime_error(
+            "embedded PostgreSQL: the data directory path must not contain quotes, '\\', '$' "
+            "or '`': " +
+            layout.data_dir.string());
+    }
+}
+
+void make_reachable(const cluster_layout& layout, const detail::os_user& user, bool grant) {
+    for (const auto& dir : detail::unsearchable_ancestors(layout.pgdata.string(), user)) {
+        if (!grant) {
+            throw std::runtime_error("embedded PostgreSQL: user " + user.name + " cannot reach " +
+                                     layout.pgdata.string() + " because it may not search " + dir + " (chmod o+x " +
+                                     dir + ", or choose a data directory elsewhere)");
+        }
+        fs::permissions(dir, fs::perms::others_exec, fs::perm_options::add);
+        spdlog::warn("embedded PostgreSQL: granted search permission (o+x) on {} so that user {} can reach {}", dir,
+                     user.name, layout.pgdata.string());
+    }
+}
+
+void prepare_directories(const cluster_layout& layout, const detail::os_user& user, bool grant) {
+    fs::create_directories(layout.data_dir);
+    if (fs::create_directory(layout.pgdata)) {
+        fs::permissions(layout.pgdata, fs::perms::owner_all);
+        if (geteuid() == 0 && chown(layout.pgdata.c_str(), user.uid, user.gid) != 0) {
+            throw std::runtime_error("embedded PostgreSQL: cannot hand " + layout.pgdata.string() + " to user " +
+                                     user.name);
+        }
+    }
+    if (geteuid() == 0) make_reachable(layout, user, grant);
+    struct stat info {};
+    if (stat(layout.pgdata.c_str(), &info) != 0 || info.st_uid != user.uid) {
+        throw std::runtime_error("embedded PostgreSQL: " + layout.pgdata.string() + " must belong to user " +
+                                 user.name + " (it was created by another user?)");
+    }
+}
+
+void init_cluster(const cluster_layout& layout, const detail::os_user& user, const std::string& password) {
+    spdlog::info("embedded PostgreSQL: creating a new cluster in {}", layout.pgdata.string());
+    write_private_file(layout.password_file, password + "\n", nullptr);
+    // initdb reads the superuser password from a file the PostgreSQL user can read.
+    const fs::path pwfile = layout.data_dir / ".initdb-password";
+    write_private_file(pwfile, password + "\n", geteuid() == 0 ? &user : nullptr);
+    const auto result =
+        run_tool(user, {layout.tool("initdb"), "-D", layout.pgdata.string(), "-U", k_superuser,
+                        "--pwfile=" + pwfile.string(), "--auth=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8"});
+    fs::remove(pwfile);
+    if (result.exit_code != 0) {
+        throw std::runtime_error("embedded PostgreSQL: initdb failed (exit " + std::to_string(result.exit_code) +
+                                 "): " + tail(result.output, 2000));
+    }
+}
+
+// A server left running by a process that was killed: stop it cleanly, then start it with our
+// settings (the port may differ). A stale postmaster.pid without a server is pg_ctl's business.
+void stop_leftover(const cluster_layout& layout, const detail::os_user& user) {
+    if (run_tool(user, {layout.tool("pg_ctl"), "status", "-D", layout.pgdata.string()}).exit_code != 0) return;
+    spdlog::warn("embedded PostgreSQL: a server from an earlier run is still running in {}; stopping it",
+                 layout.pgdata.string());
+    const auto result = run_tool(
+        user, {layout.tool("pg_ctl"), "stop", "-D", layout.pgdata.string(), "-m", "fast", "-w", "-t", "60", "-s"});
+    if (result.exit_code != 0) {
+        throw std::runtime_error("embedded PostgreSQL: cannot stop the server left running in " +
+                                 layout.pgdata.string() + ": " + tail(result.output, 2000));
+    }
+}
+
+void start_server(const cluster_layout& layout, const detail::os_user& user, unsigned port) {
+    std::string options = "-c listen_addresses=127.0.0.1 -p " + std::to_string(port);
+    const auto socket_path = layout.pgdata.string() + "/.s.PGSQL." + std::to_string(port);
+    if (socket_path.size() <= k_max_socket_path) {
+        options += " -k '" + layout.pgdata.string() + "'";
+    } else {
+        options += " -c unix_socket_directories=";
+        spdlog::warn("embedded PostgreSQL: data directory path too long for a unix socket; TCP only");
+    }
+    const auto result = run_tool(user, {layout.tool("pg_ctl"), "start", "-D", layout.pgdata.string(), "-l",
+                                        layout.log.string(), "-w", "-t", "120", "-s", "-o", options});
+    if (result.exit_code != 0) {
+        throw std::runtime_error("embedded PostgreSQL: pg_ctl start failed (exit " + std::to_string(result.exit_code) +
+                                 "): " + tail(result.output, 1000) + "\nserver log " + layout.log.string() + ":\n" +
+                                 tail(read_file(layout.log), 2000));
+    }
+}
+
+void ensure_database(const std::string& maintenance_url) {
+    try {
+        pqxx::connection connection(maintenance_url);
+        pqxx::nontransaction tx(connection);
+        if (tx.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", std::string(k_database)).empty()) {
+            tx.exec(std::string("CREATE DATABASE ") + k_database);
+        }
+    } catch (const std::exception& error) {
+        throw std::runtime_error(std::string("embedded PostgreSQL: cannot create database '") + k_database +
+                                 "': " + error.what());
+    }
+}
+
+}  // namespace
+
+embedded_postgres::embedded_postgres(embedded_settings settings) : settings_(std::move(settings)) {
+    if (settings_.data_dir.empty()) throw std::invalid_argument("embedded PostgreSQL: empty data directory");
+    settings_.data_dir = fs::absolute(settings_.data_dir).lexically_normal().string();
+    if (settings_.data_dir.size() > 1 && settings_.data_dir.ends_with('/')) settings_.data_dir.pop_back();
+}
+
+embedded_postgres::~embedded_postgres() { stop(); }
+
+std::string embedded_postgres::log_file() const { return settings_.data_dir + "/pgdata/server.log"; }
+
+std::string embedded_postgres::url() const {
+    return "postgresql://" + std::string(k_superuser) + ":" + password_ + "@127.0.0.1:" + std::to_string(port_) + "/" +
+           k_database;
+}
+
+void embedded_postgres::start() {
+    if (running_) return;
+    const cluster_layout layout{settings_.data_dir, fs::path(settings_.data_dir) / "pgdata",
+                                fs::path(settings_.data_dir) / "postgres.password", log_file(), settings_.pg_bin_dir};
+    check_installation(layout);
+    const auto user = detail::postgres_os_user();
+    prepare_directories(layout, user, settings_.grant_parent_search);
+    if (!fs::exists(layout.pgdata / "PG_VERSION")) {
+        init_cluster(layout, user, random_password());
+    } else if (!fs::exists(layout.password_file)) {
+        throw std::runtime_error("embedded PostgreSQL: " + layout.password_file.string() +
+                                 " is missing, so the cluster in " + layout.pgdata.string() +
+                                 " cannot be reached (restore that file, or remove pgdata to start afresh)");
+    }
+    password_ = read_file(layout.password_file);
+    while (!password_.empty() && (password_.back() == '\n' || password_.back() == '\r')) password_.pop_back();
+    stop_leftover(layout, user);
+    port_ = settings_.port != 0 ? settings_.port : free_loopback_port();
+    start_server(layout, user, port_);
+    running_ = true;
+    spdlog::info("embedded PostgreSQL: running on 127.0.0.1:{} with data in {}", port_, layout.pgdata.string());
+    try {
+        ensure_database("postgresql://" + std::string(k_superuser) + ":" + password_ +
+                        "@127.0.0.1:" + std::to_string(port_) + "/postgres");
+    } catch (...) {
+        stop();
+        throw;
+    }
+}
+
+void embedded_postgres::stop() {
+    if (!running_) return;
+    running_ = false;
+    try {
+        const auto user = detail::postgres_os_user();
+        const auto pgdata = settings_.data_dir + "/pgdata";
+        const auto result = detail::run_as(
+            user, {settings_.pg_bin_dir + "/pg_ctl", "stop", "-D", pgdata, "-m", "fast", "-w", "-t", "60", "-s"});
+        if (result.exit_code != 0) {
+            spdlog::error("embedded PostgreSQL: pg_ctl stop failed: {}", result.output);
+        } else {
+            spdlog::info("embedded PostgreSQL: stopped");
+        }
+    } catch (const std::exception& error) {
+        spdlog::error("embedded PostgreSQL: cannot stop: {}", error.what());
+    }
+}
+
+}  // namespace syncml::persistence
