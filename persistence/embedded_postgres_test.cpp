@@ -1,0 +1,130 @@
+#include "persistence/embedded_postgres.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "persistence/database.hpp"
+#include "persistence/detail/connection_access.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool pg_installed() { return access("/usr/lib/postgresql/15/bin/initdb", X_OK) == 0; }
+
+class embedded_postgres_test : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!pg_installed()) GTEST_SKIP() << "PostgreSQL 15 server binaries are not installed";
+        std::string pattern = (fs::temp_directory_path() / "syncml-embedded-XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+    }
+    void TearDown() override {
+        if (!dir_.empty()) fs::remove_all(dir_);
+    }
+    std::string data_dir() const { return dir_ + "/data"; }
+
+    static int count_rows(const std::string& url) {
+        database db(url);
+        return in_transaction(db, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM kept")[0].as<int>(); });
+    }
+
+    std::string dir_;
+};
+
+TEST_F(embedded_postgres_test, initializes_starts_stops_and_restarts_with_its_data) {
+    embedded_postgres pg({data_dir()});
+    pg.start();
+    ASSERT_TRUE(pg.running());
+    EXPECT_NE(pg.port(), 0u);
+    EXPECT_NE(pg.url().find("/syncml"), std::string::npos);
+    {
+        database db(pg.url());
+        in_transaction(db, [](pqxx::work& tx) {
+            tx.exec("CREATE TABLE kept (x int)");
+            tx.exec("INSERT INTO kept VALUES (1), (2)");
+            // Listens on loopback TCP only.
+            EXPECT_EQ(tx.exec1("SHOW listen_addresses")[0].as<std::string>(), "127.0.0.1");
+        });
+    }
+    EXPECT_TRUE(fs::exists(data_dir() + "/pgdata/.s.PGSQL." + std::to_string(pg.port())));
+    const auto first_url = pg.url();
+    pg.stop();
+    EXPECT_FALSE(pg.running());
+    database gone(first_url);
+    EXPECT_FALSE(gone.ensure_connected());
+
+    pg.start();
+    EXPECT_EQ(count_rows(pg.url()), 2);
+    pg.stop();
+
+    // A crash leaves postmaster.pid behind with a process id that no longer exists.
+    std::ofstream(data_dir() + "/pgdata/postmaster.pid") << "999999\n"
+                                                         << data_dir() << "/pgdata\n1700000000\n5432\n\n\n";
+    pg.start();
+    EXPECT_EQ(count_rows(pg.url()), 2);
+}
+
+TEST_F(embedded_postgres_test, takes_over_a_server_left_running_by_a_killed_process) {
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // Start, then vanish without running any destructor, like a process killed by SIGKILL.
+        try {
+            auto* orphan = new embedded_postgres({data_dir()});  // never deleted: _exit follows
+            orphan->start();
+            database db(orphan->url());
+            in_transaction(db, [](pqxx::work& tx) { tx.exec("CREATE TABLE kept AS SELECT 1 AS x"); });
+        } catch (...) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_TRUE(fs::exists(data_dir() + "/pgdata/postmaster.pid"));
+
+    embedded_postgres pg({data_dir()});
+    pg.start();
+    EXPECT_EQ(count_rows(pg.url()), 1);
+}
+
+TEST_F(embedded_postgres_test, explains_missing_binaries) {
+    embedded_settings settings{data_dir()};
+    settings.pg_bin_dir = dir_ + "/no-such-bin";
+    embedded_postgres pg(settings);
+    try {
+        pg.start();
+        FAIL() << "expected std::runtime_error";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("not found"), std::string::npos) << error.what();
+    }
+    EXPECT_FALSE(pg.running());
+}
+
+TEST_F(embedded_postgres_test, explains_an_unreachable_data_directory_when_root) {
+    if (geteuid() != 0) GTEST_SKIP() << "only root hands the cluster to another user";
+    const auto locked = dir_ + "/locked";
+    fs::create_directory(locked);
+    fs::permissions(locked, fs::perms::owner_all);
+    embedded_settings settings{locked + "/data"};
+    settings.grant_parent_search = false;
+    embedded_postgres pg(settings);
+    try {
+        pg.start();
+        FAIL() << "expected std::runtime_error";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("cannot reach"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find(locked), std::string::npos) << error.what();
+    }
+}
+
+}  // namespace
+}  // namespace syncml::persistence
