@@ -1,0 +1,18 @@
+#pragma once
+// The one place where the front end gets its protocol engine. The session/ module plugs in here; main passes
+// the shared Prometheus registry so the engine can register its own metric families.
+
+#include <memory>
+
+#include <prometheus/registry.h>
+#include <spdlog/logger.h>
+
+#include "session/sync_handler.hpp"
+#include "src/config.hpp"
+
+namespace syncml::server {
+
+std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
+                                                         spdlog::logger& log);
+
+}  // namespace syncml::server

@@ -1,0 +1,327 @@
+// One HTTP/1.1 connection: keep-alive loop, limits and timeouts, routing, and the hand-off of sync requests
+// to the worker pool. Each connection runs on its own strand; nothing here blocks an io thread.
+#include "src/http_internal.hpp"
+
+#include <chrono>
+
+#include "persistence/accounts.hpp"
+
+namespace syncml::server {
+namespace {
+
+using clock = std::chrono::steady_clock;
+constexpr const char* server_header = "syncml-server/" SYNCML_VERSION;
+
+template <class Stream>
+struct connection {
+    connection(Stream s, std::shared_ptr<front_end_state> st, listener_kind kind, std::string peer)
+        : stream(std::move(s)), state(std::move(st)), listener(kind), remote(std::move(peer)) {}
+
+    beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream); }
+    void close() {
+        error_code ignored;
+        lowest().socket().close(ignored);
+    }
+
+    Stream stream;
+    std::shared_ptr<front_end_state> state;
+    listener_kind listener;
+    std::string remote;
+    beast::flat_buffer buffer;
+    std::optional<http::request_parser<http::string_body>> parser;
+    std::uint64_t id = 0;
+    // Per request:
+    clock::time_point started;
+    std::size_t request_bytes = 0;
+    bool must_close = false;  // the body was not read or the request was broken
+    bool silent = false;      // the peer is gone: nothing to answer
+};
+
+// A sync job's result travels back to the connection's strand through this slot; the timer is the wake-up.
+struct job_slot {
+    explicit job_slot(net::any_io_executor executor) : timer(executor) {}
+    net::steady_timer timer;
+    std::optional<sync_outcome> outcome;
+};
+
+bool is_transport_error(const error_code& ec) {
+    return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
+           ec == beast::error::timeout || ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated;
+}
+
+http_reply with_header(http_reply reply, const char* name, std::string value) {
+    reply.headers.emplace_back(name, std::move(value));
+    return reply;
+}
+
+http_reply reply_from(sync_outcome outcome) {
+    switch (outcome.result) {
+        case sync_outcome::kind::answered: {
+            http_reply reply;
+            reply.status = outcome.response.http_status;
+            reply.content_type = std::move(outcome.response.content_type);
+            reply.body = std::move(outcome.response.body);
+            reply.headers = std::move(outcome.response.headers);
+            return reply;
+        }
+        case sync_outcome::kind::database_unavailable:
+            return with_header(text_reply(503, "database unavailable, try again later\n"), "Retry-After", "5");
+        case sync_outcome::kind::failed:
+            break;
+    }
+    return text_reply(500, "internal server error\n");
+}
+
+http_reply probe_reply(const front_end_state& state, endpoint_kind endpoint) {
+    if (endpoint == endpoint_kind::healthz) return text_reply(200, "ok\n");
+    if (endpoint == endpoint_kind::readyz) {
+        std::string reason;
+        if (state.services.readiness.ready(reason)) return text_reply(200, "ready\n");
+        return with_header(text_reply(503, "not ready: " + reason + "\n"), "Retry-After", "1");
+    }
+    http_reply reply = text_reply(200, serialize_metrics(state.services.registry));
+    reply.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    return reply;
+}
+
+template <class Stream>
+net::awaitable<bool> send_reply(std::shared_ptr<connection<Stream>> conn, http_reply reply, bool head_only) {
+    const auto& request = conn->parser->get();
+    http::response<http::string_body> response{static_cast<http::status>(reply.status), request.version()};
+    response.set(http::field::server, server_header);
+    if (!reply.body.empty() || head_only) response.set(http::field::content_type, reply.content_type);
+    for (auto& [name, value] : reply.headers) response.set(name, value);
+    const bool keep_alive = request.keep_alive() && !conn->must_close && !conn->state->connections.stopping();
+    response.keep_alive(keep_alive);
+    response.body() = std::move(reply.body);
+    response.prepare_payload();
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    if (head_only) {
+        http::response<http::empty_body> head{std::move(response.base())};
+        co_await http::async_write(conn->stream, head, net::redirect_error(net::use_awaitable, ec));
+    } else {
+        co_await http::async_write(conn->stream, response, net::redirect_error(net::use_awaitable, ec));
+    }
+    co_return !ec && keep_alive;
+}
+
+template <class Stream>
+net::awaitable<void> send_continue(std::shared_ptr<connection<Stream>> conn) {
+    http::response<http::empty_body> interim{http::status::continue_, 11};
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_write(conn->stream, interim, net::redirect_error(net::use_awaitable, ec));
+}
+
+// Reads the body, queues the job, waits for the worker's answer without holding the io thread.
+template <class Stream>
+net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn, route_decision route) {
+    auto& parser = *conn->parser;
+    if (beast::iequals(parser.get()[http::field::expect], "100-continue")) co_await send_continue(conn);
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_read(conn->stream, conn->buffer, parser, net::redirect_error(net::use_awaitable, ec));
+    conn->must_close = static_cast<bool>(ec);
+    if (ec == http::error::body_limit) co_return text_reply(413, "request body too large\n");
+    if (ec) {
+        conn->silent = is_transport_error(ec);
+        co_return text_reply(400, "malformed request body\n");
+    }
+    auto& request = parser.get();
+    conn->request_bytes = request.body().size();
+    session::sync_request job;
+    job.tenant = route.tenant;
+    job.url = std::string(request.target());
+    job.host = std::string(request[http::field::host]);
+    job.tls = conn->state->tls.has_value() && conn->listener == listener_kind::sync;
+    job.remote_addr = conn->remote;
+    job.encoding = route.encoding;
+    job.body = std::move(request.body());
+
+    auto slot = std::make_shared<job_slot>(co_await net::this_coro::executor);
+    slot->timer.expires_at(clock::time_point::max());
+    const bool queued = conn->state->services.dispatcher.submit(std::move(job), [slot](sync_outcome outcome) {
+        auto executor = slot->timer.get_executor();
+        net::post(executor, [slot, outcome = std::move(outcome)]() mutable {
+            slot->outcome = std::move(outcome);
+            slot->timer.cancel();
+        });
+    });
+    if (!queued) co_return with_header(text_reply(503, "server busy, try again later\n"), "Retry-After", "1");
+    while (!slot->outcome) co_await slot->timer.async_wait(net::redirect_error(net::use_awaitable, ec));
+    co_return reply_from(std::move(*slot->outcome));
+}
+
+template <class Stream>
+void log_request(const connection<Stream>& conn, const route_decision& route, int status, std::size_t response_bytes) {
+    const auto& request = conn.parser->get();
+    const auto elapsed = std::chrono::duration<double>(clock::now() - conn.started);
+    const bool probe = route.endpoint != endpoint_kind::sync && route.endpoint != endpoint_kind::none;
+    const auto level = probe && status < 300 ? spdlog::level::debug : spdlog::level::info;
+    const std::string tenant = route.endpoint != endpoint_kind::sync ? "-"
+                               : route.tenant.empty()                ? std::string(persistence::default_tenant)
+                                                                     : route.tenant;
+    conn.state->services.metrics.request_finished(route_label(route.endpoint), status, elapsed, conn.request_bytes,
+                                                  response_bytes);
+    conn.state->services.log.log(level,
+                                 "request tenant={} remote={} method={} path={} status={} bytes_in={} bytes_out={} "
+                                 "duration_ms={:.1f}",
+                                 tenant, conn.remote, std::string(request.method_string()),
+                                 std::string(path_of(std::string(request.target()))), status, conn.request_bytes,
+                                 response_bytes, elapsed.count() * 1000);
+}
+
+// Answers the request whose head is in the parser. Returns true to keep the connection open.
+template <class Stream>
+net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
+    const auto& request = conn->parser->get();
+    conn->started = clock::now();
+    conn->request_bytes = 0;
+    conn->must_close = false;
+    const route_decision route =
+        route_request(request_head{std::string(request.method_string()), std::string(request.target()),
+                                   std::string(request[http::field::content_type])},
+                      conn->listener);
+    conn->state->services.metrics.request_started();
+    http_reply reply;
+    if (route.reply) {
+        reply = *route.reply;
+        conn->must_close = !conn->parser->is_done();  // an unread body cannot be skipped safely
+    } else if (route.endpoint == endpoint_kind::sync) {
+        reply = co_await answer_sync(conn, route);
+    } else {
+        reply = probe_reply(*conn->state, route.endpoint);
+        conn->must_close = !conn->parser->is_done();
+    }
+    const int status = reply.status;
+    const std::size_t response_bytes = route.head_only ? 0 : reply.body.size();
+    bool keep_alive = false;
+    if (!conn->silent) keep_alive = co_await send_reply(conn, std::move(reply), route.head_only);
+    log_request(*conn, route, conn->silent ? 499 : status, conn->silent ? 0 : response_bytes);
+    co_return keep_alive;
+}
+
+// Errors found while reading the head are answered once, then the connection closes.
+template <class Stream>
+net::awaitable<void> reject_head(std::shared_ptr<connection<Stream>> conn, error_code ec) {
+    http_reply reply = ec == http::error::header_limit ? text_reply(431, "request header too large\n")
+                       : ec == http::error::body_limit ? text_reply(413, "request body too large\n")
+                                                       : text_reply(400, "malformed request\n");
+    conn->started = clock::now();
+    conn->must_close = true;
+    conn->state->services.metrics.request_started();
+    conn->state->services.metrics.request_finished("unmatched", reply.status, clock::now() - conn->started, 0,
+                                                   reply.body.size());
+    conn->state->services.log.info("request rejected remote={} status={} error=\"{}\"", conn->remote, reply.status,
+                                   ec.message());
+    http::response<http::string_body> response{static_cast<http::status>(reply.status), 11};
+    response.set(http::field::server, server_header);
+    response.set(http::field::content_type, reply.content_type);
+    response.keep_alive(false);
+    response.body() = std::move(reply.body);
+    response.prepare_payload();
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_write(conn->stream, response, net::redirect_error(net::use_awaitable, ec));
+}
+
+// Waits (idle timeout) for the next request head. False ends the connection.
+template <class Stream>
+net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
+    const auto& limits = conn->state->config.http;
+    conn->parser.emplace();
+    conn->parser->header_limit(static_cast<std::uint32_t>(limits.header_limit));
+    conn->parser->body_limit(limits.body_limit);
+    if (!conn->state->connections.set_idle(conn->id, true)) co_return false;
+    conn->lowest().expires_after(limits.idle_timeout);
+    error_code ec;
+    co_await http::async_read_header(conn->stream, conn->buffer, *conn->parser,
+                                     net::redirect_error(net::use_awaitable, ec));
+    conn->state->connections.set_idle(conn->id, false);
+    if (!ec) co_return true;
+    if (is_transport_error(ec)) {
+        conn->state->services.log.debug("connection closed remote={} reason=\"{}\"", conn->remote, ec.message());
+    } else {
+        co_await reject_head(conn, ec);
+    }
+    co_return false;
+}
+
+template <class Stream>
+net::awaitable<void> serve_requests(std::shared_ptr<connection<Stream>> conn) {
+    std::weak_ptr<connection<Stream>> weak = conn;
+    auto executor = conn->lowest().get_executor();
+    conn->id = conn->state->connections.add([weak, executor] {
+        net::post(executor, [weak] {
+            if (auto alive = weak.lock()) alive->close();
+        });
+    });
+    struct unregister {
+        connection_registry& registry;
+        std::uint64_t id;
+        ~unregister() { registry.remove(id); }
+    } guard{conn->state->connections, conn->id};
+    for (;;) {
+        if (!co_await read_head(conn)) break;
+        if (!co_await answer(conn)) break;
+    }
+}
+
+net::awaitable<void> run_plain(tcp::socket socket, std::shared_ptr<front_end_state> state, listener_kind listener,
+                               std::string remote) {
+    auto conn = std::make_shared<connection<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), state, listener,
+                                                                std::move(remote));
+    co_await serve_requests(conn);
+    error_code ignored;
+    conn->lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state> state, std::string remote) {
+    using tls_stream = beast::ssl_stream<beast::tcp_stream>;
+    auto conn = std::make_shared<connection<tls_stream>>(tls_stream(beast::tcp_stream(std::move(socket)), *state->tls),
+                                                         state, listener_kind::sync, std::move(remote));
+    error_code ec;
+    conn->lowest().expires_after(state->config.http.read_timeout);
+    co_await conn->stream.async_handshake(ssl::stream_base::server, net::redirect_error(net::use_awaitable, ec));
+    if (ec) {
+        state->services.log.debug("tls handshake failed remote={} reason=\"{}\"", conn->remote, ec.message());
+        co_return;
+    }
+    co_await serve_requests(conn);
+    conn->lowest().expires_after(std::chrono::seconds(2));
+    co_await conn->stream.async_shutdown(net::redirect_error(net::use_awaitable, ec));
+}
+
+std::string remote_of(const tcp::socket& socket) {
+    error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    if (ec) return "unknown";
+    const auto address = peer.address();
+    return (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) + ":" +
+           std::to_string(peer.port());
+}
+
+}  // namespace
+
+void spawn_connection(tcp::socket socket, std::shared_ptr<front_end_state> state, listener_kind listener) {
+    std::string remote = remote_of(socket);
+    auto executor = socket.get_executor();
+    auto& log = state->services.log;
+    auto on_exit = [&log, remote](std::exception_ptr error) {
+        if (!error) return;
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+            log.error("connection failed remote={} error=\"{}\"", remote, e.what());
+        } catch (...) {
+            log.error("connection failed remote={} error=unknown", remote);
+        }
+    };
+    if (listener == listener_kind::sync && state->tls) {
+        net::co_spawn(executor, run_tls(std::move(socket), std::move(state), remote), on_exit);
+    } else {
+        net::co_spawn(executor, run_plain(std::move(socket), std::move(state), listener, remote), on_exit);
+    }
+}
+
+}  // namespace syncml::server

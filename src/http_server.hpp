@@ -1,0 +1,51 @@
+#pragma once
+// The HTTP front end: the SyncML listener (optionally TLS) and the metrics listener, served by N io threads.
+// Free of Asio (pimpl) so that only the two front-end translation units pay for Beast.
+
+#include <cstdint>
+#include <memory>
+
+#include <prometheus/registry.h>
+#include <spdlog/logger.h>
+
+#include "src/config.hpp"
+#include "src/metrics.hpp"
+#include "src/readiness.hpp"
+#include "src/sync_dispatch.hpp"
+
+namespace syncml::server {
+
+struct http_services {
+    sync_dispatcher& dispatcher;
+    const readiness_source& readiness;
+    server_metrics& metrics;
+    const prometheus::Registry& registry;
+    spdlog::logger& log;
+};
+
+class http_server {
+  public:
+    http_server(const server_config& config, http_services services);
+    ~http_server();
+    http_server(const http_server&) = delete;
+    http_server& operator=(const http_server&) = delete;
+
+    // Binds both listeners (and loads the TLS certificate); throws std::runtime_error naming what failed.
+    void start();
+    // Serves until stop() or, with handle_signals, SIGTERM/SIGINT; then stops accepting, lets in-flight
+    // requests finish up to the shutdown deadline and returns.
+    void run(bool handle_signals);
+    // Thread-safe; run() returns once drained.
+    void stop();
+
+    // Bound ports (useful when the config asked for port 0).
+    std::uint16_t sync_port() const;
+    std::uint16_t metrics_port() const;
+
+    struct impl;
+
+  private:
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace syncml::server

@@ -1,0 +1,52 @@
+#pragma once
+// Answers /readyz from a cached check: a background thread with its own database connection checks once a
+// second that PostgreSQL is reachable and the schema is at the version this binary expects, so probes never
+// wait for the database or take a worker from sync requests.
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <spdlog/logger.h>
+
+namespace syncml::server {
+
+class readiness_source {
+  public:
+    virtual ~readiness_source() = default;
+    // True when ready; otherwise reason says why.
+    virtual bool ready(std::string& reason) const = 0;
+};
+
+class readiness_checker : public readiness_source {
+  public:
+    readiness_checker(std::string database_url, spdlog::logger& log);
+    ~readiness_checker() override;
+    readiness_checker(const readiness_checker&) = delete;
+    readiness_checker& operator=(const readiness_checker&) = delete;
+
+    void start();
+    void stop();
+    bool ready(std::string& reason) const override;
+    // Runs one check now (start-up uses it so the first probe already has an answer).
+    void check_now();
+
+  private:
+    void run();
+    void publish(bool ready, std::string reason);
+
+    std::string url_;
+    spdlog::logger& log_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    bool ready_ = false;
+    std::string reason_ = "not checked yet";
+    std::thread thread_;
+    struct connection;
+    std::unique_ptr<connection> connection_;
+};
+
+}  // namespace syncml::server

@@ -1,0 +1,51 @@
+#include "src/sync_dispatch.hpp"
+
+#include <exception>
+#include <memory>
+
+#include "persistence/database.hpp"
+#include "persistence/errors.hpp"
+
+namespace syncml::server {
+
+pool_dispatcher::pool_dispatcher(persistence::worker_pool& pool, session::sync_handler& handler,
+                                 persistence::pool_observer& observer, spdlog::logger& log)
+    : pool_(pool), handler_(handler), observer_(observer), log_(log) {}
+
+bool pool_dispatcher::submit(session::sync_request request, completion done) {
+    // std::function needs copyable state; the request body can be megabytes, so share it instead.
+    auto job = std::make_shared<std::pair<session::sync_request, completion>>(std::move(request), std::move(done));
+    return pool_.try_submit([this, job](persistence::database& db) {
+        sync_outcome outcome = run_sync_job(handler_, job->first, db, observer_);
+        if (outcome.result == sync_outcome::kind::failed) {
+            log_.error("sync handler failed tenant={} remote={} error={}", job->first.tenant, job->first.remote_addr,
+                       outcome.error);
+        }
+        job->second(std::move(outcome));
+    });
+}
+
+sync_outcome run_sync_job(session::sync_handler& handler, const session::sync_request& request,
+                          persistence::database& db, persistence::pool_observer& observer) {
+    sync_outcome outcome;
+    if (!db.connected()) {
+        outcome.result = sync_outcome::kind::database_unavailable;
+        outcome.error = "database unreachable";
+        return outcome;
+    }
+    try {
+        outcome.response = handler.handle(request, db);
+        outcome.result = sync_outcome::kind::answered;
+    } catch (const persistence::db_error& e) {
+        observer.database_error();
+        outcome.result = e.retryable() ? sync_outcome::kind::database_unavailable : sync_outcome::kind::failed;
+        outcome.error = e.what();
+    } catch (const std::exception& e) {
+        outcome.error = e.what();
+    } catch (...) {
+        outcome.error = "unknown exception";
+    }
+    return outcome;
+}
+
+}  // namespace syncml::server
