@@ -1,0 +1,126 @@
+#pragma once
+// What the protocol engine needs from the database, as an interface free of pqxx so that the state
+// machine can be unit-tested with an in-memory fake. Every call runs inside the one transaction of the
+// message being handled (see sync_transaction), so a message is applied completely or not at all.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncml::persistence {
+
+class database;
+
+struct device_record {
+    std::int64_t id = 0;
+    std::string nonce;   // next nonce the device must use for md5 auth (empty: none issued yet)
+    std::string devinf;  // last DevInf the device sent (encoded XML), empty when unknown
+};
+
+// A device's view of one of the user's datastores.
+struct device_store_record {
+    std::int64_t id = 0;
+    std::int64_t datastore_id = 0;
+    std::string client_anchor;  // client's Next anchor of the last completed sync
+    std::string server_anchor;  // our Next anchor of the last completed sync
+    std::int64_t last_seen_modseq = 0;
+    bool needs_slow_sync = true;  // set by an admin reset or before the first sync
+};
+
+struct item_record {
+    std::string guid;
+    std::string content;  // canonical form (vCard 3.0, iCalendar 2.0, plain text)
+    std::int64_t modseq = 0;
+    bool deleted = false;
+};
+
+// A server-side change a device has not seen yet.
+struct change_record {
+    std::string guid;
+    std::int64_t modseq = 0;
+    bool deleted = false;
+    std::optional<std::string> luid;  // the device's id for the item, when the mapping is confirmed
+};
+
+struct session_record {
+    std::int64_t id = 0;
+    std::string session_id;  // the client's SessionID
+    std::string device_uri;
+    std::int64_t user_id = 0;  // 0 until authenticated
+    std::string state;         // the engine's serialized state
+    std::string last_msg_id;   // client MsgID of the last answered message
+    std::string last_reply;    // encoded reply to that message, for resends
+    std::string last_reply_type;
+};
+
+class sync_store {
+  public:
+    virtual ~sync_store() = default;
+
+    // Finds or creates the user's device with this SyncML device id (LocURI of the SyncHdr Source).
+    virtual device_record device(std::int64_t tenant, std::int64_t user, const std::string& device_uri) = 0;
+    virtual void set_device_nonce(std::int64_t tenant, std::int64_t device, const std::string& nonce) = 0;
+    virtual void set_device_devinf(std::int64_t tenant, std::int64_t device, const std::string& devinf) = 0;
+
+    // Locks the session row for the rest of the transaction; nullopt when there is none.
+    virtual std::optional<session_record> lock_session(std::int64_t tenant, const std::string& device_uri,
+                                                       const std::string& session_id) = 0;
+    virtual std::optional<session_record> lock_session_by_key(std::int64_t tenant, std::int64_t key) = 0;
+    // Creates and locks a session; returns its key.
+    virtual std::int64_t create_session(std::int64_t tenant, const std::string& device_uri,
+                                        const std::string& session_id) = 0;
+    virtual void save_session(std::int64_t tenant, const session_record& session) = 0;
+
+    // kind: contacts, calendar, tasks, memos. Creates the datastore on first use.
+    virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;
+    virtual device_store_record device_store(std::int64_t tenant, std::int64_t device, std::int64_t datastore,
+                                             const std::string& remote_uri) = 0;
+    virtual void save_device_store(std::int64_t tenant, const device_store_record& store) = 0;
+
+    // Each change takes the next modseq of its datastore; the datastore's counter stays locked until
+    // commit so that modseqs become visible in order and a reader never skips one.
+    virtual item_record add_item(std::int64_t tenant, std::int64_t datastore, const std::string& content,
+                                 const std::string& match_key) = 0;
+    virtual std::optional<item_record> replace_item(std::int64_t tenant, std::int64_t datastore,
+                                                    const std::string& guid, const std::string& content,
+                                                    const std::string& match_key) = 0;
+    virtual std::optional<item_record> delete_item(std::int64_t tenant, std::int64_t datastore,
+                                                   const std::string& guid) = 0;
+    virtual std::optional<item_record> find_item(std::int64_t tenant, std::int64_t datastore,
+                                                 const std::string& guid) = 0;
+    // Live items with this match key, oldest first.
+    virtual std::vector<std::string> find_by_match_key(std::int64_t tenant, std::int64_t datastore,
+                                                       const std::string& match_key) = 0;
+    virtual std::int64_t current_modseq(std::int64_t tenant, std::int64_t datastore) = 0;
+    // Changes with after < modseq <= upto that this device has not sent or received itself. With
+    // include_deleted false, only live items (for slow and refresh syncs).
+    virtual std::vector<change_record> changes(std::int64_t tenant, std::int64_t device_store, std::int64_t after,
+                                               std::int64_t upto, bool include_deleted) = 0;
+
+    virtual std::optional<std::string> guid_for_luid(std::int64_t tenant, std::int64_t device_store,
+                                                     const std::string& luid) = 0;
+    // The LUID of the device's confirmed mapping of this item, if any.
+    virtual std::optional<std::string> confirmed_luid(std::int64_t tenant, std::int64_t device_store,
+                                                      const std::string& guid) = 0;
+    virtual void set_mapping(std::int64_t tenant, std::int64_t device_store, const std::string& luid,
+                             const std::string& guid, std::int64_t modseq) = 0;
+    // Records that the device holds this revision of the item without changing its LUID.
+    virtual void touch_mapping(std::int64_t tenant, std::int64_t device_store, const std::string& guid,
+                               std::int64_t modseq) = 0;
+    virtual void remove_mapping(std::int64_t tenant, std::int64_t device_store, const std::string& guid) = 0;
+    // A slow sync starts: every mapping must be confirmed again by the client sending the item, or it
+    // is replaced by a new one when the server sends the item. Unconfirmed mappings keep their LUID
+    // for matching but count as "device does not hold the item".
+    virtual void unconfirm_mappings(std::int64_t tenant, std::int64_t device_store) = 0;
+    // Secret for signing RespURI tokens, the same for every server instance of the database.
+    virtual std::string token_secret() = 0;
+};
+
+// Runs `work` in one transaction on `db` and commits when it returns normally; retries the whole
+// function on serialization failures and lost connections. Returns false when the database failed
+// (after retries); exceptions thrown by `work` itself propagate after rollback.
+bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work);
+
+}  // namespace syncml::persistence

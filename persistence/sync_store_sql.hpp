@@ -1,0 +1,109 @@
+#pragma once
+// SQL of the protocol engine's repository (sync_store.cpp), as named constants.
+
+namespace syncml::persistence::sql {
+
+inline constexpr const char* upsert_device =
+    "INSERT INTO devices (tenant_id, user_id, device_uri, last_seen) VALUES ($1, $2, $3, now()) "
+    "ON CONFLICT (tenant_id, user_id, device_uri) DO UPDATE SET last_seen = now() "
+    "RETURNING device_id, nonce, devinf";
+inline constexpr const char* set_nonce = "UPDATE devices SET nonce = $3 WHERE tenant_id = $1 AND device_id = $2";
+inline constexpr const char* set_devinf =
+    "UPDATE devices SET devinf = $3, devinf_content_type = 'application/vnd.syncml-devinf+xml', "
+    "devinf_updated_at = now() WHERE tenant_id = $1 AND device_id = $2";
+
+inline constexpr const char* session_columns =
+    "SELECT session_id, syncml_session_id, device_uri, coalesce(user_id, 0), state, coalesce(last_msg_id, ''), "
+    "coalesce(last_response, '\\x'::bytea), coalesce(last_response_content_type, '') FROM sessions ";
+inline constexpr const char* lock_session_where =
+    "WHERE tenant_id = $1 AND device_uri = $2 AND syncml_session_id = $3 AND expires_at > now() FOR UPDATE";
+inline constexpr const char* lock_session_key_where =
+    "WHERE tenant_id = $1 AND session_id = $2 AND expires_at > now() FOR UPDATE";
+inline constexpr const char* create_session =
+    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
+    "VALUES ($1, $2, $3, now() + interval '30 minutes') "
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = '\\x', user_id = NULL, "
+    "device_id = NULL, last_msg_id = NULL, last_response = NULL, last_response_content_type = NULL, "
+    "created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' RETURNING session_id";
+inline constexpr const char* save_session =
+    "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
+    "last_response_content_type = $7, updated_at = now(), expires_at = now() + interval '30 minutes' "
+    "WHERE tenant_id = $1 AND session_id = $2";
+
+inline constexpr const char* find_datastore =
+    "SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $3 "
+    "ORDER BY datastore_id LIMIT 1";
+inline constexpr const char* create_datastore =
+    "INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, $3, $3) "
+    "ON CONFLICT DO NOTHING";
+inline constexpr const char* upsert_device_store =
+    "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = EXCLUDED.remote_uri "
+    "RETURNING device_store_id, coalesce(client_last_anchor, ''), coalesce(server_last_anchor, ''), "
+    "last_modseq_seen, needs_slow_sync";
+inline constexpr const char* save_device_store =
+    "UPDATE device_stores SET client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
+    "needs_slow_sync = $6, last_sync_at = now() WHERE tenant_id = $1 AND device_store_id = $2";
+
+// The datastore row stays locked until commit: modseqs become visible in the order they were taken.
+inline constexpr const char* bump =
+    "WITH ds AS (UPDATE datastores SET modseq = modseq + 1 WHERE tenant_id = $1 AND datastore_id = $2 "
+    "RETURNING modseq) ";
+inline constexpr const char* add_item =
+    "INSERT INTO items (tenant_id, datastore_id, content_type, content, modseq) "
+    "SELECT $1, $2, $3, $4, ds.modseq FROM ds RETURNING item_id, guid, modseq";
+inline constexpr const char* replace_item =
+    "UPDATE items SET content_type = $4, content = $5, modseq = ds.modseq, updated_at = now() FROM ds "
+    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING item_id, modseq";
+inline constexpr const char* delete_item =
+    "UPDATE items SET deleted = true, modseq = ds.modseq, updated_at = now() FROM ds "
+    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING item_id, content, modseq";
+inline constexpr const char* drop_keys = "DELETE FROM item_match_keys WHERE tenant_id = $1 AND item_id = $2";
+inline constexpr const char* add_key =
+    "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT DO NOTHING";
+inline constexpr const char* find_item =
+    "SELECT guid, content, modseq, deleted FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3";
+inline constexpr const char* find_by_key =
+    "SELECT i.guid FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
+    "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = $3 AND NOT i.deleted ORDER BY i.item_id";
+inline constexpr const char* current_modseq =
+    "SELECT modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
+inline constexpr const char* changes =
+    "SELECT i.guid, i.modseq, i.deleted, m.luid, GREATEST(m.last_modseq_sent, m.last_modseq_received) "
+    "FROM device_stores d JOIN items i ON i.tenant_id = d.tenant_id AND i.datastore_id = d.datastore_id "
+    "LEFT JOIN mappings m ON m.tenant_id = d.tenant_id AND m.device_store_id = d.device_store_id "
+    "AND m.item_id = i.item_id "
+    "WHERE d.tenant_id = $1 AND d.device_store_id = $2 AND i.modseq > $3 AND i.modseq <= $4 "
+    "AND ($5 OR NOT i.deleted) AND (m.luid IS NULL OR GREATEST(m.last_modseq_sent, m.last_modseq_received) < "
+    "i.modseq) ORDER BY i.modseq";
+
+// The item of a device store with guid $3 (device store $2).
+#define SYNCML_ITEM_OF_STORE                                                                                 \
+    "(SELECT i.item_id FROM items i JOIN device_stores d ON d.tenant_id = i.tenant_id AND d.datastore_id = " \
+    "i.datastore_id WHERE d.tenant_id = $1 AND d.device_store_id = $2 AND i.guid = $3)"
+
+inline constexpr const char* guid_for_luid =
+    "SELECT i.guid FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id "
+    "WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.luid = $3";
+inline constexpr const char* confirmed_luid =
+    "SELECT luid FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND item_id = " SYNCML_ITEM_OF_STORE
+    " AND GREATEST(last_modseq_sent, last_modseq_received) >= 0";
+inline constexpr const char* drop_mapping_of_luid =
+    "DELETE FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND luid = $3";
+inline constexpr const char* drop_mapping =
+    "DELETE FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND item_id = " SYNCML_ITEM_OF_STORE;
+inline constexpr const char* insert_mapping =
+    "INSERT INTO mappings (tenant_id, device_store_id, luid, item_id, last_modseq_sent, last_modseq_received) "
+    "SELECT $1, $2, $4, " SYNCML_ITEM_OF_STORE ", $5, $5";
+inline constexpr const char* touch_mapping =
+    "UPDATE mappings SET last_modseq_sent = $4 WHERE tenant_id = $1 AND device_store_id = $2 AND item_id "
+    "= " SYNCML_ITEM_OF_STORE;
+inline constexpr const char* unconfirm_mappings =
+    "UPDATE mappings SET last_modseq_sent = -1, last_modseq_received = -1 "
+    "WHERE tenant_id = $1 AND device_store_id = $2";
+inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
+
+#undef SYNCML_ITEM_OF_STORE
+
+}  // namespace syncml::persistence::sql

@@ -1,0 +1,189 @@
+#include "session/engine.hpp"
+
+#include <type_traits>
+
+#include "session/codec.hpp"
+#include "session/engine_run.hpp"
+
+namespace syncml::session {
+namespace detail {
+
+std::string code_text(int code) { return std::to_string(code); }
+
+status& run::add_status(const std::string& cmd_ref, const std::string& cmd, int code) {
+    status s;
+    s.msg_ref = in.header.msg_id;
+    s.cmd_ref = cmd_ref;
+    s.cmd = cmd;
+    s.data = code_text(code);
+    statuses.push_back(std::move(s));
+    return statuses.back();
+}
+
+namespace {
+
+void number_commands(std::vector<command>& commands, int& next_id);
+
+struct numberer {
+    int& next_id;
+    void operator()(sync& cmd) {
+        cmd.cmd_id = std::to_string(next_id++);
+        number_commands(cmd.commands, next_id);
+    }
+    void operator()(results& cmd) { cmd.cmd_id = std::to_string(next_id++); }
+    void operator()(status& cmd) { cmd.cmd_id = std::to_string(next_id++); }
+    void operator()(map& cmd) { cmd.cmd_id = std::to_string(next_id++); }
+    template <class T>
+    void operator()(T& cmd) {
+        cmd.cmd_id = std::to_string(next_id++);
+    }
+};
+
+void number_commands(std::vector<command>& commands, int& next_id) {
+    for (auto& cmd : commands) std::visit(numberer{next_id}, cmd.value);
+}
+
+void absorb_header_meta(session_state& st, const message& in) {
+    st.version = ver_dtd_string(in.version);
+    if (!in.header.meta) return;
+    if (in.header.meta->max_msg_size) st.max_msg_size = static_cast<std::int64_t>(*in.header.meta->max_msg_size);
+    if (in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(*in.header.meta->max_obj_size);
+}
+
+void dispatch(run& r, const command& cmd) {
+    std::visit(
+        [&r](const auto& c) {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, alert>) {
+                handle_alert(r, c);
+            } else if constexpr (std::is_same_v<T, sync>) {
+                handle_sync(r, c);
+            } else if constexpr (std::is_same_v<T, map>) {
+                handle_map(r, c);
+            } else if constexpr (std::is_same_v<T, put>) {
+                handle_put(r, c);
+            } else if constexpr (std::is_same_v<T, get>) {
+                handle_get(r, c);
+            } else if constexpr (std::is_same_v<T, results>) {
+                handle_results(r, c);
+            } else if constexpr (std::is_same_v<T, status>) {
+                handle_status(r, c);
+            } else {
+                if (!c.no_resp) r.add_status(c.cmd_id, command_name(command{c}), 406);
+            }
+        },
+        cmd.value);
+}
+
+// What a message with Final means depends on where the session is.
+void advance(run& r) {
+    auto& st = r.st;
+    if (st.current == phase::init && r.in.body.final) {
+        if (r.device.devinf.empty() && !st.devinf_known) request_devinf(r);
+        st.current = phase::client_changes;
+        r.final = true;
+        return;
+    }
+    if (st.current == phase::client_changes && r.in.body.final) {
+        finish_client_changes(r);
+        start_server_changes(r);
+        st.current = phase::server_changes;
+    }
+    if (st.current == phase::server_changes) return;  // the caller fills package 4 with the size known
+    if (st.current == phase::map && r.in.body.final) {
+        complete_session(r);
+        r.final = true;
+    }
+}
+
+message build_reply(run& r, std::vector<status> statuses, std::vector<command> commands) {
+    message out;
+    out.version = r.in.version;
+    out.encoding = r.in.encoding;
+    out.header.ver_dtd = ver_dtd_string(r.in.version);
+    out.header.ver_proto = ver_proto_string(r.in.version);
+    out.header.session_id = r.in.header.session_id;
+    out.header.msg_id = std::to_string(r.st.next_msg_id);
+    out.header.target.loc_uri = r.in.header.source.loc_uri;
+    out.header.source.loc_uri = r.in.header.target.loc_uri;
+    if (!r.ctx.resp_uri.empty()) out.header.resp_uri = r.ctx.resp_uri;
+    meta_info meta;
+    meta.max_msg_size = static_cast<std::uint64_t>(r.ctx.max_msg_size);
+    out.header.meta = meta;
+    for (auto& s : statuses) out.body.commands.push_back(command{std::move(s)});
+    for (auto& c : commands) out.body.commands.push_back(std::move(c));
+    int next_id = 1;
+    number_commands(out.body.commands, next_id);
+    out.body.final = r.final;
+    return out;
+}
+
+// The client's limit, less room for what proxies and our estimate may miss.
+std::size_t size_budget(const run& r, std::size_t used) {
+    std::int64_t limit = r.st.max_msg_size > 0 ? r.st.max_msg_size : 1024 * 1024;
+    limit = std::min(limit, r.ctx.max_msg_size);
+    auto usable = static_cast<std::size_t>(limit) * 9 / 10;
+    return usable > used ? usable - used : 0;
+}
+
+}  // namespace
+}  // namespace detail
+
+engine_outcome process_message(const message& in, session_state& state, persistence::device_record& device,
+                               const engine_context& context, persistence::sync_store& store) {
+    detail::run r{in, state, device, context, store, {}, {}, false, false};
+    detail::absorb_header_meta(state, in);
+    status header_status;
+    header_status.msg_ref = in.header.msg_id;
+    header_status.cmd_ref = "0";
+    header_status.cmd = "SyncHdr";
+    header_status.target_refs = {in.header.target.loc_uri};
+    header_status.source_refs = {in.header.source.loc_uri};
+    engine_outcome outcome;
+    if (!detail::check_auth(r, header_status)) {
+        r.final = true;
+        auto code = *status_code(header_status);
+        for (const auto& cmd : in.body.commands) {
+            if (!std::holds_alternative<status>(cmd.value)) r.add_status("", command_name(cmd), code);
+        }
+        outcome.auth_failed = true;
+    } else {
+        for (const auto& cmd : in.body.commands) detail::dispatch(r, cmd);
+        detail::advance(r);
+    }
+    std::vector<status> statuses{std::move(header_status)};
+    for (auto& s : r.statuses) statuses.push_back(std::move(s));
+    if (!outcome.auth_failed && state.current == phase::server_changes) {
+        auto partial = detail::build_reply(r, statuses, r.commands);
+        detail::fill_server_changes(r, detail::size_budget(r, encoded_size(partial, in.encoding)));
+    }
+    outcome.reply = detail::build_reply(r, std::move(statuses), std::move(r.commands));
+    ++state.next_msg_id;
+    outcome.session_done = state.current == phase::done;
+    return outcome;
+}
+
+message error_reply(const sync_hdr& header, syncml_version version, wire_encoding encoding, int code) {
+    message out;
+    out.version = version;
+    out.encoding = encoding;
+    out.header.ver_dtd = ver_dtd_string(version);
+    out.header.ver_proto = ver_proto_string(version);
+    out.header.session_id = header.session_id;
+    out.header.msg_id = "1";
+    out.header.target.loc_uri = header.source.loc_uri;
+    out.header.source.loc_uri = header.target.loc_uri;
+    status s;
+    s.cmd_id = "1";
+    s.msg_ref = header.msg_id;
+    s.cmd_ref = "0";
+    s.cmd = "SyncHdr";
+    s.target_refs = {header.target.loc_uri};
+    s.source_refs = {header.source.loc_uri};
+    s.data = std::to_string(code);
+    out.body.commands.push_back(command{std::move(s)});
+    out.body.final = true;
+    return out;
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,124 @@
+// Device information: our own (Results for Get), the client's (Put or Results for our Get).
+
+#include "session/engine_run.hpp"
+
+#include "session/codec.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+datastore our_datastore(const std::string& name, std::vector<content_type_ref> types) {
+    datastore ds;
+    ds.source_ref = name;
+    ds.rx_pref = types.front();
+    ds.tx_pref = types.front();
+    ds.rx = types;
+    ds.tx = types;
+    ds.sync_cap = std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7"};
+    return ds;
+}
+
+const char* devinf_uri(syncml_version version) {
+    switch (version) {
+        case syncml_version::v1_0:
+            return "./devinf10";
+        case syncml_version::v1_1:
+            return "./devinf11";
+        default:
+            return "./devinf12";
+    }
+}
+
+const char* devinf_type(wire_encoding encoding) {
+    return encoding == wire_encoding::wbxml ? "application/vnd.syncml-devinf+wbxml"
+                                            : "application/vnd.syncml-devinf+xml";
+}
+
+// The client's DevInf from an item: decoded by the codec, or raw bytes (XML or WBXML) to decode here.
+std::optional<dev_inf> item_devinf(const item& it) {
+    if (!it.data) return std::nullopt;
+    if (it.data->devinf) return it.data->devinf;
+    if (it.data->bytes.empty()) return std::nullopt;
+    auto decoded = decode_devinf(it.data->bytes);
+    if (!decoded) return std::nullopt;
+    return decoded.value();
+}
+
+bool store_client_devinf(run& r, const std::vector<item>& items) {
+    for (const auto& it : items) {
+        auto info = item_devinf(it);
+        if (!info) continue;
+        r.device.devinf = encode_devinf_xml(*info);
+        r.store.set_device_devinf(r.tenant(), r.device.id, r.device.devinf);
+        r.st.devinf_known = true;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+dev_inf server_devinf(syncml_version version) {
+    dev_inf info;
+    info.ver_dtd = version == syncml_version::v1_2 ? "1.2" : (version == syncml_version::v1_1 ? "1.1" : "1.0");
+    info.man = "syncml-server";
+    info.mod = "syncml-server";
+    info.sw_v = "0.1";
+    info.dev_id = "syncml-server";
+    info.dev_typ = "server";
+    info.utc = true;
+    info.support_large_objs = true;
+    info.support_number_of_changes = true;
+    info.datastores.push_back(our_datastore("contacts", {{"text/vcard", "3.0"}, {"text/x-vcard", "2.1"}}));
+    info.datastores.push_back(our_datastore("calendar", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
+    info.datastores.push_back(our_datastore("tasks", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
+    info.datastores.push_back(our_datastore("memos", {{"text/plain", "1.0"}, {"text/calendar", "2.0"}}));
+    return info;
+}
+
+void handle_put(run& r, const put& cmd) {
+    bool stored = store_client_devinf(r, cmd.items);
+    if (!cmd.no_resp) {
+        auto& s = r.add_status(cmd.cmd_id, "Put", stored ? 200 : 415);
+        if (!cmd.items.empty() && cmd.items[0].source) s.source_refs = {cmd.items[0].source->loc_uri};
+    }
+}
+
+void handle_get(run& r, const get& cmd) {
+    std::string target = !cmd.items.empty() && cmd.items[0].target ? cmd.items[0].target->loc_uri : "";
+    if (target.find("devinf") == std::string::npos) {
+        if (!cmd.no_resp) r.add_status(cmd.cmd_id, "Get", 404).target_refs = {target};
+        return;
+    }
+    r.add_status(cmd.cmd_id, "Get", 200).target_refs = {target};
+    results res;
+    res.msg_ref = r.in.header.msg_id;
+    res.cmd_ref = cmd.cmd_id;
+    meta_info meta;
+    meta.type = devinf_type(r.in.encoding);
+    res.meta = meta;
+    res.target_ref = target;
+    item it;
+    it.source = location{devinf_uri(r.in.version), std::nullopt, std::nullopt};
+    it.data = item_data{{}, server_devinf(r.in.version), std::nullopt};
+    res.items.push_back(std::move(it));
+    r.commands.push_back(command{std::move(res)});
+}
+
+void handle_results(run& r, const results& cmd) {
+    store_client_devinf(r, cmd.items);
+    r.add_status(cmd.cmd_id, "Results", 200);
+}
+
+void request_devinf(run& r) {
+    get g;
+    meta_info meta;
+    meta.type = devinf_type(r.in.encoding);
+    g.meta = meta;
+    item it;
+    it.target = location{devinf_uri(r.in.version), std::nullopt, std::nullopt};
+    g.items.push_back(std::move(it));
+    r.commands.push_back(command{std::move(g)});
+}
+
+}  // namespace syncml::session::detail

@@ -1,0 +1,188 @@
+// Package 4: the server's changes since the device's last sync, split over messages that fit the
+// client's MaxMsgSize, items larger than a message sent as large objects (MoreData chunks).
+
+#include "session/engine_run.hpp"
+
+#include "session/codec.hpp"
+#include "session/item_convert.hpp"
+#include "session/store_names.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+// Every item command costs at least this much besides its data (tags, CmdID, Meta, LocURI).
+constexpr std::size_t k_item_overhead = 400;
+
+bool sends_changes(int mode) { return mode == 200 || mode == 201 || mode == 204 || mode == 205; }
+
+// The device's preferred format: the Meta Type it sent items with, else its DevInf Rx-Pref.
+void resolve_device_format(run& r, store_state& s) {
+    if (!s.device_mime.empty() || r.device.devinf.empty()) return;
+    auto info = decode_devinf(r.device.devinf);
+    if (!info) return;
+    for (const auto& ds : info.value().datastores) {
+        if (ds.source_ref != s.client_uri || !ds.rx_pref) continue;
+        s.device_mime = ds.rx_pref->ct_type;
+        s.device_version = ds.rx_pref->ver_ct;
+    }
+}
+
+void queue_changes(run& r, store_state& s, persistence::device_store_record& ds) {
+    bool slow = s.mode == 201 || s.mode == 205;
+    auto after = slow ? 0 : ds.last_seen_modseq;
+    for (auto& change : r.store.changes(r.tenant(), s.device_store_id, after, s.upto_modseq, !slow)) {
+        if (change.deleted && !change.luid) continue;  // the device never had it
+        s.outgoing.push_back({change.guid, change.modseq, change.deleted, change.luid.value_or("")});
+    }
+}
+
+command empty_sync(const run& r, const store_state& s) {
+    sync out;
+    out.target = location{s.client_uri, std::nullopt, std::nullopt};
+    out.source = location{s.server_uri, std::nullopt, std::nullopt};
+    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started) out.number_of_changes = s.outgoing.size();
+    return command{std::move(out)};
+}
+
+// Cut at a UTF-8 character boundary so every XML chunk stays well-formed text.
+std::size_t utf8_cut(const std::string& data, std::size_t from, std::size_t length) {
+    auto end = std::min(data.size(), from + length);
+    while (end > from + 1 && end < data.size() && (static_cast<unsigned char>(data[end]) & 0xC0) == 0x80) --end;
+    return end - from;
+}
+
+enum class outcome { command, skip, full };
+
+// One Add/Replace/Delete for the front of the queue; `room` bytes are available for its data.
+outcome next_command(run& r, store_state& s, std::size_t room, command& result, bool& complete) {
+    const auto& change = s.outgoing.front();
+    complete = true;
+    item it;
+    if (change.deleted) {
+        it.target = location{change.luid, std::nullopt, std::nullopt};
+        delete_ del;
+        del.items.push_back(std::move(it));
+        result = command{std::move(del)};
+        return outcome::command;
+    }
+    auto stored = r.store.find_item(r.tenant(), s.datastore_id, change.guid);
+    if (!stored || stored->deleted) return outcome::skip;  // gone since the package started
+    auto data = to_device(stored->content, s.device_mime, s.device_version, s.kind);
+    auto offset = static_cast<std::size_t>(s.out_offset);
+    auto length = data.size() - offset;
+    if (length + k_item_overhead > room) {
+        if (room < 2 * k_item_overhead) return outcome::full;  // next message
+        length = utf8_cut(data, offset, room - k_item_overhead);
+        complete = offset + length == data.size();
+    }
+    meta_info meta;
+    meta.type = s.device_mime.empty() ? default_mime(s.kind) : s.device_mime;
+    if (offset == 0 && !complete) meta.size = data.size();
+    it.meta = meta;
+    it.source = location{change.guid, std::nullopt, std::nullopt};
+    if (!change.luid.empty()) it.target = location{change.luid, std::nullopt, std::nullopt};
+    it.data = item_data{data.substr(offset, length), std::nullopt, std::nullopt};
+    it.more_data = !complete;
+    s.out_offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
+    item_command cmd;
+    cmd.items.push_back(std::move(it));
+    if (change.luid.empty()) {
+        result = command{add{std::move(cmd)}};
+    } else {
+        result = command{replace{std::move(cmd)}};
+    }
+    return outcome::command;
+}
+
+// Records what the device holds once it got the command (statuses of Replace/Delete are not needed
+// for that: a failure makes the device send the item back in its next sync).
+void sent(run& r, store_state& s, const outgoing_change& change) {
+    if (change.deleted) {
+        r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
+        ++s.sent_delete;
+    } else if (!change.luid.empty()) {
+        r.store.touch_mapping(r.tenant(), s.device_store_id, change.guid, change.modseq);
+        ++s.sent_replace;
+    } else {
+        ++s.sent_add;
+    }
+}
+
+// Fills one Sync for store s; returns false when the message is full.
+bool fill_store(run& r, store_state& s, std::size_t& budget) {
+    auto sync_cmd = empty_sync(r, s);
+    auto& out = std::get<sync>(sync_cmd.value);
+    s.server_sync_started = true;
+    auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
+    if (used > budget) return false;
+    bool full = false;
+    while (!s.outgoing.empty() && !full) {
+        bool complete = false;
+        command cmd;
+        auto offset_before = s.out_offset;
+        auto result = next_command(r, s, budget - used, cmd, complete);
+        if (result == outcome::skip) {
+            s.out_offset = 0;
+            s.outgoing.erase(s.outgoing.begin());
+            continue;
+        }
+        if (result == outcome::full) break;
+        auto size = encoded_size(cmd, r.in.version, r.in.encoding);
+        if (used + size > budget && !out.commands.empty()) {
+            s.out_offset = offset_before;  // sent in the next message
+            break;
+        }
+        used += size;
+        out.commands.push_back(std::move(cmd));
+        if (!complete) {
+            full = true;
+            break;
+        }
+        sent(r, s, s.outgoing.front());
+        s.outgoing.erase(s.outgoing.begin());
+    }
+    budget -= std::min(budget, used);
+    r.commands.push_back(std::move(sync_cmd));
+    return s.outgoing.empty() && !full;
+}
+
+}  // namespace
+
+void start_server_changes(run& r) {
+    for (auto& s : r.st.stores) {
+        auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
+        s.upto_modseq = r.store.current_modseq(r.tenant(), s.datastore_id);
+        if (s.mode == 202) s.upto_modseq = ds.last_seen_modseq;  // server changes stay unsent
+        resolve_device_format(r, s);
+        if (sends_changes(s.mode)) queue_changes(r, s, ds);
+    }
+}
+
+void fill_server_changes(run& r, std::size_t budget) {
+    bool done = true;
+    for (auto& s : r.st.stores) {
+        if (s.server_sync_started && s.outgoing.empty()) continue;
+        if (!fill_store(r, s, budget)) {
+            done = false;
+            break;
+        }
+    }
+    if (done) {
+        r.final = true;
+        r.st.current = phase::map;
+    }
+}
+
+void complete_session(run& r) {
+    for (auto& s : r.st.stores) {
+        auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
+        ds.client_anchor = s.client_next;
+        ds.server_anchor = s.server_next;
+        ds.last_seen_modseq = s.upto_modseq;
+        ds.needs_slow_sync = false;
+        r.store.save_device_store(r.tenant(), ds);
+    }
+    r.st.current = phase::done;
+}
+
+}  // namespace syncml::session::detail

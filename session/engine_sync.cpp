@@ -1,0 +1,190 @@
+// Package 3 (the client's Sync with Add/Replace/Delete, large objects) and package 5 (Map).
+
+#include "session/engine_run.hpp"
+
+#include "session/item_convert.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+struct item_context {
+    run& r;
+    store_state& s;
+    const std::string& cmd_id;
+    const char* cmd_name;
+    std::string luid;    // Source LocURI: the client's id
+    std::string target;  // Target LocURI: our id, when the client knows it
+};
+
+bool slow_mode(int mode) { return mode == 201 || mode == 203; }
+
+status& item_status(item_context& c, int code) {
+    auto& st = c.r.add_status(c.cmd_id, c.cmd_name, code);
+    if (!c.luid.empty()) st.source_refs = {c.luid};
+    if (!c.target.empty()) st.target_refs = {c.target};
+    return st;
+}
+
+std::string meta_type(const item& it, const item_command& cmd, const sync& container) {
+    if (it.meta && it.meta->type) return *it.meta->type;
+    if (cmd.meta && cmd.meta->type) return *cmd.meta->type;
+    if (container.meta && container.meta->type) return *container.meta->type;
+    return {};
+}
+
+// A server item this device does not hold yet whose content equals the incoming one.
+std::optional<std::string> twin(item_context& c, const std::string& key) {
+    for (const auto& guid : c.r.store.find_by_match_key(c.r.tenant(), c.s.datastore_id, key)) {
+        if (!c.r.store.confirmed_luid(c.r.tenant(), c.s.device_store_id, guid)) return guid;
+    }
+    return std::nullopt;
+}
+
+void store_item(item_context& c, const std::string& data, const std::string& mime) {
+    auto& r = c.r;
+    auto content = to_canonical(data, mime, "", c.s.kind);
+    auto key = match_key(content);
+    auto guid = r.store.guid_for_luid(r.tenant(), c.s.device_store_id, c.luid);
+    if (!guid && !c.target.empty() && r.store.find_item(r.tenant(), c.s.datastore_id, c.target)) guid = c.target;
+    if (!guid && slow_mode(c.s.mode)) guid = twin(c, key);
+    std::optional<persistence::item_record> stored;
+    if (guid) {
+        auto existing = r.store.find_item(r.tenant(), c.s.datastore_id, *guid);
+        if (existing && !existing->deleted && match_key(existing->content) == key) {
+            stored = existing;
+        } else if (existing && !existing->deleted) {
+            stored = r.store.replace_item(r.tenant(), c.s.datastore_id, *guid, content, key);
+        }
+    }
+    bool added = !stored;
+    if (added) stored = r.store.add_item(r.tenant(), c.s.datastore_id, content, key);
+    r.store.set_mapping(r.tenant(), c.s.device_store_id, c.luid, stored->guid, stored->modseq);
+    bool as_add = std::string_view(c.cmd_name) == "Add";
+    (as_add ? c.s.received_add : c.s.received_replace) += 1;
+    item_status(c, as_add && added ? 201 : 200);
+}
+
+void delete_item(item_context& c) {
+    auto& r = c.r;
+    auto guid = r.store.guid_for_luid(r.tenant(), c.s.device_store_id, c.luid);
+    if (!guid && !c.target.empty()) guid = c.target;
+    auto deleted = guid ? r.store.delete_item(r.tenant(), c.s.datastore_id, *guid) : std::nullopt;
+    if (guid) r.store.remove_mapping(r.tenant(), c.s.device_store_id, *guid);
+    if (deleted) ++c.s.received_delete;
+    item_status(c, deleted ? 200 : 211);
+}
+
+std::int64_t declared_size(const item& it, const item_command& cmd) {
+    if (it.meta && it.meta->size) return static_cast<std::int64_t>(*it.meta->size);
+    if (cmd.meta && cmd.meta->size) return static_cast<std::int64_t>(*cmd.meta->size);
+    return -1;
+}
+
+// Collects MoreData chunks; returns the whole object once its last chunk arrived.
+std::optional<std::string> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
+    const std::string& data = it.data ? it.data->bytes : std::string();
+    auto& partial = c.s.partial;
+    if (partial && partial->luid != c.luid) partial.reset();  // a new item: the old one was abandoned
+    if (!partial && !it.more_data) return data;
+    if (!partial) partial = incoming_chunks{c.cmd_name, c.luid, c.target, mime, {}, declared_size(it, cmd)};
+    partial->data += data;
+    if (c.r.st.max_obj_size > 0 && static_cast<std::int64_t>(partial->data.size()) > c.r.st.max_obj_size * 2) {
+        partial.reset();
+        item_status(c, 413);
+        return std::nullopt;
+    }
+    if (it.more_data) {
+        item_status(c, 213);
+        return std::nullopt;
+    }
+    auto whole = std::move(partial->data);
+    auto size = partial->declared_size;
+    partial.reset();
+    if (size >= 0 && static_cast<std::int64_t>(whole.size()) != size) {
+        item_status(c, 424);
+        return std::nullopt;
+    }
+    return whole;
+}
+
+void handle_item(run& r, store_state& s, const sync& container, const item_command& cmd, const char* name,
+                 const item& it) {
+    item_context c{r, s, cmd.cmd_id, name, it.source ? it.source->loc_uri : "", it.target ? it.target->loc_uri : ""};
+    if (s.mode == 204 || s.mode == 205) {
+        item_status(c, 403);  // the client agreed to receive only
+        return;
+    }
+    if (std::string_view(name) == "Delete") {
+        delete_item(c);
+        return;
+    }
+    auto mime = meta_type(it, cmd, container);
+    if (!mime.empty()) s.device_mime = mime;
+    auto data = assemble(c, it, cmd, mime);
+    if (data) store_item(c, *data, mime.empty() && s.partial ? s.partial->mime : mime);
+}
+
+template <class Cmd>
+void handle_items(run& r, store_state& s, const sync& container, const Cmd& cmd, const char* name) {
+    if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, 412);
+    for (const auto& it : cmd.items) handle_item(r, s, container, cmd, name, it);
+}
+
+}  // namespace
+
+void handle_sync(run& r, const sync& cmd) {
+    std::string target = cmd.target ? cmd.target->loc_uri : "";
+    std::string source = cmd.source ? cmd.source->loc_uri : "";
+    auto* s = find_store(r.st, target);
+    auto& st = r.add_status(cmd.cmd_id, "Sync", s ? 200 : 404);
+    st.target_refs = {target};
+    st.source_refs = {source};
+    for (const auto& inner : cmd.commands) {
+        if (!s) {
+            r.add_status("", command_name(inner), 404);
+        } else if (auto* a = std::get_if<add>(&inner.value)) {
+            handle_items(r, *s, cmd, *a, "Add");
+        } else if (auto* p = std::get_if<replace>(&inner.value)) {
+            handle_items(r, *s, cmd, *p, "Replace");
+        } else if (auto* d = std::get_if<delete_>(&inner.value)) {
+            handle_items(r, *s, cmd, *d, "Delete");
+        } else {
+            r.add_status("", command_name(inner), 406);
+        }
+    }
+    if (s) s->client_sync_done = true;
+}
+
+void handle_map(run& r, const map& cmd) {
+    auto* s = find_store(r.st, cmd.target.loc_uri);
+    auto& st = r.add_status(cmd.cmd_id, "Map", s ? 200 : 404);
+    st.target_refs = {cmd.target.loc_uri};
+    st.source_refs = {cmd.source.loc_uri};
+    if (!s) return;
+    for (const auto& mi : cmd.items) {
+        auto found = r.store.find_item(r.tenant(), s->datastore_id, mi.target);
+        if (found && !found->deleted)
+            r.store.set_mapping(r.tenant(), s->device_store_id, mi.source, mi.target, found->modseq);
+    }
+}
+
+void handle_status(run& r, const status& s) {
+    // Statuses answer our own commands; a failed Add simply stays unmapped and the item is offered
+    // again in the next slow sync. Nothing to apply here yet.
+    (void)r;
+    (void)s;
+}
+
+void finish_client_changes(run& r) {
+    for (auto& s : r.st.stores) {
+        if (s.mode != 203) continue;
+        // Refresh from client: what the client did not send no longer exists.
+        auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
+        for (const auto& change : r.store.changes(r.tenant(), s.device_store_id, 0, upto, false)) {
+            r.store.delete_item(r.tenant(), s.datastore_id, change.guid);
+            r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
+        }
+    }
+}
+
+}  // namespace syncml::session::detail

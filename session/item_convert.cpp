@@ -1,0 +1,91 @@
+#include "session/item_convert.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "matching/item_format.hpp"
+#include "session/store_names.hpp"
+
+namespace syncml::session {
+namespace {
+
+std::optional<matching::item_dialect> dialect_of(const std::string& data, std::string_view mime,
+                                                 std::string_view version) {
+    if (!mime.empty()) {
+        if (auto d = matching::dialect_from_mime(mime, version)) return d;
+    }
+    return matching::detect_dialect(data);
+}
+
+std::vector<std::string> unfolded_lines(std::string_view content) {
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    while (pos < content.size()) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string line(content.substr(pos, end - pos));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!lines.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
+            lines.back() += line.substr(1);
+        } else if (!line.empty()) {
+            lines.push_back(std::move(line));
+        }
+        pos = end + 1;
+    }
+    return lines;
+}
+
+bool volatile_line(const std::string& line) {
+    static constexpr std::array<std::string_view, 6> names{"REV",           "PRODID",  "DTSTAMP",
+                                                           "LAST-MODIFIED", "CREATED", "X-EVOLUTION-FILE-AS"};
+    for (auto name : names) {
+        if (line.size() > name.size() && line.compare(0, name.size(), name) == 0 &&
+            (line[name.size()] == ':' || line[name.size()] == ';'))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
+                         std::string_view kind) {
+    auto from = dialect_of(data, mime, version);
+    auto to = canonical_dialect(kind);
+    if (!from || *from == to) return data;
+    auto converted = matching::convert_item(data, *from, to);
+    return converted ? std::move(converted.value()) : data;
+}
+
+std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
+                      std::string_view kind) {
+    auto from = matching::detect_dialect(content);
+    if (!from) from = canonical_dialect(kind);
+    auto to = mime.empty() ? std::nullopt : matching::dialect_from_mime(mime, version);
+    if (!to || *to == *from) return content;
+    auto converted = matching::convert_item(content, *from, *to);
+    return converted ? std::move(converted.value()) : content;
+}
+
+std::string match_key(std::string_view content) {
+    auto lines = unfolded_lines(content);
+    lines.erase(std::remove_if(lines.begin(), lines.end(), volatile_line), lines.end());
+    std::sort(lines.begin(), lines.end());
+    std::string joined;
+    for (const auto& line : lines) joined += line + '\n';
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    EVP_Digest(joined.data(), joined.size(), digest.data(), &length, EVP_sha256(), nullptr);
+    static constexpr std::string_view hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 15];
+    }
+    return out;
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,223 @@
+#include "session/state.hpp"
+
+// Format: a sequence of `name=<length>:<bytes>` tokens. Length-prefixed values need no escaping, so
+// item data and anchors with any bytes survive; unknown names are skipped so old rows stay readable.
+
+#include <charconv>
+#include <map>
+#include <string_view>
+
+namespace syncml::session {
+namespace {
+
+class writer {
+  public:
+    void put(std::string_view name, std::string_view value) {
+        out_.append(name);
+        out_ += '=';
+        out_ += std::to_string(value.size());
+        out_ += ':';
+        out_.append(value);
+    }
+    void put(std::string_view name, std::int64_t value) { put(name, std::to_string(value)); }
+    void put(std::string_view name, bool value) { put(name, std::string_view(value ? "1" : "0")); }
+    std::string take() { return std::move(out_); }
+
+  private:
+    std::string out_;
+};
+
+// Reads tokens one by one; `next` fails on malformed input.
+class reader {
+  public:
+    explicit reader(std::string_view text) : text_(text) {}
+    bool at_end() const { return pos_ >= text_.size(); }
+    bool next(std::string_view& name, std::string_view& value) {
+        auto eq = text_.find('=', pos_);
+        auto colon = eq == std::string_view::npos ? eq : text_.find(':', eq);
+        if (colon == std::string_view::npos) return false;
+        std::size_t length = 0;
+        auto [ptr, ec] = std::from_chars(text_.data() + eq + 1, text_.data() + colon, length);
+        if (ec != std::errc{} || ptr != text_.data() + colon || length > text_.size() - colon - 1) return false;
+        name = text_.substr(pos_, eq - pos_);
+        value = text_.substr(colon + 1, length);
+        pos_ = colon + 1 + length;
+        return true;
+    }
+
+  private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+std::int64_t to_int(std::string_view value) {
+    std::int64_t n = 0;
+    std::from_chars(value.data(), value.data() + value.size(), n);
+    return n;
+}
+
+std::string encode_change(const outgoing_change& change) {
+    writer w;
+    w.put("g", change.guid);
+    w.put("m", change.modseq);
+    w.put("d", change.deleted);
+    w.put("l", change.luid);
+    return w.take();
+}
+
+std::string encode_partial(const incoming_chunks& partial) {
+    writer w;
+    w.put("cmd", partial.command);
+    w.put("luid", partial.luid);
+    w.put("target", partial.target);
+    w.put("mime", partial.mime);
+    w.put("data", partial.data);
+    w.put("size", partial.declared_size);
+    return w.take();
+}
+
+std::string encode_store(const store_state& s) {
+    writer w;
+    w.put("server_uri", s.server_uri);
+    w.put("client_uri", s.client_uri);
+    w.put("kind", s.kind);
+    w.put("mode", std::int64_t{s.mode});
+    w.put("datastore", s.datastore_id);
+    w.put("device_store", s.device_store_id);
+    w.put("client_next", s.client_next);
+    w.put("server_next", s.server_next);
+    w.put("upto", s.upto_modseq);
+    w.put("device_mime", s.device_mime);
+    w.put("device_version", s.device_version);
+    w.put("client_done", s.client_sync_done);
+    w.put("server_started", s.server_sync_started);
+    for (const auto& change : s.outgoing) w.put("out", encode_change(change));
+    w.put("out_offset", s.out_offset);
+    if (s.partial) w.put("partial", encode_partial(*s.partial));
+    w.put("r_add", s.received_add);
+    w.put("r_rep", s.received_replace);
+    w.put("r_del", s.received_delete);
+    w.put("s_add", s.sent_add);
+    w.put("s_rep", s.sent_replace);
+    w.put("s_del", s.sent_delete);
+    return w.take();
+}
+
+bool decode_change(std::string_view text, outgoing_change& change) {
+    reader r(text);
+    std::string_view name, value;
+    while (!r.at_end()) {
+        if (!r.next(name, value)) return false;
+        if (name == "g") change.guid = value;
+        if (name == "m") change.modseq = to_int(value);
+        if (name == "d") change.deleted = value == "1";
+        if (name == "l") change.luid = value;
+    }
+    return true;
+}
+
+bool decode_partial(std::string_view text, incoming_chunks& partial) {
+    reader r(text);
+    std::string_view name, value;
+    while (!r.at_end()) {
+        if (!r.next(name, value)) return false;
+        if (name == "cmd") partial.command = value;
+        if (name == "luid") partial.luid = value;
+        if (name == "target") partial.target = value;
+        if (name == "mime") partial.mime = value;
+        if (name == "data") partial.data = value;
+        if (name == "size") partial.declared_size = to_int(value);
+    }
+    return true;
+}
+
+bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
+    static const std::map<std::string_view, std::string store_state::*> strings = {
+        {"server_uri", &store_state::server_uri},
+        {"client_uri", &store_state::client_uri},
+        {"kind", &store_state::kind},
+        {"client_next", &store_state::client_next},
+        {"server_next", &store_state::server_next},
+        {"device_mime", &store_state::device_mime},
+        {"device_version", &store_state::device_version}};
+    static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
+        {"datastore", &store_state::datastore_id}, {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},       {"out_offset", &store_state::out_offset},
+        {"r_add", &store_state::received_add},     {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},  {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete}};
+    if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
+    if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
+    if (name == "mode") s.mode = static_cast<int>(to_int(value));
+    if (name == "client_done") s.client_sync_done = value == "1";
+    if (name == "server_started") s.server_sync_started = value == "1";
+    if (name == "out") {
+        outgoing_change change;
+        if (!decode_change(value, change)) return false;
+        s.outgoing.push_back(std::move(change));
+    }
+    if (name == "partial") {
+        incoming_chunks partial;
+        if (!decode_partial(value, partial)) return false;
+        s.partial = std::move(partial);
+    }
+    return true;
+}
+
+bool decode_store(std::string_view text, store_state& s) {
+    reader r(text);
+    std::string_view name, value;
+    while (!r.at_end()) {
+        if (!r.next(name, value) || !decode_store_field(name, value, s)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string encode_state(const session_state& state) {
+    writer w;
+    w.put("phase", std::int64_t{static_cast<int>(state.current)});
+    w.put("auth", state.authenticated);
+    w.put("user_id", state.user_id);
+    w.put("user", state.user_name);
+    w.put("version", state.version);
+    w.put("next_msg", state.next_msg_id);
+    w.put("max_msg", state.max_msg_size);
+    w.put("max_obj", state.max_obj_size);
+    w.put("auth_failures", state.auth_failures);
+    w.put("devinf_known", state.devinf_known);
+    w.put("started", state.started_unix_ms);
+    w.put("bytes_in", state.bytes_in);
+    w.put("bytes_out", state.bytes_out);
+    for (const auto& store : state.stores) w.put("store", encode_store(store));
+    return w.take();
+}
+
+std::optional<session_state> decode_state(const std::string& text) {
+    static const std::map<std::string_view, std::int64_t session_state::*> numbers = {
+        {"user_id", &session_state::user_id},         {"next_msg", &session_state::next_msg_id},
+        {"max_msg", &session_state::max_msg_size},    {"max_obj", &session_state::max_obj_size},
+        {"started", &session_state::started_unix_ms}, {"bytes_in", &session_state::bytes_in},
+        {"bytes_out", &session_state::bytes_out},     {"auth_failures", &session_state::auth_failures}};
+    session_state state;
+    reader r(text);
+    std::string_view name, value;
+    while (!r.at_end()) {
+        if (!r.next(name, value)) return std::nullopt;
+        if (auto it = numbers.find(name); it != numbers.end()) state.*(it->second) = to_int(value);
+        if (name == "phase") state.current = static_cast<phase>(to_int(value));
+        if (name == "auth") state.authenticated = value == "1";
+        if (name == "user") state.user_name = value;
+        if (name == "version") state.version = value;
+        if (name == "devinf_known") state.devinf_known = value == "1";
+        if (name == "store") {
+            store_state store;
+            if (!decode_store(value, store)) return std::nullopt;
+            state.stores.push_back(std::move(store));
+        }
+    }
+    return state;
+}
+
+}  // namespace syncml::session

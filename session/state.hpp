@@ -1,0 +1,80 @@
+#pragma once
+// Everything the engine remembers about a session between two messages. It lives only in the session
+// row (serialized by state_codec), never in process memory, so any server instance can take the next
+// message.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncml::session {
+
+enum class phase : int {
+    init = 0,            // waiting for the client's package 1 (alerts)
+    client_changes = 1,  // receiving package 3
+    server_changes = 2,  // sending package 4 (possibly over several messages)
+    map = 3,             // receiving package 5
+    done = 4,
+};
+
+struct outgoing_change {
+    std::string guid;
+    std::int64_t modseq = 0;
+    bool deleted = false;
+    std::string luid;  // empty: the device does not hold the item yet (Add)
+};
+
+// A large object being received in chunks (MoreData).
+struct incoming_chunks {
+    std::string command;  // Add or Replace
+    std::string luid;     // Source LocURI of the item (client id)
+    std::string target;   // Target LocURI (server id) for Replace
+    std::string mime;
+    std::string data;
+    std::int64_t declared_size = -1;
+};
+
+struct store_state {
+    std::string server_uri;  // the datastore name as the client addressed it
+    std::string client_uri;  // the client's own database URI
+    std::string kind;        // contacts, calendar, tasks, memos
+    int mode = 200;          // alert code granted
+    std::int64_t datastore_id = 0;
+    std::int64_t device_store_id = 0;
+    std::string client_next;  // anchors to store when the session completes
+    std::string server_next;
+    std::int64_t upto_modseq = 0;  // modseq the device has seen once package 4 is acknowledged
+    std::string device_mime;       // format the device wants for its items
+    std::string device_version;
+    bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
+    bool server_sync_started = false;
+    std::vector<outgoing_change> outgoing;  // still to send in package 4
+    std::int64_t out_offset = 0;            // bytes of outgoing.front() already sent as a large object
+    std::optional<incoming_chunks> partial;
+    // Counters for metrics and the session log line.
+    std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
+    std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
+};
+
+struct session_state {
+    phase current = phase::init;
+    bool authenticated = false;
+    std::int64_t user_id = 0;
+    std::string user_name;
+    std::string version = "1.2";    // VerDTD of the client: "1.0", "1.1", "1.2"
+    std::int64_t next_msg_id = 1;   // our MsgID for the next reply
+    std::int64_t max_msg_size = 0;  // 0: the client set no limit
+    std::int64_t max_obj_size = 0;
+    std::int64_t auth_failures = 0;
+    bool devinf_known = false;
+    std::vector<store_state> stores;
+    std::int64_t started_unix_ms = 0;
+    std::int64_t bytes_in = 0, bytes_out = 0;
+};
+
+std::string encode_state(const session_state& state);
+// Tolerates state written by an older version: unknown or missing fields keep their defaults.
+std::optional<session_state> decode_state(const std::string& text);
+
+}  // namespace syncml::session

@@ -1,0 +1,22 @@
+#pragma once
+// The names real clients use for the four datastores of a user, and the canonical item format of each.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "matching/item_format.hpp"
+
+namespace syncml::session {
+
+// "Contacts", "./addressbook", "card" -> "contacts"; calendar, tasks, memos likewise; nullopt when the
+// name is none of them. Case-insensitive; a leading "./" and a query ("?...") are ignored.
+std::optional<std::string> datastore_kind(std::string_view uri);
+
+// The format items of a kind are stored in: vCard 3.0, iCalendar 2.0, plain text.
+matching::item_dialect canonical_dialect(std::string_view kind);
+
+// The MIME type we offer for a kind when the device told us nothing.
+std::string default_mime(std::string_view kind);
+
+}  // namespace syncml::session

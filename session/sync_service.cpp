@@ -1,0 +1,188 @@
+#include "session/sync_service.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <chrono>
+#include <mutex>
+
+#include "persistence/accounts.hpp"
+#include "persistence/errors.hpp"
+#include "persistence/sync_store.hpp"
+#include "session/auth.hpp"
+#include "session/codec.hpp"
+#include "session/engine.hpp"
+#include "session/session_log.hpp"
+
+namespace syncml::session {
+namespace {
+
+std::int64_t now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+sync_response http_error(int status) {
+    sync_response r;
+    r.http_status = status;
+    return r;
+}
+
+sync_response syncml_reply(const message& reply, wire_encoding encoding) {
+    sync_response r;
+    r.content_type = content_type(encoding);
+    r.body = encode(reply, encoding);
+    return r;
+}
+
+std::string query_token(const std::string& url) {
+    auto q = url.find("?s=");
+    if (q == std::string::npos) q = url.find("&s=");
+    if (q == std::string::npos) return {};
+    auto end = url.find('&', q + 3);
+    return url.substr(q + 3, end == std::string::npos ? std::string::npos : end - q - 3);
+}
+
+std::string base_uri(const sync_request& request) {
+    auto path = request.url.substr(0, request.url.find('?'));
+    if (path.empty() || path[0] != '/') path = "/" + path;
+    return (request.tls ? "https://" : "http://") + request.host + path;
+}
+
+// The account named by this message's credentials, looked up before the transaction (the accounts
+// repository runs its own). Only messages that carry Cred pay for password hashing.
+std::optional<account_info> find_account(persistence::database& db, const std::string& tenant, const sync_hdr& header) {
+    if (!header.cred) return std::nullopt;
+    auto name = credential_user(header);
+    if (!name) return std::nullopt;
+    auto user = persistence::find_user(db, tenant, *name);
+    if (!user) return account_info{};
+    account_info acct{user->id, user->name, false, {}};
+    if (is_md5(*header.cred)) {
+        acct.md5_secret = persistence::md5_secret(db, tenant, *name).value_or("");
+    } else if (auto basic = parse_basic(*header.cred)) {
+        acct.password_ok = persistence::verify_basic_password(db, tenant, *name, basic->password);
+    }
+    return acct;
+}
+
+}  // namespace
+
+struct sync_service::impl {
+    service_settings settings;
+    engine_metrics* metrics = nullptr;
+    std::mutex secret_mutex;
+    std::string secret;  // read once from the database; the same for every instance
+
+    const std::string& token_secret(persistence::sync_store& store) {
+        std::lock_guard lock(secret_mutex);
+        if (secret.empty()) secret = store.token_secret();
+        return secret;
+    }
+
+    persistence::session_record open_session(persistence::sync_store& store, std::int64_t tenant,
+                                             const sync_request& request, const message& in) {
+        auto key = parse_session_token(query_token(request.url), token_secret(store));
+        std::optional<persistence::session_record> found;
+        if (key) found = store.lock_session_by_key(tenant, *key);
+        // Clients that ignore RespURI come back to the original URL with the same device and SessionID.
+        if (!found || found->device_uri != in.header.source.loc_uri || found->session_id != in.header.session_id)
+            found = store.lock_session(tenant, in.header.source.loc_uri, in.header.session_id);
+        if (found) return *found;
+        persistence::session_record fresh;
+        fresh.id = store.create_session(tenant, in.header.source.loc_uri, in.header.session_id);
+        fresh.session_id = in.header.session_id;
+        fresh.device_uri = in.header.source.loc_uri;
+        return fresh;
+    }
+
+    sync_response run(persistence::sync_store& store, std::int64_t tenant, const sync_request& request,
+                      const message& in, const std::optional<account_info>& acct) {
+        auto rec = open_session(store, tenant, request, in);
+        if (rec.last_msg_id == in.header.msg_id && !rec.last_reply.empty()) {
+            sync_response resend;
+            resend.content_type = rec.last_reply_type;
+            resend.body = rec.last_reply;
+            return resend;
+        }
+        auto state = decode_state(rec.state).value_or(session_state{});
+        if (state.started_unix_ms == 0) state.started_unix_ms = now_ms();
+        state.bytes_in += static_cast<std::int64_t>(request.body.size());
+        std::int64_t user = state.user_id != 0 ? state.user_id : (acct ? acct->user_id : 0);
+        persistence::device_record device;
+        if (user != 0) device = store.device(tenant, user, in.header.source.loc_uri);
+        engine_context ctx;
+        ctx.tenant_id = tenant;
+        ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(rec.id, token_secret(store));
+        ctx.account = acct;
+        ctx.now_ms = now_ms();
+        ctx.max_msg_size = settings.max_msg_size;
+        ctx.max_obj_size = settings.max_obj_size;
+        auto outcome = process_message(in, state, device, ctx, store);
+        auto reply = syncml_reply(outcome.reply, in.encoding);
+        state.bytes_out += static_cast<std::int64_t>(reply.body.size());
+        if (outcome.session_done) log_session_end(request.tenant, state, in.header.source.loc_uri, ctx.now_ms);
+        rec.user_id = state.user_id;
+        rec.state = encode_state(state);
+        rec.last_msg_id = in.header.msg_id;
+        rec.last_reply = reply.body;
+        rec.last_reply_type = reply.content_type;
+        store.save_session(tenant, rec);
+        return reply;
+    }
+};
+
+sync_service::sync_service(service_settings settings, engine_metrics* metrics) : impl_(std::make_unique<impl>()) {
+    impl_->settings = settings;
+    impl_->metrics = metrics;
+}
+
+sync_service::~sync_service() = default;
+
+sync_response sync_service::handle(const sync_request& request, persistence::database& db) {
+    auto decoded = decode(request.body, request.encoding);
+    if (!decoded) {
+        const auto& err = decoded.error();
+        if (!err.header) return http_error(400);
+        auto version = err.version.value_or(syncml_version::v1_2);
+        return syncml_reply(error_reply(*err.header, version, request.encoding, 400), request.encoding);
+    }
+    const auto& in = decoded.value();
+    std::string tenant_name = request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;
+    try {
+        auto tenant = persistence::find_tenant(db, tenant_name);
+        if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
+        auto acct = find_account(db, tenant_name, in.header);
+        sync_response response;
+        bool ok = persistence::run_sync_transaction(
+            db, [&](persistence::sync_store& store) { response = impl_->run(store, tenant->id, request, in, acct); });
+        if (!ok) {
+            auto busy = http_error(503);
+            busy.headers.emplace_back("Retry-After", "5");
+            return busy;
+        }
+        return response;
+    } catch (const persistence::db_error& e) {
+        spdlog::warn("sync: database error tenant={} device={}: {}", tenant_name, in.header.source.loc_uri, e.what());
+        auto busy = http_error(503);
+        busy.headers.emplace_back("Retry-After", "5");
+        return busy;
+    }
+}
+
+std::string make_session_token(std::int64_t key, const std::string& secret) {
+    auto id = std::to_string(key);
+    return id + "-" + hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
+}
+
+std::optional<std::int64_t> parse_session_token(const std::string& token, const std::string& secret) {
+    auto dash = token.find('-');
+    if (dash == std::string::npos || secret.empty()) return std::nullopt;
+    std::int64_t key = 0;
+    auto [ptr, ec] = std::from_chars(token.data(), token.data() + dash, key);
+    if (ec != std::errc{} || ptr != token.data() + dash) return std::nullopt;
+    if (!constant_time_equal(make_session_token(key, secret), token)) return std::nullopt;
+    return key;
+}
+
+}  // namespace syncml::session
