@@ -18,6 +18,16 @@ bool idle_connection_looks_closed(int socket) {
     return poll(&watch, 1, 0) > 0 && (watch.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 }
 
+// Without a connect timeout, an unreachable host (packets dropped, not refused) would hold a
+// worker for the operating system's TCP timeout, minutes. The URL's own setting wins.
+std::string with_connect_timeout(const std::string& url) {
+    if (url.find("connect_timeout") != std::string::npos) return url;
+    if (url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=5";
+    }
+    return url + " connect_timeout=5";
+}
+
 }  // namespace
 
 database::database(std::string url) : url_(std::move(url)), impl_(std::make_unique<impl>()) {}
@@ -29,11 +39,14 @@ bool database::ensure_connected() {
     if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) return true;
     connection.reset();
     try {
-        connection = std::make_unique<pqxx::connection>(url_);
+        connection = std::make_unique<pqxx::connection>(with_connect_timeout(url_));
+        if (impl_->reported_unreachable) spdlog::info("database reachable again");
+        impl_->reported_unreachable = false;
         return true;
     } catch (const std::exception& error) {
         connection.reset();
-        spdlog::warn("database unreachable: {}", error.what());
+        if (!impl_->reported_unreachable) spdlog::warn("database unreachable: {}", error.what());
+        impl_->reported_unreachable = true;
         return false;
     }
 }

@@ -6,9 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include "persistence/database.hpp"
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/worker_pool.hpp"
 
 namespace syncml::persistence {
 namespace {
@@ -94,6 +96,37 @@ TEST_F(embedded_postgres_test, takes_over_a_server_left_running_by_a_killed_proc
     embedded_postgres pg({data_dir()});
     pg.start();
     EXPECT_EQ(count_rows(pg.url()), 1);
+}
+
+// The server keeps running through a database outage: jobs fail with a retryable error while
+// PostgreSQL is down and succeed again, on new connections, once it is back.
+TEST_F(embedded_postgres_test, worker_pool_recovers_from_a_database_restart) {
+    auto pg = std::make_unique<embedded_postgres>(embedded_settings{data_dir()});
+    pg->start();
+    const auto port = pg->port();
+    worker_pool pool({pg->url(), 2, 10});
+    auto query = [&pool] {
+        auto result = std::make_shared<std::promise<int>>();
+        pool.try_submit([result](database& db) {
+            try {
+                result->set_value(
+                    in_transaction(db, [](pqxx::work& tx) { return tx.exec1("SELECT 41 + 1")[0].as<int>(); }));
+            } catch (const db_error& error) {
+                result->set_value(error.retryable() ? -1 : -2);
+            }
+        });
+        return result->get_future().get();
+    };
+    EXPECT_EQ(query(), 42);
+    pg.reset();  // stops PostgreSQL
+    EXPECT_EQ(query(), -1);
+    EXPECT_EQ(query(), -1);
+    embedded_settings same_port{data_dir()};
+    same_port.port = port;
+    pg = std::make_unique<embedded_postgres>(same_port);
+    pg->start();
+    EXPECT_EQ(query(), 42);
+    EXPECT_EQ(query(), 42);
 }
 
 TEST_F(embedded_postgres_test, explains_missing_binaries) {

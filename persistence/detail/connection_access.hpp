@@ -19,6 +19,8 @@ namespace syncml::persistence {
 
 struct database::impl {
     std::unique_ptr<pqxx::connection> connection;
+    // Logs "unreachable" once per outage rather than once per attempt.
+    bool reported_unreachable = false;
 };
 
 namespace detail {
