@@ -1,6 +1,8 @@
 #include "persistence/embedded_postgres.hpp"
 
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -184,6 +186,35 @@ void start_server(const cluster_layout& layout, const detail::os_user& user, uns
     }
 }
 
+// Picks another free port when the first one was taken between choosing and binding it.
+unsigned launch(const cluster_layout& layout, const detail::os_user& user, unsigned fixed_port) {
+    const int attempts = fixed_port != 0 ? 1 : 3;
+    for (int attempt = 1;; ++attempt) {
+        const unsigned port = fixed_port != 0 ? fixed_port : free_loopback_port();
+        try {
+            start_server(layout, user, port);
+            return port;
+        } catch (const std::runtime_error& error) {
+            if (attempt >= attempts) throw;
+            spdlog::warn("embedded PostgreSQL: start on port {} failed, trying another port: {}", port, error.what());
+        }
+    }
+}
+
+// Held while this process owns the cluster. The kernel drops it when the process dies, so a
+// cluster whose owner was killed is taken over, while one in use by a live process is left alone.
+int lock_data_dir(const fs::path& data_dir) {
+    const auto path = data_dir / "embedded.lock";
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) throw std::runtime_error("embedded PostgreSQL: cannot open " + path.string());
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        throw std::runtime_error("embedded PostgreSQL: another process is using the data directory " +
+                                 data_dir.string() + " (it holds " + path.string() + ")");
+    }
+    return fd;
+}
+
 void ensure_database(const std::string& maintenance_url) {
     try {
         pqxx::connection connection(maintenance_url);
@@ -221,18 +252,23 @@ void embedded_postgres::start() {
     check_installation(layout);
     const auto user = detail::postgres_os_user();
     prepare_directories(layout, user, settings_.grant_parent_search);
-    if (!fs::exists(layout.pgdata / "PG_VERSION")) {
-        init_cluster(layout, user, random_password());
-    } else if (!fs::exists(layout.password_file)) {
-        throw std::runtime_error("embedded PostgreSQL: " + layout.password_file.string() +
-                                 " is missing, so the cluster in " + layout.pgdata.string() +
-                                 " cannot be reached (restore that file, or remove pgdata to start afresh)");
+    lock_fd_ = lock_data_dir(layout.data_dir);
+    try {
+        if (!fs::exists(layout.pgdata / "PG_VERSION")) {
+            init_cluster(layout, user, random_password());
+        } else if (!fs::exists(layout.password_file)) {
+            throw std::runtime_error("embedded PostgreSQL: " + layout.password_file.string() +
+                                     " is missing, so the cluster in " + layout.pgdata.string() +
+                                     " cannot be reached (restore that file, or remove pgdata to start afresh)");
+        }
+        password_ = read_file(layout.password_file);
+        while (!password_.empty() && (password_.back() == '\n' || password_.back() == '\r')) password_.pop_back();
+        stop_leftover(layout, user);
+        port_ = launch(layout, user, settings_.port);
+    } catch (...) {
+        release_lock();
+        throw;
     }
-    password_ = read_file(layout.password_file);
-    while (!password_.empty() && (password_.back() == '\n' || password_.back() == '\r')) password_.pop_back();
-    stop_leftover(layout, user);
-    port_ = settings_.port != 0 ? settings_.port : free_loopback_port();
-    start_server(layout, user, port_);
     running_ = true;
     spdlog::info("embedded PostgreSQL: running on 127.0.0.1:{} with data in {}", port_, layout.pgdata.string());
     try {
@@ -242,6 +278,11 @@ void embedded_postgres::start() {
         stop();
         throw;
     }
+}
+
+void embedded_postgres::release_lock() {
+    if (lock_fd_ >= 0) close(lock_fd_);
+    lock_fd_ = -1;
 }
 
 void embedded_postgres::stop() {
@@ -260,6 +301,7 @@ void embedded_postgres::stop() {
     } catch (const std::exception& error) {
         spdlog::error("embedded PostgreSQL: cannot stop: {}", error.what());
     }
+    release_lock();
 }
 
 }  // namespace syncml::persistence

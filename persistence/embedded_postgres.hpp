@@ -26,7 +26,8 @@ class embedded_postgres {
 
     // First start: initdb into data_dir/pgdata and create the database `syncml`. Every start:
     // pg_ctl start (a cluster left running by a killed process is stopped cleanly first; a stale
-    // postmaster.pid is handled by pg_ctl). Throws std::runtime_error with a clear message.
+    // postmaster.pid is handled by pg_ctl). Fails when another live process owns data_dir.
+    // Throws std::runtime_error with a clear message.
     void start();
     void stop();  // no-op when not running; never throws
     bool running() const { return running_; }
@@ -38,10 +39,13 @@ class embedded_postgres {
     std::string log_file() const;
 
   private:
+    void release_lock();
+
     embedded_settings settings_;
     unsigned port_ = 0;
     bool running_ = false;
     std::string password_;
+    int lock_fd_ = -1;  // flock on data_dir/embedded.lock while this object owns the cluster
 };
 
 }  // namespace syncml::persistence

@@ -56,6 +56,14 @@ TEST_F(embedded_postgres_test, initializes_starts_stops_and_restarts_with_its_da
         });
     }
     EXPECT_TRUE(fs::exists(data_dir() + "/pgdata/.s.PGSQL." + std::to_string(pg.port())));
+    embedded_postgres intruder({data_dir()});
+    try {
+        intruder.start();
+        FAIL() << "a second owner of one data directory must be refused";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("another process"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(count_rows(pg.url()), 2);  // the refused start left the running cluster alone
     const auto first_url = pg.url();
     pg.stop();
     EXPECT_FALSE(pg.running());
