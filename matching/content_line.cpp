@@ -1,0 +1,240 @@
+#include "matching/content_line.hpp"
+
+#include <algorithm>
+
+#include "matching/text_codec.hpp"
+
+namespace syncml::matching {
+
+namespace {
+
+enum class value_mode { plain, quoted_printable, base64 };
+
+bool is_fold_start(std::string_view line) { return !line.empty() && (line[0] == ' ' || line[0] == '\t'); }
+
+bool is_blank(std::string_view line) {
+    return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
+}
+
+bool is_name_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.' || c == '/';
+}
+
+// A new property starts with a name and then ';' or ':'; anything else after a value is a broken continuation.
+bool looks_like_property_start(std::string_view line) {
+    std::size_t i = 0;
+    while (i < line.size() && is_name_char(line[i])) ++i;
+    return i > 0 && i < line.size() && (line[i] == ':' || line[i] == ';');
+}
+
+bool is_base64_text(std::string_view line) {
+    return !line.empty() && std::all_of(line.begin(), line.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+               c == '=';
+    });
+}
+
+std::vector<std::string_view> physical_lines(std::string_view data) {
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        if (data[i] != '\r' && data[i] != '\n') continue;
+        lines.push_back(data.substr(start, i - start));
+        // CR CR LF comes from exports that were converted twice; it is one line break.
+        while (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\r') ++i;
+        if (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n') ++i;
+        start = i + 1;
+    }
+    if (start < data.size()) lines.push_back(data.substr(start));
+    return lines;
+}
+
+// Index of the first ':' not inside a quoted parameter value.
+std::size_t find_value_colon(std::string_view line, bool strict) {
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ':' && !quoted)
+            return i;
+    }
+    // An unbalanced quote must not swallow the value: fall back to the first colon.
+    return strict ? std::string_view::npos : line.find(':');
+}
+
+// The name and parameters may be folded too: joins fold lines until the value's ':' shows up.
+std::string header_line(const std::vector<std::string_view>& lines, std::size_t& i) {
+    std::string text(lines[i]);
+    while (find_value_colon(text, true) == std::string::npos && i + 1 < lines.size() && is_fold_start(lines[i + 1])) {
+        text += lines[++i].substr(1);
+    }
+    return text;
+}
+
+std::vector<std::string> split_unquoted(std::string_view text, char sep, bool keep_quotes) {
+    std::vector<std::string> parts(1);
+    bool quoted = false;
+    for (char c : text) {
+        if (c == '"') {
+            quoted = !quoted;
+            if (keep_quotes) parts.back() += c;
+        } else if (c == sep && !quoted)
+            parts.emplace_back();
+        else
+            parts.back() += c;
+    }
+    return parts;
+}
+
+bool is_encoding_word(const std::string& upper) {
+    return upper == "QUOTED-PRINTABLE" || upper == "BASE64" || upper == "8BIT" || upper == "7BIT" || upper == "B";
+}
+
+param parse_param(std::string_view text) {
+    auto eq = text.find('=');
+    param p;
+    if (eq == std::string_view::npos) {
+        std::string word = to_upper(text);
+        p.name = is_encoding_word(word) ? "ENCODING" : "TYPE";
+        p.values.push_back(word);
+        return p;
+    }
+    p.name = to_upper(text.substr(0, eq));
+    for (auto& v : split_unquoted(text.substr(eq + 1), ',', false)) p.values.push_back(v);
+    if (p.name == "TYPE" || p.name == "ENCODING" || p.name == "VALUE" || p.name == "CHARSET") {
+        for (auto& v : p.values) v = to_upper(v);
+    }
+    if (p.name == "ENCODING" && !p.values.empty() && p.values[0] == "B") p.values[0] = "BASE64";
+    return p;
+}
+
+// Merges repeated TYPE parameters (TEL;HOME;VOICE) into one.
+void add_param(std::vector<param>& params, param p) {
+    if (p.name == "TYPE") {
+        for (auto& existing : params) {
+            if (existing.name != "TYPE") continue;
+            existing.values.insert(existing.values.end(), p.values.begin(), p.values.end());
+            return;
+        }
+    }
+    params.push_back(std::move(p));
+}
+
+content_line parse_header(std::string_view header, int line_no) {
+    content_line out;
+    out.line = line_no;
+    auto parts = split_unquoted(header, ';', true);
+    std::string_view name = parts[0];
+    if (auto dot = name.rfind('.'); dot != std::string_view::npos) {
+        out.group = std::string(name.substr(0, dot));
+        name = name.substr(dot + 1);
+    }
+    out.name = to_upper(name);
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        if (!parts[i].empty()) add_param(out.params, parse_param(parts[i]));
+    }
+    return out;
+}
+
+value_mode mode_of(const content_line& line) {
+    const param* enc = find_param(line.params, "ENCODING");
+    if (enc == nullptr || enc->values.empty()) return value_mode::plain;
+    if (enc->values[0] == "QUOTED-PRINTABLE") return value_mode::quoted_printable;
+    if (enc->values[0] == "BASE64") return value_mode::base64;
+    return value_mode::plain;
+}
+
+std::string newlines_to_escapes(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\r' || text[i] == '\n') {
+            out += "\\n";
+            if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+void erase_param(std::vector<param>& params, std::string_view name) {
+    std::erase_if(params, [&](const param& p) { return p.name == name; });
+}
+
+void finish_line(content_line& line, std::string& raw, value_mode mode) {
+    if (mode == value_mode::base64) {
+        std::erase_if(raw, [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
+        line.value = std::move(raw);
+        return;
+    }
+    std::string decoded = mode == value_mode::quoted_printable ? decode_quoted_printable(raw) : std::move(raw);
+    const param* charset = find_param(line.params, "CHARSET");
+    std::string name = charset != nullptr && !charset->values.empty() ? charset->values[0] : std::string();
+    auto utf8 = to_utf8(decoded, name);
+    if (!utf8) utf8 = to_utf8(decoded, "WINDOWS-1252");
+    line.value = newlines_to_escapes(*utf8);
+    erase_param(line.params, "CHARSET");
+    if (mode == value_mode::quoted_printable || (find_param(line.params, "ENCODING") && mode == value_mode::plain)) {
+        erase_param(line.params, "ENCODING");
+    }
+}
+
+// Decides whether physical line `next` continues the current value.
+bool continues(value_mode mode, const std::string& raw, std::string_view next, std::string& piece) {
+    if (mode == value_mode::quoted_printable && !raw.empty() && raw.back() == '=') {
+        piece = "\n" + std::string(next);
+        return true;
+    }
+    if (next.empty()) return false;
+    if (is_fold_start(next)) {
+        piece = mode == value_mode::base64 ? std::string(next) : std::string(next.substr(1));
+        return true;
+    }
+    if (mode == value_mode::base64 && is_base64_text(next)) {
+        piece = std::string(next);
+        return true;
+    }
+    if (!looks_like_property_start(next)) {
+        piece = "\n" + std::string(next);  // a raw line break inside a value, as broken peers send
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+result<std::vector<content_line>> read_content_lines(std::string_view data) {
+    if (data.starts_with("\xEF\xBB\xBF")) data.remove_prefix(3);
+    auto lines = physical_lines(data);
+    std::vector<content_line> out;
+    bool open = false;
+    std::string raw;
+    value_mode mode = value_mode::plain;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::string_view line = lines[i];
+        std::string piece;
+        if (open && continues(mode, raw, line, piece)) {
+            raw += piece;
+            continue;
+        }
+        if (open) finish_line(out.back(), raw, mode);
+        open = false;
+        if (is_blank(line)) continue;
+        int line_no = static_cast<int>(i + 1);
+        std::string text = header_line(lines, i);
+        auto colon = find_value_colon(text, false);
+        if (colon == std::string_view::npos || colon == 0) {
+            return item_error{item_errc::malformed, "content line without a property name and ':'", line_no};
+        }
+        out.push_back(parse_header(std::string_view(text).substr(0, colon), line_no));
+        raw = text.substr(colon + 1);
+        mode = mode_of(out.back());
+        open = true;
+    }
+    if (open) finish_line(out.back(), raw, mode);
+    return out;
+}
+
+}  // namespace syncml::matching

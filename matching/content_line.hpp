@@ -1,0 +1,69 @@
+#pragma once
+// The content-line layer shared by vCard, vCalendar, iCalendar and vNote: unfolding, quoted-printable, charsets,
+// parameter syntax on input; escaping, charset marking and folding on output.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "matching/item.hpp"
+#include "matching/result.hpp"
+
+namespace syncml::matching {
+
+// legacy: vCard 2.1, vCalendar 1.0, vNote 1.1 (QP, CHARSET, bare parameters). modern: vCard 3.0/4.0, iCalendar 2.0.
+enum class line_syntax { legacy, modern };
+
+struct content_line {
+    std::string group;
+    std::string name;  // upper case
+    std::vector<param> params;
+    // Decoded to UTF-8, raw line breaks turned into the \n escape; otherwise escaped as the input had it.
+    // Base64 values stay base64 text (whitespace removed).
+    std::string value;
+    int line = 0;
+};
+
+// Splits into logical lines. Tolerates LF/CRLF/CR, folding with space or tab, QP soft breaks (and QP values
+// broken across lines without them), base64 bodies without fold indentation, blank lines, a UTF-8 BOM.
+result<std::vector<content_line>> read_content_lines(std::string_view data);
+
+// Legacy values into the model's escaped form (the same escapes, plus a dangling backslash made literal).
+std::string legacy_to_modern_escapes(std::string_view value);
+
+const param* find_param(const std::vector<param>& params, std::string_view name);
+bool has_type(const std::vector<param>& params, std::string_view type);  // TYPE=x or bare x, case-insensitive
+
+// Text escaping in modern form.
+// Legacy text keeps commas literal: 2.1 readers show a backslash otherwise.
+std::string escape_text(std::string_view text, bool escape_commas = true);
+std::string unescape_text(std::string_view text);
+// Splits on unescaped `sep` without unescaping the parts.
+std::vector<std::string> split_escaped(std::string_view value, char sep);
+
+std::string to_upper(std::string_view text);
+bool iequals(std::string_view a, std::string_view b);
+
+class content_writer {
+  public:
+    explicit content_writer(line_syntax syntax) : syntax_(syntax) {}
+
+    // `value` in modern escaped form. Legacy output gets CHARSET=UTF-8 for non-ASCII and quoted-printable for
+    // line breaks and long values; modern output is folded at 75 octets without splitting UTF-8 sequences.
+    void write(std::string_view group, std::string_view name, const std::vector<param>& params, std::string_view value);
+    void write(std::string_view name, std::string_view value) { write({}, name, {}, value); }
+    // Base64 value (already encoded); legacy gets ENCODING=BASE64 and the blank line 2.1 readers expect.
+    void write_base64(std::string_view group, std::string_view name, std::vector<param> params,
+                      std::string_view base64);
+
+    std::string take() { return std::move(out_); }
+
+  private:
+    void write_params(std::string& line, const std::vector<param>& params) const;
+    void fold(std::string_view line);
+
+    line_syntax syntax_;
+    std::string out_;
+};
+
+}  // namespace syncml::matching

@@ -1,0 +1,204 @@
+#include "matching/vcal_reader.hpp"
+
+#include "matching/calendar_fields.hpp"
+#include "matching/calendar_values.hpp"
+
+namespace syncml::matching {
+
+namespace {
+
+property to_property(const content_line& line) { return property{line.group, line.name, line.params, line.value}; }
+
+bool comparable(const date_time& a, const date_time& b) {
+    if (a.utc || b.utc) return a.utc && b.utc && !b.date_only;
+    return a.tzid == b.tzid || b.date_only;
+}
+
+alarm read_vcal_alarm(const content_line& line, const calendar_component& c) {
+    alarm a;
+    auto parts = split_escaped(line.value, ';');
+    for (auto& p : parts) p = unescape_text(p);
+    parts.resize(std::max<std::size_t>(parts.size(), 5));
+    const std::string& n = line.name;
+    a.action = n == "AALARM" ? "AUDIO" : n == "DALARM" ? "DISPLAY" : n == "PALARM" ? "PROCEDURE" : "EMAIL";
+    auto run = parse_date_time(parts[0]);
+    if (run && !run->utc && c.start && !c.start->utc) run->tzid = c.start->tzid;
+    if (run && c.start && comparable(*run, *c.start)) {
+        a.trigger_duration = format_duration(to_epoch_seconds(*run) - to_epoch_seconds(*c.start));
+    } else if (run) {
+        a.trigger_time = run;
+    } else if (!parts[0].empty()) {
+        a.extra.push_back(property{{}, "X-SYNCML-VCAL-RUNTIME", {}, escape_text(parts[0])});
+    }
+    if (auto snooze = parse_duration(parts[1]))
+        a.duration = format_duration(*snooze);
+    else if (!parts[1].empty())
+        a.extra.push_back(property{{}, "X-SYNCML-VCAL-SNOOZE", {}, escape_text(parts[1])});
+    a.repeat = std::atoi(parts[2].c_str());
+    if (a.repeat < 0 || std::to_string(a.repeat) != parts[2]) {
+        if (!parts[2].empty()) a.extra.push_back(property{{}, "X-SYNCML-VCAL-REPEAT", {}, escape_text(parts[2])});
+        a.repeat = 0;
+    }
+    if (n == "DALARM")
+        a.description = parts[3];
+    else if (n == "MALARM")
+        a.description = parts[4];
+    else
+        a.attach = parts[3];
+    if (n == "MALARM" && !parts[3].empty()) a.extra.push_back(property{{}, "ATTENDEE", {}, "mailto:" + parts[3]});
+    if (!line.params.empty()) a.extra.push_back(property{{}, "X-SYNCML-VCAL-PARAMS", line.params, {}});
+    return a;
+}
+
+// vCalendar 1.0 has no DATE values: an all-day event runs from local midnight to 23:59 (or the next midnight).
+void detect_all_day(calendar_component& c) {
+    if (!c.start || c.start->utc || c.start->date_only || !c.end || c.end->utc) return;
+    const date_time& s = *c.start;
+    const date_time& e = *c.end;
+    if (s.hour != 0 || s.minute != 0 || s.second != 0) return;
+    bool end_of_day = e.hour == 23 && e.minute == 59;
+    bool next_midnight = e.hour == 0 && e.minute == 0 && e.second == 0 && to_epoch_seconds(e) > to_epoch_seconds(s);
+    if (!end_of_day && !next_midnight) return;
+    std::int64_t end_day = days_from_civil(e.year, e.month, e.day) + (end_of_day ? 1 : 0);
+    c.start = date_time{s.year, s.month, s.day, 0, 0, 0, true, false, {}};
+    date_time end{};
+    civil_from_days(end_day, end.year, end.month, end.day);
+    end.date_only = true;
+    c.end = end;
+}
+
+void dates_follow_start(calendar_component& c) {
+    if (!c.start || !c.start->date_only) return;
+    auto to_date = [](date_time& d) {
+        if (!d.utc && d.hour == 0 && d.minute == 0 && d.second == 0)
+            d = date_time{d.year, d.month, d.day, 0, 0, 0, true, false, {}};
+    };
+    for (auto& r : c.rrules) {
+        if (r.until) to_date(*r.until);
+    }
+    for (auto& d : c.exdates) to_date(d);
+    for (auto& d : c.rdates) to_date(d);
+}
+
+void clear_field(calendar_component& c, std::string_view name) {
+    if (auto* field = date_field(c, name)) field->reset();
+    if (name == "STATUS") c.status.clear();
+    if (name == "PRIORITY") c.priority = 0;
+    if (name == "TRANSP") c.transparency.clear();
+    if (name == "CLASS") c.class_.clear();
+    if (name == "EXDATE") c.exdates.clear();
+    if (name == "RDATE") c.rdates.clear();
+    if (name == "PERCENT-COMPLETE") c.percent_complete = -1;
+    if (name == "SEQUENCE") c.sequence = -1;
+    if (name == "DURATION") c.duration.clear();
+}
+
+void apply_hints(calendar_component& c, std::vector<content_line>& hints, const vcal_context& context) {
+    for (auto& line : hints) clear_field(c, line.name.substr(k_ical_hint.size()));
+    for (auto& line : hints) {
+        line.name = line.name.substr(k_ical_hint.size());
+        if (!apply_ical_property(c, line, context.tzid)) c.extra.push_back(to_property(line));
+    }
+}
+
+bool apply_value_set(calendar_component& c, const content_line& line) {
+    const std::string& n = line.name;
+    if (n == "STATUS") {
+        c.status = status_from_vcal(unescape_text(line.value), c.kind);
+        if (status_to_vcal(c.status) != to_upper(unescape_text(line.value))) {
+            c.extra.push_back(property{{}, std::string(k_vcal_hint) + "STATUS", {}, line.value});
+        }
+        return true;
+    }
+    if (n == "PRIORITY") {
+        int v = std::atoi(line.value.c_str());
+        if (std::to_string(v) != line.value || v < 0) return false;
+        c.priority = priority_from_vcal(v);
+        if (priority_to_vcal(c.priority) != v)
+            c.extra.push_back(property{{}, std::string(k_vcal_hint) + "PRIORITY", {}, line.value});
+        return true;
+    }
+    std::string v = to_upper(line.value);
+    if (v == "0" || v == "OPAQUE")
+        c.transparency = "OPAQUE";
+    else if (v == "1" || v == "TRANSPARENT")
+        c.transparency = "TRANSPARENT";
+    else
+        return false;
+    return true;
+}
+
+}  // namespace
+
+bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
+                         std::vector<content_line>& deferred) {
+    const std::string& n = line.name;
+    if (n == "AALARM" || n == "DALARM" || n == "PALARM" || n == "MALARM" || n.starts_with(k_ical_hint)) {
+        deferred.push_back(line);
+        return true;
+    }
+    if (n == "RRULE" || n == "EXRULE") {
+        auto rule = n == "RRULE" ? parse_vcal_rule(line.value) : std::nullopt;
+        if (rule && line.params.empty())
+            c.rrules.push_back(*rule);
+        else
+            line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
+        return true;
+    }
+    if (n == "CATEGORIES" && line.params.empty()) {
+        for (auto& part : split_escaped(line.value, ';')) {
+            for (auto& item : split_escaped(part, ',')) c.categories.push_back(unescape_text(item));
+        }
+        return true;
+    }
+    if (n == "DCREATED" && only_params_named(line, "TZID") && !c.created) {
+        c.created = read_time(line, context.tzid);
+        return c.created.has_value();
+    }
+    if ((n == "STATUS" && c.status.empty()) || (n == "PRIORITY" && c.priority == 0) ||
+        (n == "TRANSP" && c.transparency.empty())) {
+        return line.params.empty() && apply_value_set(c, line);
+    }
+    return false;
+}
+
+void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context& context) {
+    std::vector<content_line> hints;
+    for (auto& line : deferred) {
+        if (line.name.starts_with(k_ical_hint))
+            hints.push_back(std::move(line));
+        else
+            c.alarms.push_back(read_vcal_alarm(line, c));
+    }
+    apply_hints(c, hints, context);
+    detect_all_day(c);
+    dates_follow_start(c);
+}
+
+// The first hint stands for TZ/DAYLIGHT (they were derived from it); later ones are further zones.
+vcal_context make_vcal_context(const raw_component& root, calendar& cal) {
+    vcal_context context;
+    std::vector<timezone_def> hinted;
+    for (const auto& line : root.lines) {
+        if (line.name != std::string(k_ical_hint) + "VTIMEZONE") continue;
+        std::string text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + unescape_text(line.value) + "\r\nEND:VCALENDAR\r\n";
+        auto parsed = parse_calendars(text, calendar_version::ical20);
+        if (parsed && parsed->size() == 1 && (*parsed)[0].timezones.size() == 1) {
+            hinted.push_back((*parsed)[0].timezones[0]);
+        }
+    }
+    auto tz = timezone_from_vcal(root.lines);
+    bool primary_hinted = tz && !hinted.empty();
+    if (tz && !primary_hinted) cal.timezones.push_back(*tz);
+    cal.timezones.insert(cal.timezones.end(), hinted.begin(), hinted.end());
+    if (!cal.timezones.empty()) context.tzid = cal.timezones[0].tzid;
+    context.tz_consumed = tz.has_value() || !hinted.empty();
+    return context;
+}
+
+bool consumed_by_vcal_context(const content_line& line, const vcal_context& context) {
+    if (!context.tz_consumed) return false;
+    return line.name == "TZ" || line.name == "DAYLIGHT" || line.name == std::string(k_ical_hint) + "VTIMEZONE";
+}
+
+}  // namespace syncml::matching

@@ -1,0 +1,27 @@
+#pragma once
+// vCalendar 1.0 specifics of the calendar reader.
+
+#include <string>
+#include <vector>
+
+#include "matching/calendar_codec.hpp"
+
+namespace syncml::matching {
+
+struct vcal_context {
+    std::string tzid;          // zone of the calendar's local times, empty when it has no TZ
+    bool tz_consumed = false;  // TZ/DAYLIGHT (and the VTIMEZONE hint) became cal.timezones
+};
+
+// Builds the calendar's VTIMEZONE from TZ/DAYLIGHT or from the X-SYNCML-ICAL-VTIMEZONE an earlier conversion left.
+vcal_context make_vcal_context(const raw_component& root, calendar& cal);
+bool consumed_by_vcal_context(const content_line& line, const vcal_context& context);
+
+// 1.0 value sets and grammar; alarms and X-SYNCML-ICAL- hints are deferred until the whole component is read.
+bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
+                         std::vector<content_line>& deferred);
+void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context& context);
+
+bool only_params_named(const content_line& line, std::string_view name);
+
+}  // namespace syncml::matching

@@ -1,0 +1,235 @@
+#include "matching/vcal_writer.hpp"
+
+#include <algorithm>
+
+#include "matching/calendar_codec.hpp"
+#include "matching/calendar_fields.hpp"
+#include "matching/calendar_values.hpp"
+
+namespace syncml::matching {
+
+namespace {
+
+std::string hint(std::string_view name) { return std::string(k_ical_hint) + std::string(name); }
+
+const property* find_extra(const std::vector<property>& extra, std::string_view name) {
+    for (const auto& p : extra) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+class vcal_writer {
+  public:
+    explicit vcal_writer(const calendar& cal) : cal_(cal) {
+        if (!cal.timezones.empty()) tzid_ = cal.timezones[0].tzid;
+    }
+    std::string write();
+
+  private:
+    // Local times in the calendar's zone are what 1.0 can say; other zones travel as hints.
+    void time(std::string_view name, const std::optional<date_time>& d, bool end_of_all_day = false) {
+        if (!d) return;
+        date_time v = *d;
+        if (end_of_all_day && v.date_only) {
+            civil_from_days(days_from_civil(v.year, v.month, v.day) - 1, v.year, v.month, v.day);
+            v = date_time{v.year, v.month, v.day, 23, 59, 0, false, false, {}};
+        } else if (v.date_only && name != "DTSTART") {
+            v = date_time{v.year, v.month, v.day, 0, 0, 0, false, false, {}};
+        }
+        out_.write(name, format_date_time(v));
+        bool all_day_pair = name == "DTSTART" || end_of_all_day;
+        if ((!d->utc && !d->date_only && d->tzid != tzid_) || (d->date_only && !all_day_pair)) time_hint(name, *d);
+    }
+    // The exact iCalendar form of a time 1.0 cannot state (another zone, a DATE value).
+    void time_hint(std::string_view name, const date_time& d) {
+        std::vector<param> params;
+        if (d.date_only)
+            params.push_back(param{"VALUE", {"DATE"}});
+        else if (!d.utc && !d.tzid.empty())
+            params.push_back(param{"TZID", {d.tzid}});
+        out_.write({}, hint(name), params, format_date_time(d));
+    }
+    void text(std::string_view name, const std::string& value) {
+        if (!value.empty()) out_.write(name, escape_text(value, false));
+    }
+    void write_extra(const property& p);
+    void write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date);
+    void write_rules(const calendar_component& c);
+    void write_value_sets(const calendar_component& c);
+    void write_alarm(const alarm& a, const calendar_component& c);
+    void write_component(const calendar_component& c);
+    void write_timezone();
+
+    const calendar& cal_;
+    std::string tzid_;
+    content_writer out_{line_syntax::legacy};
+};
+
+void vcal_writer::write_extra(const property& p) {
+    std::string name = p.name;
+    if (name.starts_with(k_vcal_hint)) {
+        name = name.substr(k_vcal_hint.size());
+        if (name == "STATUS" || name == "PRIORITY") return;  // folded into the typed value
+    } else if (!name.starts_with("X-") && !is_shared_calendar_property(name)) {
+        name = hint(name);
+    }
+    out_.write(p.group, name, p.params, p.value);
+}
+
+void vcal_writer::write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date) {
+    if (dates.empty()) return;
+    std::string value;
+    bool foreign = false;
+    for (const auto& d : dates) {
+        date_time v = d.date_only ? date_time{d.year, d.month, d.day, 0, 0, 0, false, false, {}} : d;
+        value += (value.empty() ? "" : ";") + format_date_time(v);
+        foreign = foreign || (!d.utc && !d.date_only && d.tzid != tzid_) || (d.date_only && !start_is_date);
+    }
+    out_.write(name, value);
+    if (!foreign) return;
+    for (const auto& d : dates) time_hint(name, d);
+}
+
+void vcal_writer::write_rules(const calendar_component& c) {
+    for (const auto& r : c.rrules) {
+        auto text = &r == &c.rrules.front() ? format_vcal_rule(r) : std::nullopt;
+        if (text)
+            out_.write("RRULE", *text);
+        else
+            out_.write(hint("RRULE"), format_rrule(r));
+    }
+    bool start_is_date = c.start && c.start->date_only;
+    write_dates("EXDATE", c.exdates, start_is_date);
+    write_dates("RDATE", c.rdates, start_is_date);
+}
+
+void vcal_writer::write_value_sets(const calendar_component& c) {
+    if (c.priority != 0) {
+        const property* original = find_extra(c.extra, std::string(k_vcal_hint) + "PRIORITY");
+        int v = priority_to_vcal(c.priority);
+        if (original && priority_from_vcal(std::atoi(original->value.c_str())) == c.priority) {
+            v = std::atoi(original->value.c_str());
+        }
+        out_.write("PRIORITY", std::to_string(v));
+        if (priority_from_vcal(v) != c.priority) out_.write(hint("PRIORITY"), std::to_string(c.priority));
+    }
+    if (!c.status.empty()) {
+        const property* original = find_extra(c.extra, std::string(k_vcal_hint) + "STATUS");
+        std::string v = status_to_vcal(c.status);
+        if (original && status_from_vcal(unescape_text(original->value), c.kind) == c.status) {
+            v = unescape_text(original->value);
+        }
+        out_.write("STATUS", escape_text(v, false));
+        if (status_from_vcal(v, c.kind) != c.status) out_.write(hint("STATUS"), c.status);
+    }
+    if (!c.class_.empty()) out_.write("CLASS", c.class_);
+    if (c.transparency == "OPAQUE" || c.transparency == "TRANSPARENT") {
+        out_.write("TRANSP", c.transparency == "OPAQUE" ? "0" : "1");
+    } else if (!c.transparency.empty()) {
+        out_.write(hint("TRANSP"), c.transparency);
+    }
+}
+
+void vcal_writer::write_alarm(const alarm& a, const calendar_component& c) {
+    std::vector<std::string> parts(4);
+    const property* runtime = find_extra(a.extra, std::string(k_vcal_hint) + "RUNTIME");
+    std::optional<date_time> base = a.trigger_related_end && (c.end || c.due) ? (c.end ? c.end : c.due) : c.start;
+    if (a.trigger_time) {
+        parts[0] = format_date_time(*a.trigger_time);
+    } else if (!a.trigger_duration.empty() && base) {
+        date_time b =
+            base->date_only ? date_time{base->year, base->month, base->day, 0, 0, 0, false, false, {}} : *base;
+        auto when = from_epoch_seconds(to_epoch_seconds(b) + parse_duration(a.trigger_duration).value_or(0), b.utc, {});
+        parts[0] = format_date_time(when);
+    } else if (runtime) {
+        parts[0] = runtime->value;
+    }
+    const property* snooze = find_extra(a.extra, std::string(k_vcal_hint) + "SNOOZE");
+    parts[1] = !a.duration.empty() ? a.duration : snooze ? snooze->value : std::string();
+    const property* repeat = find_extra(a.extra, std::string(k_vcal_hint) + "REPEAT");
+    parts[2] = repeat && a.repeat == 0 ? repeat->value : std::to_string(a.repeat);
+    std::string name = a.action == "AUDIO"       ? "AALARM"
+                       : a.action == "PROCEDURE" ? "PALARM"
+                       : a.action == "EMAIL"     ? "MALARM"
+                                                 : "DALARM";
+    if (name == "DALARM")
+        parts[3] = escape_text(a.description, false);
+    else if (name == "MALARM")
+        parts.push_back(escape_text(a.description, false));
+    else
+        parts[3] = escape_text(a.attach, false);
+    const property* attendee = find_extra(a.extra, "ATTENDEE");
+    if (name == "MALARM" && attendee && attendee->value.starts_with("mailto:")) parts[3] = attendee->value.substr(7);
+    const property* params = find_extra(a.extra, std::string(k_vcal_hint) + "PARAMS");
+    std::string value;
+    for (std::size_t i = 0; i < parts.size(); ++i) value += (i ? ";" : "") + parts[i];
+    out_.write({}, name, params ? params->params : std::vector<param>{}, value);
+}
+
+void vcal_writer::write_component(const calendar_component& c) {
+    std::string kind = c.kind == item_kind::task ? "VTODO" : c.kind == item_kind::memo ? "VJOURNAL" : "VEVENT";
+    out_.write("BEGIN", kind);
+    text("UID", c.uid);
+    text("SUMMARY", c.summary);
+    text("DESCRIPTION", c.description);
+    text("LOCATION", c.location);
+    bool all_day = c.start && c.start->date_only && c.end && c.end->date_only;
+    if (c.start && c.start->date_only && c.end) {
+        time("DTSTART", date_time{c.start->year, c.start->month, c.start->day, 0, 0, 0, false, false, {}});
+    } else {
+        time("DTSTART", c.start);
+    }
+    time("DTEND", c.end, all_day);
+    time("DUE", c.due);
+    time("COMPLETED", c.completed);
+    write_rules(c);
+    write_value_sets(c);
+    if (!c.categories.empty()) {
+        std::string value;
+        for (const auto& cat : c.categories) value += (value.empty() ? "" : ";") + escape_text(cat, false);
+        out_.write("CATEGORIES", value);
+    }
+    if (c.sequence >= 0) out_.write("SEQUENCE", std::to_string(c.sequence));
+    time("DCREATED", c.created);
+    time("LAST-MODIFIED", c.last_modified);
+    if (c.stamp) time_hint("DTSTAMP", *c.stamp);
+    if (c.recurrence_id) time_hint("RECURRENCE-ID", *c.recurrence_id);
+    if (!c.duration.empty()) out_.write(hint("DURATION"), c.duration);
+    if (c.percent_complete >= 0) out_.write(hint("PERCENT-COMPLETE"), std::to_string(c.percent_complete));
+    for (const auto& p : c.extra) write_extra(p);
+    for (const auto& a : c.alarms) write_alarm(a, c);
+    out_.write("END", kind);
+}
+
+void vcal_writer::write_timezone() {
+    if (cal_.timezones.empty()) return;
+    int first = 9999, last = 0;
+    for (const auto& c : cal_.components) {
+        if (c.start) first = std::min(first, c.start->year), last = std::max(last, c.start->year + 1);
+    }
+    if (first > last) first = last = 2000;
+    for (auto& [name, value] : timezone_to_vcal(cal_.timezones[0], first, last)) out_.write(name, value);
+    if (!tzid_.starts_with("vcal")) out_.write(hint("VTIMEZONE"), escape_text(write_vtimezone(cal_.timezones[0])));
+    for (std::size_t i = 1; i < cal_.timezones.size(); ++i) {
+        out_.write(hint("VTIMEZONE"), escape_text(write_vtimezone(cal_.timezones[i])));
+    }
+}
+
+std::string vcal_writer::write() {
+    out_.write("BEGIN", "VCALENDAR");
+    out_.write("VERSION", "1.0");
+    if (!cal_.prodid.empty()) out_.write("PRODID", escape_text(cal_.prodid, false));
+    write_timezone();
+    if (!cal_.method.empty()) out_.write(hint("METHOD"), cal_.method);
+    for (const auto& p : cal_.extra) write_extra(p);
+    for (const auto& c : cal_.components) write_component(c);
+    out_.write("END", "VCALENDAR");
+    return out_.take();
+}
+
+}  // namespace
+
+std::string write_vcal(const calendar& cal) { return vcal_writer(cal).write(); }
+
+}  // namespace syncml::matching

@@ -1,0 +1,13 @@
+#pragma once
+// Writing the calendar model as vCalendar 1.0 (see calendar_codec.hpp for the X-SYNCML- hint properties).
+
+#include <string>
+
+#include "matching/item.hpp"
+
+namespace syncml::matching {
+
+std::string write_vcal(const calendar& cal);
+std::string write_vtimezone(const timezone_def& tz);
+
+}  // namespace syncml::matching
