@@ -215,6 +215,14 @@ void set_password(database& db, std::string_view tenant, std::string_view user, 
     });
 }
 
+void delete_user(database& db, std::string_view tenant, std::string_view user) {
+    in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
+        tx.exec_params("DELETE FROM users WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id);
+    });
+}
+
 namespace {
 
 std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std::string_view user) {
@@ -232,7 +240,13 @@ std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std
 
 bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
     const auto secrets = user_secrets(db, tenant, user);
-    return secrets && verify_password(password, (*secrets)[0].as<std::string>());
+    if (!secrets) {
+        // Same cost as a real check, so response times do not tell which user names exist.
+        static const std::string dummy = hash_password("dummy");
+        verify_password(password, dummy);
+        return false;
+    }
+    return verify_password(password, (*secrets)[0].as<std::string>());
 }
 
 std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user) {

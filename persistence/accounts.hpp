@@ -63,6 +63,8 @@ void delete_tenant(database& db, std::string_view name);
 user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password);
 std::vector<user_info> list_users(database& db, std::string_view tenant);
 std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user);
+// Deletes the user with its datastores, items and devices.
+void delete_user(database& db, std::string_view tenant, std::string_view user);
 void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
 
 // False for an unknown tenant or user, or a wrong password (never throws not_found).

@@ -191,6 +191,21 @@ TEST_F(accounts_test, delete_a_tenant_with_everything_it_owns) {
     EXPECT_EQ(left, 0);
 }
 
+TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
+    add_user(db(), "default", "alice", "pw");
+    add_user(db(), "default", "bob", "pw");
+    add_device_with_store("default", "alice", "IMEI:1");
+    delete_user(db(), "default", "alice");
+    EXPECT_FALSE(find_user(db(), "default", "alice"));
+    EXPECT_TRUE(find_user(db(), "default", "bob"));
+    EXPECT_FALSE(verify_basic_password(db(), "default", "alice", "pw"));
+    const auto left = in_transaction(db(), [](pqxx::work& tx) {
+        return tx.exec1("SELECT (SELECT count(*) FROM devices) + (SELECT count(*) FROM datastores)")[0].as<int>();
+    });
+    EXPECT_EQ(left, 4);  // bob's four datastores
+    EXPECT_THROW(delete_user(db(), "default", "alice"), not_found);
+}
+
 TEST(conflict_policy, round_trips_through_text) {
     for (auto policy : {conflict_policy::server_wins, conflict_policy::client_wins, conflict_policy::newest_wins,
                         conflict_policy::duplicate}) {

@@ -56,7 +56,12 @@ migration_outcome apply_migrations(database& db) {
         for (const auto& step : embedded_migrations()) {
             if (step.version <= from) continue;
             spdlog::info("applying migration {:04}_{}", step.version, step.name);
-            tx.exec(std::string(step.sql));
+            try {
+                tx.exec(std::string(step.sql));
+            } catch (const pqxx::sql_error& error) {
+                throw db_error(fmt::format("migration {:04}_{} failed: {}", step.version, step.name, error.what()),
+                               false, error.sqlstate());
+            }
             tx.exec_params("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", step.version,
                            std::string(step.name));
         }

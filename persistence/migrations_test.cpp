@@ -93,6 +93,23 @@ TEST_F(migrations_test, refuse_a_database_newer_than_the_binary) {
     }
 }
 
+TEST_F(migrations_test, name_the_migration_that_failed_and_apply_nothing) {
+    database db(url());
+    // A table the first migration wants to create makes it fail halfway.
+    in_transaction(db, [](pqxx::work& tx) { tx.exec("CREATE TABLE items (x int)"); });
+    try {
+        apply_migrations(db);
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        EXPECT_NE(std::string(error.what()).find("0001_initial"), std::string::npos) << error.what();
+        EXPECT_EQ(error.sqlstate(), "42P07");  // duplicate_table
+    }
+    EXPECT_EQ(current_schema_version(db), 0);
+    const auto tenants_exist =
+        in_transaction(db, [](pqxx::work& tx) { return !tx.exec1("SELECT to_regclass('tenants')")[0].is_null(); });
+    EXPECT_FALSE(tenants_exist);
+}
+
 // DESIGN.md section 3: tenant_id leads every key and index of tenant data, so the schema can be
 // sharded by tenant. Server-wide tables without tenant_id are not tenant data.
 TEST_F(migrations_test, key_every_index_by_tenant_first) {
