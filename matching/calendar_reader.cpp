@@ -190,16 +190,16 @@ result<std::vector<calendar>> parse_calendars(std::string_view data, calendar_ve
     raw_component loose{"VCALENDAR", {}, {}, 0};
     for (auto& root : *roots) {
         if (root.name != "VCALENDAR") {
-            if (!is_calendar_component(root.name) && root.name != "VTIMEZONE") {
-                return item_error{item_errc::malformed, "expected BEGIN:VCALENDAR, got BEGIN:" + root.name, root.line};
-            }
-            loose.children.push_back(std::move(root));
+            loose.children.push_back(std::move(root));  // a bare VEVENT, as some phones send
             continue;
         }
         to_modern_escapes(root);
         out.push_back(read_calendar(root, fallback));
     }
-    if (!loose.children.empty()) out.push_back(read_calendar(loose, fallback));
+    if (!loose.children.empty()) {
+        to_modern_escapes(loose);
+        out.push_back(read_calendar(loose, fallback));
+    }
     return out;
 }
 

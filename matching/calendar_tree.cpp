@@ -5,7 +5,11 @@ namespace syncml::matching {
 
 namespace {
 
-std::string component_name(const content_line& line) { return to_upper(unescape_text(line.value)); }
+std::string component_name(const content_line& line) {
+    std::string name = to_upper(unescape_text(line.value));
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
+    return name;
+}
 
 }  // namespace
 

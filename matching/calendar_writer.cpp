@@ -19,6 +19,10 @@ std::vector<param> time_params(const date_time& d) {
 class ical_writer {
   public:
     std::string write(const calendar& cal);
+    std::string write_alone(const alarm& a) {
+        write_alarm(a);
+        return out_.take();
+    }
 
   private:
     void time(std::string_view name, const std::optional<date_time>& d) {
@@ -139,6 +143,16 @@ std::string write_vtimezone(const timezone_def& tz) {
     auto begin = text.find("BEGIN:VTIMEZONE");
     auto end = text.rfind("END:VTIMEZONE");
     return text.substr(begin, end + 13 - begin);
+}
+
+}  // namespace syncml::matching
+
+namespace syncml::matching {
+
+std::string write_valarm(const alarm& value) {
+    std::string text = ical_writer().write_alone(value);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    return text;
 }
 
 }  // namespace syncml::matching

@@ -28,6 +28,13 @@ bool looks_like_property_start(std::string_view line) {
     return i > 0 && i < line.size() && (line[i] == ':' || line[i] == ';');
 }
 
+// "VERSION" or "ORGANIZER;CN=x" with the ':' missing: a property without value, not a stray text line.
+bool looks_like_bare_header(std::string_view line) {
+    std::size_t i = 0;
+    while (i < line.size() && is_name_char(line[i])) ++i;
+    return i > 0 && (i == line.size() || line[i] == ';') && line.find(':') == std::string_view::npos;
+}
+
 bool is_base64_text(std::string_view line) {
     return !line.empty() && std::all_of(line.begin(), line.end(), [](char c) {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
@@ -196,7 +203,8 @@ bool continues(value_mode mode, const std::string& raw, std::string_view next, s
         piece = std::string(next);
         return true;
     }
-    if (!looks_like_property_start(next)) {
+    bool other_text = !looks_like_property_start(next) && !looks_like_bare_header(next);
+    if (other_text || (mode == value_mode::quoted_printable && !looks_like_property_start(next))) {
         piece = "\n" + std::string(next);  // a raw line break inside a value, as broken peers send
         return true;
     }
@@ -225,6 +233,10 @@ result<std::vector<content_line>> read_content_lines(std::string_view data) {
         int line_no = static_cast<int>(i + 1);
         std::string text = header_line(lines, i);
         auto colon = find_value_colon(text, false);
+        if (colon == std::string_view::npos && looks_like_bare_header(text)) {
+            text += ':';
+            colon = text.size() - 1;
+        }
         if (colon == std::string_view::npos || colon == 0) {
             return item_error{item_errc::malformed, "content line without a property name and ':'", line_no};
         }

@@ -146,6 +146,7 @@ std::optional<item_dialect> dialect_from_name(std::string_view name) {
 }
 
 std::optional<item_dialect> detect_dialect(std::string_view data) {
+    if (data.starts_with("\xEF\xBB\xBF")) data.remove_prefix(3);
     auto begin = first_value(data, "BEGIN");
     if (!begin) return item_dialect::plain_text;
     auto version = first_value(data, "VERSION").value_or("");
@@ -159,6 +160,8 @@ std::optional<item_dialect> detect_dialect(std::string_view data) {
                                                                                        : item_dialect::ical20;
     }
     if (*begin == "VNOTE") return item_dialect::vnote11;
+    // Other components (VTIMEZONE, VFREEBUSY, ...) only exist in iCalendar.
+    if (begin->starts_with("V")) return item_dialect::ical20;
     return std::nullopt;
 }
 

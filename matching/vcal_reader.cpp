@@ -14,6 +14,8 @@ bool comparable(const date_time& a, const date_time& b) {
     return a.tzid == b.tzid || b.date_only;
 }
 
+}  // namespace
+
 alarm read_vcal_alarm(const content_line& line, const calendar_component& c) {
     alarm a;
     auto parts = split_escaped(line.value, ';');
@@ -49,6 +51,8 @@ alarm read_vcal_alarm(const content_line& line, const calendar_component& c) {
     if (!line.params.empty()) a.extra.push_back(property{{}, "X-SYNCML-VCAL-PARAMS", line.params, {}});
     return a;
 }
+
+namespace {
 
 // vCalendar 1.0 has no DATE values: an all-day event runs from local midnight to 23:59 (or the next midnight).
 void detect_all_day(calendar_component& c) {
@@ -93,12 +97,29 @@ void clear_field(calendar_component& c, std::string_view name) {
     if (name == "DURATION") c.duration.clear();
 }
 
-void apply_hints(calendar_component& c, std::vector<content_line>& hints, const vcal_context& context) {
+std::optional<alarm> parse_valarm(const std::string& escaped) {
+    std::string text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\n" + unescape_text(escaped) +
+                       "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    auto parsed = parse_calendars(text, calendar_version::ical20);
+    if (!parsed || parsed->size() != 1 || (*parsed)[0].components.size() != 1) return std::nullopt;
+    const auto& alarms = (*parsed)[0].components[0].alarms;
+    if (alarms.size() != 1) return std::nullopt;
+    return alarms[0];
+}
+
+// Hints carry iCalendar semantics: floating stays floating.
+void apply_hints(calendar_component& c, std::vector<content_line>& hints) {
+    std::vector<alarm> alarms;
     for (auto& line : hints) clear_field(c, line.name.substr(k_ical_hint.size()));
     for (auto& line : hints) {
         line.name = line.name.substr(k_ical_hint.size());
-        if (!apply_ical_property(c, line, context.tzid)) c.extra.push_back(to_property(line));
+        if (line.name == "VALARM") {
+            if (auto a = parse_valarm(line.value)) alarms.push_back(*a);
+        } else if (!apply_ical_property(c, line, {})) {
+            c.extra.push_back(to_property(line));
+        }
     }
+    if (!alarms.empty() && alarms.size() == c.alarms.size()) c.alarms = std::move(alarms);
 }
 
 bool apply_value_set(calendar_component& c, const content_line& line) {
@@ -133,8 +154,20 @@ bool apply_value_set(calendar_component& c, const content_line& line) {
 bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
                          std::vector<content_line>& deferred) {
     const std::string& n = line.name;
-    if (n == "AALARM" || n == "DALARM" || n == "PALARM" || n == "MALARM" || n.starts_with(k_ical_hint)) {
+    if (n == "AALARM" || n == "DALARM" || n == "PALARM" || n == "MALARM") {
         deferred.push_back(line);
+        return true;
+    }
+    if (n.starts_with(k_ical_hint)) {
+        // Hints for typed fields override the 1.0 value after the whole component is read; other iCalendar-only
+        // properties go back to `extra` right here, keeping their order.
+        content_line stripped = line;
+        stripped.name = n.substr(k_ical_hint.size());
+        calendar_component scratch;
+        if (stripped.name == "VALARM" || apply_ical_property(scratch, stripped, {}))
+            deferred.push_back(line);
+        else
+            c.extra.push_back(to_property(stripped));
         return true;
     }
     if (n == "RRULE" || n == "EXRULE") {
@@ -162,7 +195,7 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
     return false;
 }
 
-void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context& context) {
+void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context&) {
     std::vector<content_line> hints;
     for (auto& line : deferred) {
         if (line.name.starts_with(k_ical_hint))
@@ -170,7 +203,7 @@ void finish_vcal_component(calendar_component& c, std::vector<content_line>& def
         else
             c.alarms.push_back(read_vcal_alarm(line, c));
     }
-    apply_hints(c, hints, context);
+    apply_hints(c, hints);
     detect_all_day(c);
     dates_follow_start(c);
 }

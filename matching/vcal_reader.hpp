@@ -22,6 +22,9 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
                          std::vector<content_line>& deferred);
 void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context& context);
 
+// One AALARM/DALARM/PALARM/MALARM line as a VALARM; relative to DTSTART where the times are comparable.
+alarm read_vcal_alarm(const content_line& line, const calendar_component& c);
+
 bool only_params_named(const content_line& line, std::string_view name);
 
 }  // namespace syncml::matching

@@ -5,6 +5,7 @@
 #include "matching/calendar_codec.hpp"
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
+#include "matching/vcal_reader.hpp"
 
 namespace syncml::matching {
 
@@ -39,7 +40,9 @@ class vcal_writer {
         }
         out_.write(name, format_date_time(v));
         bool all_day_pair = name == "DTSTART" || end_of_all_day;
-        if ((!d->utc && !d->date_only && d->tzid != tzid_) || (d->date_only && !all_day_pair)) time_hint(name, *d);
+        if ((!d->utc && !d->date_only && d->tzid != tzid_) || (d->date_only && !all_day_pair)) {
+            time_hint(name == "DCREATED" ? "CREATED" : name, *d);
+        }
     }
     // The exact iCalendar form of a time 1.0 cannot state (another zone, a DATE value).
     void time_hint(std::string_view name, const date_time& d) {
@@ -58,6 +61,7 @@ class vcal_writer {
     void write_rules(const calendar_component& c);
     void write_value_sets(const calendar_component& c);
     void write_alarm(const alarm& a, const calendar_component& c);
+    void write_alarms(const calendar_component& c);
     void write_component(const calendar_component& c);
     void write_timezone();
 
@@ -91,9 +95,21 @@ void vcal_writer::write_dates(std::string_view name, const std::vector<date_time
     for (const auto& d : dates) time_hint(name, d);
 }
 
+// The rule as 1.0 text, when reading that text back (as the reader does) gives the same rule.
+std::optional<std::string> exact_vcal_rule(const recurrence_rule& r, const calendar_component& c) {
+    auto text = format_vcal_rule(r);
+    if (!text) return std::nullopt;
+    auto back = parse_vcal_rule(*text);
+    if (back && back->until && c.start && c.start->date_only && !back->until->utc) {
+        back->until = date_time{back->until->year, back->until->month, back->until->day, 0, 0, 0, true, false, {}};
+    }
+    if (!back || *back != r) return std::nullopt;
+    return text;
+}
+
 void vcal_writer::write_rules(const calendar_component& c) {
     for (const auto& r : c.rrules) {
-        auto text = &r == &c.rrules.front() ? format_vcal_rule(r) : std::nullopt;
+        auto text = &r == &c.rrules.front() ? exact_vcal_rule(r, c) : std::nullopt;
         if (text)
             out_.write("RRULE", *text);
         else
@@ -129,6 +145,22 @@ void vcal_writer::write_value_sets(const calendar_component& c) {
     } else if (!c.transparency.empty()) {
         out_.write(hint("TRANSP"), c.transparency);
     }
+}
+
+// 1.0 alarms are flat lines: when one of them cannot carry its VALARM exactly, every VALARM travels as a hint.
+void vcal_writer::write_alarms(const calendar_component& c) {
+    bool exact = true;
+    for (const auto& a : c.alarms) {
+        content_writer probe(line_syntax::legacy);
+        std::swap(probe, out_);
+        write_alarm(a, c);
+        std::swap(probe, out_);
+        auto lines = read_content_lines(probe.take());
+        exact = exact && lines && lines->size() == 1 && read_vcal_alarm(lines->front(), c) == a;
+    }
+    for (const auto& a : c.alarms) write_alarm(a, c);
+    if (exact) return;
+    for (const auto& a : c.alarms) out_.write(hint("VALARM"), escape_text(write_valarm(a)));
 }
 
 void vcal_writer::write_alarm(const alarm& a, const calendar_component& c) {
@@ -198,7 +230,7 @@ void vcal_writer::write_component(const calendar_component& c) {
     if (!c.duration.empty()) out_.write(hint("DURATION"), c.duration);
     if (c.percent_complete >= 0) out_.write(hint("PERCENT-COMPLETE"), std::to_string(c.percent_complete));
     for (const auto& p : c.extra) write_extra(p);
-    for (const auto& a : c.alarms) write_alarm(a, c);
+    write_alarms(c);
     out_.write("END", kind);
 }
 

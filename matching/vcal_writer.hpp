@@ -9,5 +9,6 @@ namespace syncml::matching {
 
 std::string write_vcal(const calendar& cal);
 std::string write_vtimezone(const timezone_def& tz);
+std::string write_valarm(const alarm& value);
 
 }  // namespace syncml::matching
