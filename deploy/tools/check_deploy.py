@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Offline consistency checks of the deployment files (no cluster, no Docker engine needed).
+
+  check_deploy.py kubernetes RENDERED.yaml [...]   manifests as rendered by `kubectl kustomize`
+  check_deploy.py kustomize DIR                     without kubectl: the resources of DIR (recursively, no
+                                                    patches applied) are loaded and checked the same way
+  check_deploy.py compose ROOT                      docker/compose.yaml against haproxy.cfg and prometheus.yml
+  check_deploy.py dashboard FILE                    Grafana dashboard JSON
+  check_deploy.py dockerfile ROOT                   docker/Dockerfile, the hadolint-style rules we rely on
+
+Checks what a schema check cannot: selectors that select the pods, probe ports that exist, references to
+ConfigMaps/Secrets that are rendered, a termination grace period that covers the server's drain deadline.
+"""
+
+import json
+import os
+import re
+import sys
+
+import yaml
+
+errors = []
+
+
+def fail(message):
+    errors.append(message)
+
+
+def seconds(text):
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s|m|h)?", str(text).strip())
+    if not match:
+        return None
+    scale = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
+    return float(match.group(1)) * scale
+
+
+def name_of(doc):
+    return f"{doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
+
+
+def selects(selector, labels):
+    return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+
+def base_name(name, rendered):
+    """A generated name (name-<hash>) or the plain name, as it appears in the render."""
+    return any(n == name or re.fullmatch(re.escape(name) + r"-[a-z0-9]{10}", n) for n in rendered) or any(
+        re.fullmatch(re.escape(n) + r"-[a-z0-9]{10}", name) for n in rendered)
+
+
+def pod_specs(docs):
+    for doc in docs:
+        if doc.get("kind") in ("Deployment", "Job"):
+            yield doc, doc["spec"]["template"]["spec"]
+
+
+def check_container(owner, spec, container, configmaps, secrets):
+    where = f"{owner}: container {container.get('name')}"
+    if not container.get("image"):
+        fail(f"{where}: no image")
+    resources = container.get("resources", {})
+    if "memory" not in resources.get("limits", {}) or "cpu" not in resources.get("requests", {}):
+        fail(f"{where}: needs resources.requests.cpu and resources.limits.memory")
+    ports = {p.get("name") for p in container.get("ports", [])} | {p.get("containerPort") for p in container.get("ports", [])}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        handler = container.get(probe, {})
+        port = (handler.get("httpGet") or handler.get("tcpSocket") or {}).get("port")
+        if port is not None and port not in ports:
+            fail(f"{where}: {probe} uses port {port}, which the container does not declare")
+    for source in container.get("envFrom", []):
+        ref = source.get("configMapRef", {}).get("name")
+        if ref and not base_name(ref, configmaps):
+            fail(f"{where}: envFrom ConfigMap {ref} is not rendered")
+    volumes = {v.get("name") for v in spec.get("volumes", [])}
+    for mount in container.get("volumeMounts", []):
+        if mount.get("name") not in volumes:
+            fail(f"{where}: volumeMount {mount.get('name')} has no volume")
+    for env in container.get("env", []):
+        ref = env.get("valueFrom", {}).get("secretKeyRef")
+        if ref and ref.get("name") not in secrets:
+            fail(f"{where}: env {env['name']} refers to Secret {ref.get('name')}, which is not rendered")
+        elif ref and ref.get("key") not in secrets[ref["name"]]:
+            fail(f"{where}: Secret {ref['name']} has no key {ref.get('key')}")
+
+
+def env_value(container, docs, key):
+    for env in container.get("env", []):
+        if env.get("name") == key and "value" in env:
+            return env["value"]
+    for source in container.get("envFrom", []):
+        ref = source.get("configMapRef", {}).get("name")
+        for doc in docs:
+            if doc.get("kind") == "ConfigMap" and base_name(ref, [doc["metadata"]["name"]]):
+                if key in doc.get("data", {}):
+                    return doc["data"][key]
+    return None
+
+
+def check_server_drain(owner, spec, container, docs):
+    """The kubelet's SIGKILL must come after preStop plus the server's own drain deadline."""
+    deadline = seconds(env_value(container, docs, "SYNCML_SHUTDOWN_DEADLINE") or "20s")
+    pre_stop = container.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", [])
+    pre_stop_seconds = seconds(pre_stop[-1]) if pre_stop[:1] == ["sleep"] else 0
+    grace = spec.get("terminationGracePeriodSeconds", 30)
+    if grace < deadline + (pre_stop_seconds or 0) + 1:
+        fail(f"{owner}: terminationGracePeriodSeconds {grace} < preStop {pre_stop_seconds}s + drain deadline "
+             f"{deadline}s + 1s")
+    paths = {p: container.get(p, {}).get("httpGet", {}).get("path") for p in ("readinessProbe", "livenessProbe")}
+    if paths != {"readinessProbe": "/readyz", "livenessProbe": "/healthz"}:
+        fail(f"{owner}: readiness must probe /readyz and liveness /healthz, got {paths}")
+
+
+def check_kubernetes(docs):
+    for doc in docs:
+        if not doc.get("apiVersion") or not doc.get("kind") or not doc.get("metadata", {}).get("name"):
+            fail(f"document without apiVersion/kind/metadata.name: {str(doc)[:80]}")
+    configmaps = [d["metadata"]["name"] for d in docs if d.get("kind") == "ConfigMap"]
+    secrets = {d["metadata"]["name"]: set(d.get("data", {})) | set(d.get("stringData", {}))
+               for d in docs if d.get("kind") == "Secret"}
+    deployments = {d["metadata"]["name"]: d for d in docs if d.get("kind") == "Deployment"}
+    for owner_doc, spec in pod_specs(docs):
+        owner = name_of(owner_doc)
+        for container in spec.get("containers", []):
+            # Secrets created out of band (mounted as volumes) are not rendered; env references must be.
+            check_container(owner, spec, container, configmaps, secrets)
+            if owner_doc["kind"] == "Deployment" and "syncml-server" in str(container.get("image")):
+                check_server_drain(owner, spec, container, docs)
+        if owner_doc["kind"] == "Deployment":
+            labels = owner_doc["spec"]["template"]["metadata"].get("labels", {})
+            if not selects(owner_doc["spec"]["selector"].get("matchLabels"), labels):
+                fail(f"{owner}: selector does not match the pod template labels")
+        elif spec.get("restartPolicy") not in ("OnFailure", "Never"):
+            fail(f"{owner}: a Job needs restartPolicy OnFailure or Never")
+    pod_labels = [d["spec"]["template"]["metadata"].get("labels", {}) for d in deployments.values()]
+    for doc in docs:
+        kind, spec = doc.get("kind"), doc.get("spec", {})
+        if kind == "Service":
+            targets = [d for d in deployments.values()
+                       if selects(spec.get("selector"), d["spec"]["template"]["metadata"].get("labels", {}))]
+            if not targets:
+                fail(f"{name_of(doc)}: selector matches no Deployment's pods")
+            names = {p.get("name") for d in targets for c in d["spec"]["template"]["spec"]["containers"]
+                     for p in c.get("ports", [])}
+            for port in spec.get("ports", []):
+                if isinstance(port.get("targetPort"), str) and port["targetPort"] not in names:
+                    fail(f"{name_of(doc)}: targetPort {port['targetPort']} is no container port name")
+        elif kind == "PodDisruptionBudget":
+            if not any(selects(spec.get("selector", {}).get("matchLabels"), labels) for labels in pod_labels):
+                fail(f"{name_of(doc)}: selector matches no Deployment's pods")
+        elif kind == "HorizontalPodAutoscaler":
+            target = spec.get("scaleTargetRef", {}).get("name")
+            if target not in deployments:
+                fail(f"{name_of(doc)}: scaleTargetRef {target} is not rendered")
+            elif spec.get("minReplicas", 1) > spec.get("maxReplicas", 0):
+                fail(f"{name_of(doc)}: minReplicas > maxReplicas")
+
+
+def load_kustomization(directory, seen=None):
+    """Resources of a kustomization, recursively; generators become minimal ConfigMaps/Secrets."""
+    seen = seen if seen is not None else set()
+    directory = os.path.realpath(directory)
+    if directory in seen:
+        fail(f"kustomization cycle at {directory}")
+        return []
+    seen.add(directory)
+    path = os.path.join(directory, "kustomization.yaml")
+    with open(path, encoding="utf-8") as f:
+        kustomization = yaml.safe_load(f)
+    docs = []
+    for resource in kustomization.get("resources", []):
+        full = os.path.join(directory, resource)
+        if os.path.isdir(full):
+            docs += load_kustomization(full, seen)
+        elif os.path.isfile(full):
+            with open(full, encoding="utf-8") as f:
+                docs += [d for d in yaml.safe_load_all(f) if d]
+        else:
+            fail(f"{path}: resource {resource} does not exist")
+    for patch in kustomization.get("patches", []) + kustomization.get("patchesStrategicMerge", []):
+        patch_path = patch.get("path") if isinstance(patch, dict) else patch
+        if patch_path and not os.path.isfile(os.path.join(directory, patch_path)):
+            fail(f"{path}: patch {patch_path} does not exist")
+    for generator in kustomization.get("configMapGenerator", []):
+        data = dict(item.split("=", 1) for item in generator.get("literals", []))
+        for item in generator.get("files", []):
+            if not os.path.isfile(os.path.join(directory, item.split("=")[-1])):
+                fail(f"{path}: generator file {item} does not exist")
+        existing = [d for d in docs if d.get("kind") == "ConfigMap" and d["metadata"]["name"] == generator["name"]]
+        if existing:
+            existing[0].setdefault("data", {}).update(data)
+        else:
+            docs.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": generator["name"]},
+                         "data": data})
+    return docs
+
+
+def check_compose(root):
+    docker = os.path.join(root, "docker")
+    with open(os.path.join(docker, "compose.yaml"), encoding="utf-8") as f:
+        compose = yaml.safe_load(f)
+    services = compose.get("services", {})
+    for name, service in services.items():
+        if not service.get("image") and not service.get("build"):
+            fail(f"compose: service {name} has neither image nor build")
+        for dependency in service.get("depends_on", []):
+            if dependency not in services:
+                fail(f"compose: service {name} depends on unknown service {dependency}")
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            if source.startswith(".") and not os.path.exists(os.path.join(docker, source)):
+                fail(f"compose: service {name} mounts {source}, which does not exist")
+        build = service.get("build")
+        if build and not os.path.isfile(os.path.join(docker, build["context"], build["dockerfile"])):
+            fail(f"compose: service {name} builds from a missing Dockerfile")
+    servers = sorted(n for n, s in services.items() if s.get("image", "").startswith("syncml-server")
+                     and "serve" in (s.get("command") or ["serve"]))
+    if len(servers) < 2:
+        fail(f"compose: expected at least two server replicas, found {servers}")
+    with open(os.path.join(docker, "haproxy.cfg"), encoding="utf-8") as f:
+        haproxy = f.read()
+    balanced = sorted(re.findall(r"^\s*server\s+\S+\s+([\w-]+):8080", haproxy, re.M))
+    if balanced != servers:
+        fail(f"compose: haproxy balances {balanced}, the replicas are {servers}")
+    if re.search(r"^\s*(cookie|stick|hash-type|balance\s+source)", haproxy, re.M):
+        fail("compose: haproxy must not be sticky")
+    with open(os.path.join(docker, "prometheus.yml"), encoding="utf-8") as f:
+        prometheus = yaml.safe_load(f)
+    targets = sorted(t.split(":")[0] for job in prometheus.get("scrape_configs", [])
+                     for sc in job.get("static_configs", []) for t in sc.get("targets", [])
+                     if t.split(":")[0] in services and t.split(":")[0] in servers)
+    if targets != servers:
+        fail(f"compose: Prometheus scrapes {targets}, the replicas are {servers}")
+    for name in servers:
+        service = services[name]
+        deadline = seconds(service.get("environment", {}).get("SYNCML_SHUTDOWN_DEADLINE", "20s"))
+        if seconds(service.get("stop_grace_period", "10s")) <= deadline:
+            fail(f"compose: {name} stop_grace_period must exceed SYNCML_SHUTDOWN_DEADLINE")
+
+
+def check_dashboard(path):
+    with open(path, encoding="utf-8") as f:
+        board = json.load(f)
+    if not board.get("uid") or not board.get("title"):
+        fail(f"{path}: needs uid and title")
+    ids = []
+    for panel in board.get("panels", []):
+        ids.append(panel.get("id"))
+        if panel.get("type") == "row":
+            continue
+        if not panel.get("targets"):
+            fail(f"{path}: panel '{panel.get('title')}' has no query")
+        for target in panel.get("targets", []):
+            if not target.get("expr", "").strip():
+                fail(f"{path}: panel '{panel.get('title')}' has an empty query")
+        if "gridPos" not in panel:
+            fail(f"{path}: panel '{panel.get('title')}' has no gridPos")
+    if len(ids) != len(set(ids)) or None in ids:
+        fail(f"{path}: panel ids must be present and unique")
+
+
+def check_dockerfile(root):
+    path = os.path.join(root, "docker", "Dockerfile")
+    with open(path, encoding="utf-8") as f:
+        text = re.sub(r"\\\n", " ", f.read())
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+    # Build arguments with defaults, substituted so the base images can be checked.
+    for name, value in re.findall(r"^ARG (\w+)=(\S+)$", "\n".join(lines), re.M):
+        lines = [line.replace("${" + name + "}", value) for line in lines]
+    stages = [line for line in lines if line.upper().startswith("FROM ")]
+    if len(stages) < 2 or "bookworm-slim" not in stages[-1] or "AS runtime" not in stages[-1]:
+        fail(f"{path}: needs a build stage and a final 'runtime' stage on debian bookworm-slim")
+    runtime = lines[lines.index(stages[-1]):]
+    for instruction in ("USER", "HEALTHCHECK", "VOLUME", "EXPOSE", "ENTRYPOINT"):
+        if not any(line.upper().startswith(instruction + " ") for line in runtime):
+            fail(f"{path}: the runtime stage has no {instruction}")
+    users = [line.split()[1] for line in runtime if line.upper().startswith("USER ")]
+    if users and users[-1].split(":")[0] in ("root", "0"):
+        fail(f"{path}: the runtime stage must not run as root")
+    for line in lines:
+        if "apt-get install" in line and "--no-install-recommends" not in line:
+            fail(f"{path}: apt-get install without --no-install-recommends: {line[:60]}")
+        if "apt-get install" in line and "/var/lib/apt/lists" not in line:
+            fail(f"{path}: apt-get install without removing /var/lib/apt/lists in the same layer")
+        if line.upper().startswith("FROM ") and re.search(r":latest\b", line):
+            fail(f"{path}: pin base images, not :latest")
+        if line.upper().startswith("COPY ") and "--from=" not in line:
+            for source in line.split()[1:-1]:
+                if source != "." and not os.path.exists(os.path.join(root, source)):
+                    fail(f"{path}: COPY source {source} does not exist")
+    if any(line.upper().startswith("ADD ") for line in lines):
+        fail(f"{path}: use COPY, not ADD")
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    command, args = argv[1], argv[2:]
+    if command == "kubernetes":
+        for path in args:
+            with open(path, encoding="utf-8") as f:
+                check_kubernetes([d for d in yaml.safe_load_all(f) if d])
+    elif command == "kustomize":
+        check_kubernetes(load_kustomization(args[0]))
+    elif command == "compose":
+        check_compose(args[0])
+    elif command == "dockerfile":
+        check_dockerfile(args[0])
+    elif command == "dashboard":
+        for path in args:
+            check_dashboard(path)
+    else:
+        print(__doc__)
+        return 2
+    for message in errors:
+        print("ERROR", message)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Writes deploy/grafana/syncml-dashboard.json (the provisioned Grafana dashboard).
+
+  make_dashboard.py [OUT]      default: the dashboard file next to this repository's deploy/tools
+  make_dashboard.py --check    exit 1 when the committed JSON differs from what this script generates
+
+Generated so panels stay uniform and a renamed metric is changed in one place (METRICS below); the metrics
+contract test (tests/integration/metrics_contract.sh) fails when a name used here is not exported.
+"""
+
+import json
+import os
+import sys
+
+# Every server metric the dashboard reads, in one place.
+METRICS = {
+    "http_requests": "syncml_http_requests_total",
+    "http_duration": "syncml_http_request_duration_seconds",
+    "http_request_bytes": "syncml_http_request_bytes_total",
+    "http_response_bytes": "syncml_http_response_bytes_total",
+    "in_flight": "syncml_http_in_flight_requests",
+    "queue_length": "syncml_worker_queue_length",
+    "queue_wait": "syncml_worker_queue_wait_seconds",
+    "db_errors": "syncml_db_errors_total",
+    "build_info": "syncml_build_info",
+    "sessions": "syncml_sessions_total",
+    "messages": "syncml_messages_total",
+    "items": "syncml_items_total",
+    "session_duration": "syncml_session_duration_seconds",
+    "message_duration": "syncml_message_duration_seconds",
+    "slow_syncs": "syncml_slow_syncs_total",
+    "conflicts": "syncml_conflicts_total",
+    "auth_failures": "syncml_auth_failures_total",
+    "statuses": "syncml_statuses_total",
+}
+M = METRICS
+SEL = 'job=~"$job", instance=~"$instance"'
+RATE = "$__rate_interval"
+SYNC = 'route="sync"'
+SYNC_ERRORS = 'route="sync", status=~"4..|5.."'
+SYNC_503 = 'route="sync", status="503"'
+NOT_OK = 'status!~"1..|2.."'
+DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
+
+
+def rate(metric, labels="", window=RATE):
+    extra = f", {labels}" if labels else ""
+    return f"rate({metric}{{{SEL}{extra}}}[{window}])"
+
+
+def quantiles(histogram, by="", labels=""):
+    group = f"le{', ' + by if by else ''}"
+    suffix = f" {{{{{by}}}}}" if by else ""
+    return [(f"histogram_quantile({q}, sum by ({group}) ({rate(histogram + '_bucket', labels)}))", f"p{int(q * 100)}{suffix}")
+            for q in (0.5, 0.95, 0.99)]
+
+
+class Board:
+    def __init__(self):
+        self.panels = []
+        self.y = 0
+        self.x = 0
+        self.row_height = 0
+
+    def row(self, title):
+        self.newline()
+        self.panels.append({"type": "row", "title": title, "collapsed": False, "id": len(self.panels) + 1,
+                            "gridPos": {"h": 1, "w": 24, "x": 0, "y": self.y}, "panels": []})
+        self.y += 1
+
+    def newline(self):
+        if self.x:
+            self.y += self.row_height
+            self.x, self.row_height = 0, 0
+
+    def panel(self, title, targets, unit="short", kind="timeseries", width=8, height=8, description="", stack=False):
+        if self.x + width > 24:
+            self.newline()
+        panel = {
+            "id": len(self.panels) + 1,
+            "type": kind,
+            "title": title,
+            "description": description,
+            "datasource": DATASOURCE,
+            "gridPos": {"h": height, "w": width, "x": self.x, "y": self.y},
+            "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+            "targets": [{"refId": chr(ord("A") + i), "datasource": DATASOURCE, "expr": expr, "legendFormat": legend}
+                        for i, (expr, legend) in enumerate(targets)],
+        }
+        if kind == "timeseries":
+            panel["fieldConfig"]["defaults"]["custom"] = {"stacking": {"mode": "normal" if stack else "none"},
+                                                          "fillOpacity": 20 if stack else 5}
+            panel["options"] = {"legend": {"displayMode": "table", "placement": "bottom", "calcs": ["mean", "max"]},
+                                "tooltip": {"mode": "multi", "sort": "desc"}}
+        if kind == "table":
+            for target in panel["targets"]:
+                target.update({"format": "table", "instant": True})
+        self.panels.append(panel)
+        self.x += width
+        self.row_height = max(self.row_height, height)
+
+
+def traffic(b):
+    b.row("Traffic")
+    b.panel("Sessions/s by mode and outcome", [(f"sum by (mode, outcome) ({rate(M['sessions'])})", "{{mode}} {{outcome}}")],
+            "reqps", stack=True, description="Finished SyncML sessions; mode is the granted sync mode.")
+    b.panel("Messages/s by instance", [(f"sum by (instance) ({rate(M['messages'])})", "{{instance}}")], "reqps",
+            stack=True, description="SyncML messages processed; spread over instances shows the balancer works.")
+    b.panel("Items/s by operation", [(f"sum by (operation) ({rate(M['items'])})", "{{operation}}")], "ops",
+            stack=True, description="Items received from and sent to devices.")
+    b.panel("HTTP requests/s by route and status",
+            [(f"sum by (route, status) ({rate(M['http_requests'])})", "{{route}} {{status}}")], "reqps", width=12)
+    b.panel("HTTP body bytes/s", [(f"sum({rate(M['http_request_bytes'], SYNC)})", "received"),
+                                  (f"sum({rate(M['http_response_bytes'], SYNC)})", "sent")], "Bps",
+            width=12)
+
+
+def latency(b):
+    b.row("Latency")
+    b.panel("SyncML request latency (HTTP, route sync)", quantiles(M["http_duration"], labels='route="sync"'), "s",
+            description="Complete request head to response written; includes the worker queue wait.")
+    b.panel("Message processing time", quantiles(M["message_duration"]), "s",
+            description="One message in the engine: its database transaction, matching and encoding.")
+    b.panel("Session duration", quantiles(M["session_duration"]), "s",
+            description="First to last message of a session; slow syncs of large address books dominate p99.")
+
+
+def quality(b):
+    b.row("Sync quality and errors")
+    b.panel("Slow syncs/s", [(f"sum({rate(M['slow_syncs'])})", "slow syncs"),
+                             (f"sum({rate(M['sessions'])})", "all sessions")], "reqps",
+            description="Slow syncs re-send every item: a storm after an upgrade or restore means lost anchors.")
+    b.panel("Conflicts/s by resolution", [(f"sum by (resolution) ({rate(M['conflicts'])})", "{{resolution}}")],
+            "ops", stack=True)
+    b.panel("Authentication failures/s", [(f"sum by (instance) ({rate(M['auth_failures'])})", "{{instance}}")],
+            "reqps", stack=True, description="Wrong passwords or unknown users; a spike is a misconfigured fleet "
+            "or credential stuffing.")
+    b.panel("SyncML error statuses/s by code",
+            [(f"sum by (status) ({rate(M['statuses'], NOT_OK)})", "{{status}}")], "ops",
+            width=12, stack=True, description="Status codes the server sent for commands, except 1xx/2xx.")
+    b.panel("HTTP errors/s by code",
+            [(f"sum by (status) ({rate(M['http_requests'], SYNC_ERRORS)})", "{{status}}")],
+            "reqps", width=12, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
+
+
+def capacity(b):
+    b.row("Capacity")
+    b.panel("Worker queue length", [(f"max by (instance) ({M['queue_length']}{{{SEL}}})", "{{instance}}")], "short",
+            description="Requests waiting for a database worker; above zero for long means every worker is busy.")
+    b.panel("Worker queue wait", quantiles(M["queue_wait"]), "s",
+            description="Time a request waited for a worker (a worker holds one PostgreSQL connection).")
+    b.panel("Requests rejected for a full queue (503)",
+            [(f"sum by (instance) ({rate(M['http_requests'], SYNC_503)})", "{{instance}}")],
+            "reqps")
+    b.panel("In-flight requests", [(f"sum by (instance) ({M['in_flight']}{{{SEL}}})", "{{instance}}")], "short")
+    b.panel("Database errors/s", [(f"sum by (instance) ({rate(M['db_errors'])})", "{{instance}}")], "ops",
+            description="Connection failures and failed transactions seen by workers.")
+    b.panel("Instances up", [(f'sum(up{{{SEL}}})', "up"), (f'count(up{{{SEL}}})', "scraped")], "short")
+
+
+def instances(b):
+    b.row("Instances")
+    container = 'container="syncml-server"'
+    b.panel("Memory (working set) per instance",
+            [(f"sum by (pod) (container_memory_working_set_bytes{{{container}}})", "{{pod}}")], "bytes",
+            description="From cAdvisor (kubelet, or the compose cadvisor service); the server exports no "
+            "process_* metrics.")
+    b.panel("CPU per instance",
+            [(f"sum by (pod) (rate(container_cpu_usage_seconds_total{{{container}}}[{RATE}]))", "{{pod}}")],
+            "percentunit", description="Cores used; from cAdvisor like the memory panel.")
+    b.panel("Versions", [(f"count by (version) ({M['build_info']}{{{SEL}}})", "{{version}}")], "short",
+            kind="table", description="Instances per build version: two rows during a rollout.")
+
+
+def dashboard():
+    b = Board()
+    for section in (traffic, latency, quality, capacity, instances):
+        section(b)
+    variables = [
+        {"name": "datasource", "type": "datasource", "query": "prometheus", "label": "Data source",
+         "current": {}, "hide": 0},
+        {"name": "job", "type": "query", "datasource": DATASOURCE, "label": "Job", "refresh": 2,
+         "query": {"query": f"label_values({M['build_info']}, job)", "refId": "job"},
+         "definition": f"label_values({M['build_info']}, job)", "includeAll": True, "multi": True,
+         "allValue": ".+", "current": {}, "hide": 0, "sort": 1},
+        {"name": "instance", "type": "query", "datasource": DATASOURCE, "label": "Instance", "refresh": 2,
+         "query": {"query": f'label_values({M["build_info"]}{{job=~"$job"}}, instance)', "refId": "instance"},
+         "definition": f'label_values({M["build_info"]}{{job=~"$job"}}, instance)', "includeAll": True,
+         "multi": True, "allValue": ".+", "current": {}, "hide": 0, "sort": 1},
+    ]
+    return {
+        "uid": "syncml-server",
+        "title": "SyncML server",
+        "description": "Traffic, latency, sync quality, capacity and resources of the SyncML server fleet.",
+        "tags": ["syncml"],
+        "editable": False,
+        "graphTooltip": 1,
+        "schemaVersion": 39,
+        "version": 1,
+        "time": {"from": "now-6h", "to": "now"},
+        "refresh": "30s",
+        "timezone": "",
+        "templating": {"list": variables},
+        "annotations": {"list": []},
+        "links": [],
+        "panels": b.panels,
+    }
+
+
+def main(argv):
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "grafana", "syncml-dashboard.json")
+    text = json.dumps(dashboard(), indent=2) + "\n"
+    if argv[1:2] == ["--check"]:
+        path = argv[2] if len(argv) > 2 else default
+        with open(path, encoding="utf-8") as f:
+            if f.read() != text:
+                print(f"{path} is not what deploy/tools/make_dashboard.py generates; run it")
+                return 1
+        return 0
+    with open(argv[1] if len(argv) > 1 else default, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

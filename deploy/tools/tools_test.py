@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Unit tests of the deployment check tools (run by tests/checks/deploy.sh)."""
+
+import copy
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import check_deploy  # noqa: E402
+import metric_names  # noqa: E402
+
+
+class metric_names_in_promql(unittest.TestCase):
+    def test_ignores_functions_grouping_labels_and_variables(self):
+        expr = ('histogram_quantile(0.95, sum by (le, route) (rate(a_seconds_bucket{route="sync", job=~"$job"}'
+                '[$__rate_interval])))')
+        self.assertEqual(metric_names.names_in(expr), {"a_seconds_bucket"})
+
+    def test_finds_both_sides_of_binary_operations(self):
+        expr = 'sum(rate(a_total{s=~"5.."}[5m])) by (job) / on (job) group_left sum by (job) (rate(b_total[5m])) > 1e3'
+        self.assertEqual(metric_names.names_in(expr), {"a_total", "b_total"})
+
+    def test_offset_durations_and_subqueries_are_not_names(self):
+        self.assertEqual(metric_names.names_in("max_over_time(a[1h:5m]) and b offset 1h unless c"), {"a", "b", "c"})
+
+    def test_strings_are_not_names(self):
+        self.assertEqual(metric_names.names_in('label_replace(x, "dst", "$1", "src", "(other_name)")'), {"x"})
+
+    def test_label_values_takes_only_a_metric_argument(self):
+        self.assertEqual(metric_names.names_in('label_values(m_info{job=~"$job"}, instance)'), {"m_info"})
+        self.assertEqual(metric_names.names_in("label_values(instance)"), set())
+
+
+class metric_presence_in_a_scrape(unittest.TestCase):
+    scrape = "\n".join([
+        "# TYPE h_seconds histogram",
+        'h_seconds_bucket{le="1"} 1',
+        "h_seconds_count 1",
+        "# TYPE quiet_total counter",
+        "# TYPE s_seconds summary",
+        "c_total 3",
+    ])
+
+    def test_histogram_series_and_declared_families_are_present(self):
+        samples, families = metric_names.scraped_names(self.scrape)
+        for name in ("h_seconds_bucket", "h_seconds_sum", "h_seconds_count", "quiet_total", "c_total", "s_seconds_sum"):
+            self.assertTrue(metric_names.present(name, samples, families), name)
+
+    def test_renamed_or_mistyped_names_are_missing(self):
+        samples, families = metric_names.scraped_names(self.scrape)
+        for name in ("h_second_bucket", "c", "quiet_total_bucket", "s_seconds_bucket"):
+            self.assertFalse(metric_names.present(name, samples, families), name)
+
+
+def server_manifests():
+    deployment = {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "s"},
+        "spec": {"selector": {"matchLabels": {"app": "s"}}, "template": {
+            "metadata": {"labels": {"app": "s"}},
+            "spec": {"terminationGracePeriodSeconds": 30, "containers": [{
+                "name": "s", "image": "syncml-server:1",
+                "ports": [{"name": "metrics", "containerPort": 9090}],
+                "env": [{"name": "SYNCML_SHUTDOWN_DEADLINE", "value": "20s"}],
+                "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}},
+                "readinessProbe": {"httpGet": {"path": "/readyz", "port": "metrics"}},
+                "livenessProbe": {"httpGet": {"path": "/healthz", "port": "metrics"}},
+                "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
+            }]}}},
+    }
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+               "spec": {"selector": {"app": "s"}, "ports": [{"port": 9090, "targetPort": "metrics"}]}}
+    return [deployment, service]
+
+
+class kubernetes_consistency(unittest.TestCase):
+    def errors_for(self, docs):
+        check_deploy.errors.clear()
+        check_deploy.check_kubernetes(docs)
+        found = list(check_deploy.errors)
+        check_deploy.errors.clear()
+        return found
+
+    def test_consistent_manifests_pass(self):
+        self.assertEqual(self.errors_for(server_manifests()), [])
+
+    def test_grace_period_shorter_than_the_drain_fails(self):
+        docs = server_manifests()
+        docs[0]["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 24
+        self.assertTrue(any("terminationGracePeriodSeconds" in e for e in self.errors_for(docs)))
+
+    def test_service_selecting_no_pods_fails(self):
+        docs = copy.deepcopy(server_manifests())
+        docs[1]["spec"]["selector"] = {"app": "other"}
+        self.assertTrue(any("matches no Deployment" in e for e in self.errors_for(docs)))
+
+    def test_probe_on_an_undeclared_port_fails(self):
+        docs = server_manifests()
+        docs[0]["spec"]["template"]["spec"]["containers"][0]["livenessProbe"]["httpGet"]["port"] = "http"
+        self.assertTrue(any("livenessProbe uses port http" in e for e in self.errors_for(docs)))
+
+    def test_missing_secret_reference_fails(self):
+        docs = server_manifests()
+        docs[0]["spec"]["template"]["spec"]["containers"][0]["env"].append(
+            {"name": "SYNCML_DATABASE_URL", "valueFrom": {"secretKeyRef": {"name": "db", "key": "url"}}})
+        self.assertTrue(any("Secret db" in e for e in self.errors_for(docs)))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
