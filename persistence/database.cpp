@@ -18,14 +18,23 @@ bool idle_connection_looks_closed(int socket) {
     return poll(&watch, 1, 0) > 0 && (watch.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 }
 
-// Without a connect timeout, an unreachable host (packets dropped, not refused) would hold a
-// worker for the operating system's TCP timeout, minutes. The URL's own setting wins.
-std::string with_connect_timeout(const std::string& url) {
-    if (url.find("connect_timeout") != std::string::npos) return url;
-    if (url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=5";
-    }
-    return url + " connect_timeout=5";
+// Client settings the URL does not set itself. Without a connect timeout, an unreachable host
+// (packets dropped, not refused) would hold a worker for the operating system's TCP timeout;
+// application_name makes our connections recognizable in pg_stat_activity.
+std::string with_client_defaults(std::string url) {
+    const bool uri = url.starts_with("postgres://") || url.starts_with("postgresql://");
+    const auto add = [&](const char* key, const char* value) {
+        if (url.find(key) != std::string::npos) return;
+        if (uri) {
+            url += (url.find('?') == std::string::npos ? "?" : "&");
+        } else {
+            url += " ";
+        }
+        url += std::string(key) + "=" + value;
+    };
+    add("connect_timeout", "5");
+    add("application_name", "syncml-server");
+    return url;
 }
 
 }  // namespace
@@ -39,7 +48,7 @@ bool database::ensure_connected() {
     if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) return true;
     connection.reset();
     try {
-        connection = std::make_unique<pqxx::connection>(with_connect_timeout(url_));
+        connection = std::make_unique<pqxx::connection>(with_client_defaults(url_));
         if (impl_->reported_unreachable) spdlog::info("database reachable again");
         impl_->reported_unreachable = false;
         return true;
@@ -71,6 +80,15 @@ bool retryable_sqlstate(const std::string& state) {
 
 }  // namespace
 
+void drop_if_broken(database& db, const std::exception& error) {
+    auto& connection = db.internals().connection;
+    if (!connection) return;
+    const auto* sql = dynamic_cast<const pqxx::sql_error*>(&error);
+    const bool lost = dynamic_cast<const pqxx::broken_connection*>(&error) != nullptr ||
+                      (sql && (sql->sqlstate().starts_with("08") || sql->sqlstate().starts_with("57P")));
+    if (lost || !connection->is_open()) connection.reset();
+}
+
 bool is_retryable(const std::exception& error, const pqxx::connection* connection) {
     if (dynamic_cast<const pqxx::in_doubt_error*>(&error)) return false;
     if (dynamic_cast<const pqxx::statement_completion_unknown*>(&error)) return false;
@@ -84,18 +102,16 @@ bool is_retryable(const std::exception& error, const pqxx::connection* connectio
     return connection != nullptr && !connection->is_open();
 }
 
-void rethrow_as_db_error(const pqxx::connection* connection) {
+void rethrow_as_db_error(bool retryable) {
     auto current = std::current_exception();
     try {
         std::rethrow_exception(current);
     } catch (const pqxx::in_doubt_error& error) {
         throw db_error(std::string("commit outcome unknown: ") + error.what(), false);
     } catch (const pqxx::sql_error& error) {
-        throw db_error(error.what(), is_retryable(error, connection), error.sqlstate());
-    } catch (const pqxx::failure& error) {
-        throw db_error(error.what(), is_retryable(error, connection));
+        throw db_error(error.what(), retryable, error.sqlstate());
     } catch (const pqxx::pqxx_exception& error) {
-        throw db_error(error.base().what(), false);
+        throw db_error(error.base().what(), retryable);
     }
 }
 

@@ -41,6 +41,13 @@ TEST_F(database_test, reconnects_after_its_backend_was_terminated) {
     EXPECT_TRUE(db.connected());
 }
 
+TEST_F(database_test, names_itself_in_pg_stat_activity) {
+    database db(url());
+    const auto name = in_transaction(
+        db, [](pqxx::work& tx) { return tx.exec1("SELECT current_setting('application_name')")[0].as<std::string>(); });
+    EXPECT_EQ(name, "syncml-server");
+}
+
 TEST_F(database_test, turns_sql_errors_into_non_retryable_db_errors) {
     database db(url());
     int attempts = 0;

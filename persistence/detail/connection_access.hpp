@@ -28,9 +28,14 @@ namespace detail {
 // The live connection of db. Throws db_error (retryable) when the server is unreachable.
 pqxx::connection& connection_of(database& db);
 
-// Converts the exception in flight (called inside a catch block) into a db_error, retryable as
-// is_retryable() says. Non-pqxx exceptions are rethrown unchanged. Never returns.
-[[noreturn]] void rethrow_as_db_error(const pqxx::connection* connection = nullptr);
+// Converts the pqxx exception in flight (call it inside a catch block) into a db_error with the
+// given retryable flag (in-doubt commits are never retryable). Non-pqxx exceptions are rethrown
+// unchanged. Never returns.
+[[noreturn]] void rethrow_as_db_error(bool retryable);
+
+// Forgets db's connection when error says it is lost, so the next attempt connects afresh
+// instead of trying a dead socket again.
+void drop_if_broken(database& db, const std::exception& error);
 
 // True when running the whole transaction again may succeed: never for in-doubt commits or
 // non-pqxx exceptions.
@@ -64,8 +69,9 @@ auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
                 return value;
             }
         } catch (const std::exception& error) {
-            auto* connection = db.internals().connection.get();
-            if (attempt >= policy.attempts || !is_retryable(error, connection)) rethrow_as_db_error(connection);
+            const bool retryable = is_retryable(error, db.internals().connection.get());
+            drop_if_broken(db, error);
+            if (attempt >= policy.attempts || !retryable) rethrow_as_db_error(retryable);
         }
         std::this_thread::sleep_for(backoff);
         backoff *= 2;
