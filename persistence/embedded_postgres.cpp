@@ -168,7 +168,17 @@ void stop_leftover(const cluster_layout& layout, const detail::os_user& user) {
     }
 }
 
+// pg_ctl appends to the log at every start; keep one previous generation instead of growing forever.
+void rotate_log(const fs::path& log) {
+    constexpr std::uintmax_t k_max_log_bytes = 16 * 1024 * 1024;
+    std::error_code ignored;
+    if (fs::exists(log, ignored) && fs::file_size(log, ignored) > k_max_log_bytes) {
+        fs::rename(log, fs::path(log).concat(".old"), ignored);
+    }
+}
+
 void start_server(const cluster_layout& layout, const detail::os_user& user, unsigned port) {
+    rotate_log(layout.log);
     std::string options = "-c listen_addresses=127.0.0.1 -p " + std::to_string(port);
     const auto socket_path = layout.pgdata.string() + "/.s.PGSQL." + std::to_string(port);
     if (socket_path.size() <= k_max_socket_path) {
