@@ -250,9 +250,31 @@ embedded_postgres::~embedded_postgres() { stop(); }
 
 std::string embedded_postgres::log_file() const { return settings_.data_dir + "/pgdata/server.log"; }
 
-std::string embedded_postgres::url() const {
-    return "postgresql://" + std::string(k_superuser) + ":" + password_ + "@127.0.0.1:" + std::to_string(port_) + "/" +
-           k_database;
+namespace {
+
+std::string url_for(const std::string& password, const std::string& port) {
+    return "postgresql://" + std::string(k_superuser) + ":" + password + "@127.0.0.1:" + port + "/" + k_database;
+}
+
+std::string line_of(const fs::path& path, int number) {
+    std::ifstream in(path);
+    std::string line;
+    for (int i = 0; i < number; ++i) {
+        if (!std::getline(in, line)) return {};
+    }
+    return line;
+}
+
+}  // namespace
+
+std::string embedded_postgres::url() const { return url_for(password_, std::to_string(port_)); }
+
+std::optional<std::string> embedded_postgres::running_url(const std::string& data_dir) {
+    // postmaster.pid line 4 is the port (PostgreSQL's LOCK_FILE_LINE_PORT).
+    const auto port = line_of(fs::path(data_dir) / "pgdata" / "postmaster.pid", 4);
+    const auto password = line_of(fs::path(data_dir) / "postgres.password", 1);
+    if (port.empty() || password.empty()) return std::nullopt;
+    return url_for(password, port);
 }
 
 void embedded_postgres::start() {

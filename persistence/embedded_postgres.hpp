@@ -4,6 +4,7 @@
 // root; otherwise it runs as the current user. It listens on 127.0.0.1 and on a unix socket inside
 // the data directory, with password (SCRAM) authentication for TCP.
 
+#include <optional>
 #include <string>
 
 namespace syncml::persistence {
@@ -37,6 +38,11 @@ class embedded_postgres {
     unsigned port() const { return port_; }
     // Where PostgreSQL writes its log; worth showing when start() fails.
     std::string log_file() const;
+
+    // URL of the cluster that another process started in data_dir (from its postmaster.pid and
+    // password file), for commands that reuse a running server's database; nullopt without a
+    // postmaster.pid. A stale pid file (crashed server) yields a URL that does not connect.
+    static std::optional<std::string> running_url(const std::string& data_dir);
 
   private:
     void release_lock();

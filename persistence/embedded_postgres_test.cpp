@@ -64,8 +64,10 @@ TEST_F(embedded_postgres_test, initializes_starts_stops_and_restarts_with_its_da
         EXPECT_NE(std::string(error.what()).find("another process"), std::string::npos) << error.what();
     }
     EXPECT_EQ(count_rows(pg.url()), 2);  // the refused start left the running cluster alone
+    EXPECT_EQ(embedded_postgres::running_url(data_dir()), pg.url());
     const auto first_url = pg.url();
     pg.stop();
+    EXPECT_FALSE(embedded_postgres::running_url(data_dir()));
     EXPECT_FALSE(pg.running());
     database gone(first_url);
     EXPECT_FALSE(gone.ensure_connected());
