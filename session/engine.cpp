@@ -155,6 +155,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
     for (auto& s : r.statuses) statuses.push_back(std::move(s));
     if (!outcome.auth_failed && state.current == phase::server_changes) {
         auto partial = detail::build_reply(r, statuses, r.commands);
+        r.message_budget = detail::size_budget(r, 1500);
         detail::fill_server_changes(r, detail::size_budget(r, encoded_size(partial, in.encoding)));
     }
     outcome.reply = detail::build_reply(r, std::move(statuses), std::move(r.commands));

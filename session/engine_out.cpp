@@ -71,7 +71,8 @@ outcome next_command(run& r, store_state& s, std::size_t room, command& result, 
     auto offset = static_cast<std::size_t>(s.out_offset);
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {
-        if (room < 2 * k_item_overhead) return outcome::full;  // next message
+        // Whole in the next message when it fits there; chunks only for items larger than a message.
+        if (length + k_item_overhead <= r.message_budget || room < 2 * k_item_overhead) return outcome::full;
         length = utf8_cut(data, offset, room - k_item_overhead);
         complete = offset + length == data.size();
     }

@@ -15,10 +15,11 @@ struct run {
     persistence::device_record& device;
     const engine_context& ctx;
     persistence::sync_store& store;
-    std::vector<status> statuses;   // answers to the incoming commands, sent first
-    std::vector<command> commands;  // our own commands (Alert, Results, Get, Sync, ...)
-    bool final = false;             // our reply ends our package
-    bool devinf_requested = false;  // we queued a Get for the client's DevInf
+    std::vector<status> statuses;    // answers to the incoming commands, sent first
+    std::vector<command> commands;   // our own commands (Alert, Results, Get, Sync, ...)
+    bool final = false;              // our reply ends our package
+    bool devinf_requested = false;   // we queued a Get for the client's DevInf
+    std::size_t message_budget = 0;  // bytes for commands in a message with little else in it
 
     std::int64_t tenant() const { return ctx.tenant_id; }
     // Status for an incoming command; refs filled from the command where given.

@@ -1,0 +1,203 @@
+#pragma once
+// In-memory sync_store for the engine's unit tests: the same contract as the PostgreSQL store
+// (persistence/sync_store.cpp), with modseqs per datastore and mappings per device store.
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "persistence/sync_store.hpp"
+
+namespace syncml::session::testing {
+
+class fake_sync_store final : public persistence::sync_store {
+  public:
+    struct stored_item {
+        std::string guid;
+        std::int64_t datastore = 0;
+        std::string content;
+        std::string key;
+        std::int64_t modseq = 0;
+        bool deleted = false;
+    };
+    struct mapping {
+        std::string luid;
+        std::int64_t modseq = 0;
+    };
+
+    std::map<std::string, persistence::device_record> devices;  // by user:uri
+    std::map<std::int64_t, persistence::session_record> sessions;
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> datastores;  // (user, kind) -> id
+    std::map<std::int64_t, std::int64_t> modseqs;                             // datastore -> counter
+    std::map<std::int64_t, persistence::device_store_record> device_stores;
+    std::map<std::string, std::int64_t> device_store_ids;  // device:datastore:uri
+    std::vector<stored_item> items;
+    std::map<std::int64_t, std::map<std::string, mapping>> mappings;  // device store -> guid -> mapping
+    std::int64_t next_id = 1;
+
+    std::vector<const stored_item*> live_items(std::int64_t datastore) const {
+        std::vector<const stored_item*> out;
+        for (const auto& it : items) {
+            if (it.datastore == datastore && !it.deleted) out.push_back(&it);
+        }
+        return out;
+    }
+
+    persistence::device_record device(std::int64_t, std::int64_t user, const std::string& uri) override {
+        auto key = std::to_string(user) + ":" + uri;
+        auto [it, inserted] = devices.try_emplace(key);
+        if (inserted) it->second.id = next_id++;
+        return it->second;
+    }
+    void set_device_nonce(std::int64_t, std::int64_t device, const std::string& nonce) override {
+        for (auto& [key, d] : devices) {
+            if (d.id == device) d.nonce = nonce;
+        }
+    }
+    void set_device_devinf(std::int64_t, std::int64_t device, const std::string& devinf) override {
+        for (auto& [key, d] : devices) {
+            if (d.id == device) d.devinf = devinf;
+        }
+    }
+
+    std::optional<persistence::session_record> lock_session(std::int64_t, const std::string& uri,
+                                                            const std::string& sid) override {
+        for (auto& [id, s] : sessions) {
+            if (s.device_uri == uri && s.session_id == sid) return s;
+        }
+        return std::nullopt;
+    }
+    std::optional<persistence::session_record> lock_session_by_key(std::int64_t, std::int64_t key) override {
+        auto it = sessions.find(key);
+        if (it == sessions.end()) return std::nullopt;
+        return it->second;
+    }
+    std::int64_t create_session(std::int64_t, const std::string& uri, const std::string& sid) override {
+        auto id = next_id++;
+        sessions[id] = persistence::session_record{id, sid, uri, 0, {}, {}, {}, {}};
+        return id;
+    }
+    void save_session(std::int64_t, const persistence::session_record& s) override { sessions[s.id] = s; }
+
+    std::int64_t datastore(std::int64_t, std::int64_t user, const std::string& kind) override {
+        auto [it, inserted] = datastores.try_emplace({user, kind});
+        if (inserted) it->second = next_id++;
+        return it->second;
+    }
+    persistence::device_store_record device_store(std::int64_t, std::int64_t device, std::int64_t datastore,
+                                                  const std::string& uri) override {
+        auto key = std::to_string(device) + ":" + std::to_string(datastore) + ":" + uri;
+        auto [it, inserted] = device_store_ids.try_emplace(key);
+        if (inserted) {
+            it->second = next_id++;
+            device_stores[it->second] = persistence::device_store_record{it->second, datastore, {}, {}, 0, true};
+        }
+        return device_stores[it->second];
+    }
+    void save_device_store(std::int64_t, const persistence::device_store_record& ds) override {
+        device_stores[ds.id] = ds;
+    }
+
+    persistence::item_record add_item(std::int64_t, std::int64_t ds, const std::string& content,
+                                      const std::string& key) override {
+        stored_item it{"guid-" + std::to_string(next_id++), ds, content, key, ++modseqs[ds], false};
+        items.push_back(it);
+        return {it.guid, it.content, it.modseq, false};
+    }
+    std::optional<persistence::item_record> replace_item(std::int64_t, std::int64_t ds, const std::string& guid,
+                                                         const std::string& content, const std::string& key) override {
+        auto* it = find(ds, guid);
+        if (!it || it->deleted) return std::nullopt;
+        it->content = content;
+        it->key = key;
+        it->modseq = ++modseqs[ds];
+        return persistence::item_record{guid, content, it->modseq, false};
+    }
+    std::optional<persistence::item_record> delete_item(std::int64_t, std::int64_t ds,
+                                                        const std::string& guid) override {
+        auto* it = find(ds, guid);
+        if (!it || it->deleted) return std::nullopt;
+        it->deleted = true;
+        it->modseq = ++modseqs[ds];
+        return persistence::item_record{guid, it->content, it->modseq, true};
+    }
+    std::optional<persistence::item_record> find_item(std::int64_t, std::int64_t ds, const std::string& guid) override {
+        auto* it = find(ds, guid);
+        if (!it) return std::nullopt;
+        return persistence::item_record{it->guid, it->content, it->modseq, it->deleted};
+    }
+    std::vector<std::string> find_by_match_key(std::int64_t, std::int64_t ds, const std::string& key) override {
+        std::vector<std::string> out;
+        for (const auto& it : items) {
+            if (it.datastore == ds && !it.deleted && it.key == key) out.push_back(it.guid);
+        }
+        return out;
+    }
+    std::int64_t current_modseq(std::int64_t, std::int64_t ds) override { return modseqs[ds]; }
+    std::vector<persistence::change_record> changes(std::int64_t, std::int64_t device_store, std::int64_t after,
+                                                    std::int64_t upto, bool include_deleted) override {
+        auto ds = device_stores.at(device_store).datastore_id;
+        std::vector<const stored_item*> picked;
+        for (const auto& it : items) {
+            if (it.datastore != ds || it.modseq <= after || it.modseq > upto) continue;
+            if (it.deleted && !include_deleted) continue;
+            auto& m = mappings[device_store];
+            auto found = m.find(it.guid);
+            if (found != m.end() && found->second.modseq >= it.modseq) continue;
+            picked.push_back(&it);
+        }
+        std::sort(picked.begin(), picked.end(), [](auto* a, auto* b) { return a->modseq < b->modseq; });
+        std::vector<persistence::change_record> out;
+        for (const auto* it : picked) {
+            persistence::change_record c{it->guid, it->modseq, it->deleted, std::nullopt};
+            auto& m = mappings[device_store];
+            if (auto found = m.find(it->guid); found != m.end() && found->second.modseq >= 0)
+                c.luid = found->second.luid;
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+    std::optional<std::string> guid_for_luid(std::int64_t, std::int64_t device_store,
+                                             const std::string& luid) override {
+        for (const auto& [guid, m] : mappings[device_store]) {
+            if (m.luid == luid) return guid;
+        }
+        return std::nullopt;
+    }
+    std::optional<std::string> confirmed_luid(std::int64_t, std::int64_t device_store,
+                                              const std::string& guid) override {
+        auto& m = mappings[device_store];
+        auto found = m.find(guid);
+        if (found == m.end() || found->second.modseq < 0) return std::nullopt;
+        return found->second.luid;
+    }
+    void set_mapping(std::int64_t, std::int64_t device_store, const std::string& luid, const std::string& guid,
+                     std::int64_t modseq) override {
+        auto& m = mappings[device_store];
+        std::erase_if(m, [&](const auto& entry) { return entry.second.luid == luid; });
+        m[guid] = mapping{luid, modseq};
+    }
+    void touch_mapping(std::int64_t, std::int64_t device_store, const std::string& guid, std::int64_t modseq) override {
+        auto& m = mappings[device_store];
+        if (auto found = m.find(guid); found != m.end()) found->second.modseq = modseq;
+    }
+    void remove_mapping(std::int64_t, std::int64_t device_store, const std::string& guid) override {
+        mappings[device_store].erase(guid);
+    }
+    void unconfirm_mappings(std::int64_t, std::int64_t device_store) override {
+        for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;
+    }
+    std::string token_secret() override { return "test-secret"; }
+
+  private:
+    stored_item* find(std::int64_t ds, const std::string& guid) {
+        for (auto& it : items) {
+            if (it.datastore == ds && it.guid == guid) return &it;
+        }
+        return nullptr;
+    }
+};
+
+}  // namespace syncml::session::testing
