@@ -75,6 +75,10 @@ std::string encode_xml(const message& msg);
 std::string encode_wbxml(const message& msg);
 std::string encode(const message& msg, wire_encoding encoding);
 
+// Indented XML for people reading captured traffic (syncml-msg); not for the wire.
+std::string encode_xml_pretty(const message& msg);
+std::string encode_devinf_xml_pretty(const dev_inf& info);
+
 std::string encode_devinf_xml(const dev_inf& info);
 std::string encode_devinf_wbxml(const dev_inf& info);
 

@@ -1,0 +1,188 @@
+#include "session/codec.hpp"
+
+#include "session/codec_model.hpp"
+#include "session/wbxml_reader.hpp"
+#include "session/wbxml_writer.hpp"
+#include "session/xml_reader.hpp"
+#include "session/xml_writer.hpp"
+
+namespace syncml::session {
+
+namespace {
+
+constexpr std::string_view k_xml_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
+
+// After a reader error the partial tree may still hold a complete SyncHdr: decode it so the engine
+// can answer the right session and MsgID with a SyncML status.
+decode_error with_salvaged_header(decode_error err, const codec_node& root, wire_encoding encoding) {
+    err.encoding = encoding;
+    if (root.name != "SyncML") return err;
+    const auto* hdr = root.child("SyncHdr");
+    if (!hdr || !hdr->complete) return err;
+    auto header = header_from_tree(*hdr);
+    if (auto* ok = std::get_if<sync_hdr>(&header)) {
+        err.version = version_from_ver_dtd(ok->ver_dtd);
+        err.header = std::move(*ok);
+    }
+    return err;
+}
+
+decode_result from_tree(const codec_node& root, wire_encoding encoding, const decode_limits& limits,
+                        std::optional<syncml_version> hint) {
+    auto result = message_from_tree(root, limits, hint);
+    if (auto* err = std::get_if<decode_error>(&result)) {
+        err->encoding = encoding;
+        return std::move(*err);
+    }
+    auto& msg = std::get<message>(result);
+    msg.encoding = encoding;
+    return std::move(msg);
+}
+
+decode_result decode_xml(std::string_view bytes, const decode_limits& limits) {
+    auto doc = read_xml(bytes, limits);
+    if (doc.error) return with_salvaged_header(std::move(*doc.error), doc.root, wire_encoding::xml);
+    return from_tree(doc.root, wire_encoding::xml, limits, doc.ns_version);
+}
+
+decode_result decode_wbxml(std::string_view bytes, const decode_limits& limits) {
+    auto doc = read_wbxml(bytes, limits);
+    if (doc.error) return with_salvaged_header(std::move(*doc.error), doc.root, wire_encoding::wbxml);
+    if (doc.doc != wbxml_doc::syncml)
+        return decode_error{0, "SyncML public identifier", wire_encoding::wbxml, std::nullopt, std::nullopt};
+    return from_tree(doc.root, wire_encoding::wbxml, limits, doc.version);
+}
+
+devinf_result devinf_from(std::variant<dev_inf, decode_error> result, wire_encoding encoding) {
+    if (auto* err = std::get_if<decode_error>(&result)) {
+        err->encoding = encoding;
+        return std::move(*err);
+    }
+    return std::move(std::get<dev_inf>(result));
+}
+
+devinf_result decode_devinf_at(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
+    const auto encoding = detect_encoding(bytes);
+    if (!encoding) return decode_error{0, "XML or WBXML document", std::nullopt, std::nullopt, std::nullopt};
+    if (*encoding == wire_encoding::xml) {
+        auto doc = read_xml(bytes, limits, depth);
+        if (doc.error) return std::move(*doc.error);
+        return devinf_from(devinf_from_tree(doc.root), wire_encoding::xml);
+    }
+    auto doc = read_wbxml(bytes, limits, depth);
+    if (doc.error) return std::move(*doc.error);
+    if (doc.doc != wbxml_doc::devinf)
+        return decode_error{0, "DevInf public identifier", wire_encoding::wbxml, std::nullopt, std::nullopt};
+    return devinf_from(devinf_from_tree(doc.root), wire_encoding::wbxml);
+}
+
+// Version byte, public id, charset 106 and an empty string table's length.
+std::size_t wbxml_header_size(wbxml_doc doc, syncml_version version) {
+    return 3 + (public_id_number(doc, version) < 0x80 ? 1 : 2);
+}
+
+}  // namespace
+
+std::string decode_error::describe() const {
+    std::string out = "offset " + std::to_string(offset) + ": expected " + expected;
+    if (encoding) out += *encoding == wire_encoding::xml ? " (XML)" : " (WBXML)";
+    return out;
+}
+
+std::optional<wire_encoding> detect_encoding(std::string_view bytes) {
+    if (bytes.empty()) return std::nullopt;
+    const auto first = static_cast<unsigned char>(bytes[0]);
+    if (first <= 0x03) return wire_encoding::wbxml;
+    if (first == '<' || first == 0xEF || first == ' ' || first == '\t' || first == '\r' || first == '\n')
+        return wire_encoding::xml;
+    return std::nullopt;
+}
+
+decode_result decode(std::string_view bytes, const decode_limits& limits) {
+    const auto encoding = detect_encoding(bytes);
+    if (!encoding) return decode_error{0, "XML or WBXML document", std::nullopt, std::nullopt, std::nullopt};
+    return decode(bytes, *encoding, limits);
+}
+
+decode_result decode(std::string_view bytes, wire_encoding encoding, const decode_limits& limits) {
+    return encoding == wire_encoding::xml ? decode_xml(bytes, limits) : decode_wbxml(bytes, limits);
+}
+
+devinf_result decode_devinf(std::string_view bytes, const decode_limits& limits) {
+    return decode_devinf_at(bytes, limits, 0);
+}
+
+std::optional<dev_inf> devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
+    const auto first = bytes.empty() ? 0xFF : static_cast<unsigned char>(bytes[0]);
+    const bool wbxml = first <= 0x03;
+    const auto text = trimmed(bytes);
+    if (!wbxml && text.find("<DevInf") == std::string_view::npos) return std::nullopt;
+    auto result = decode_devinf_at(wbxml ? bytes : text, limits, depth);
+    if (!result) return std::nullopt;
+    return std::move(result.value());
+}
+
+std::string encode_xml(const message& msg) {
+    std::string out(k_xml_declaration);
+    write_xml(tree_from_message(msg), msg.version, out);
+    return out;
+}
+
+std::string encode_xml_pretty(const message& msg) {
+    std::string out(k_xml_declaration);
+    write_xml(tree_from_message(msg), msg.version, out, 0);
+    out += '\n';
+    return out;
+}
+
+std::string encode_devinf_xml_pretty(const dev_inf& info) {
+    std::string out(k_xml_declaration);
+    write_xml(tree_from_devinf(info), syncml_version::v1_2, out, 0);
+    out += '\n';
+    return out;
+}
+
+std::string encode_wbxml(const message& msg) {
+    return write_wbxml(tree_from_message(msg), wbxml_doc::syncml, msg.version);
+}
+
+std::string encode(const message& msg, wire_encoding encoding) {
+    return encoding == wire_encoding::xml ? encode_xml(msg) : encode_wbxml(msg);
+}
+
+std::string encode_devinf_xml(const dev_inf& info) {
+    std::string out(k_xml_declaration);
+    write_xml(tree_from_devinf(info), syncml_version::v1_2, out);
+    return out;
+}
+
+std::string encode_devinf_wbxml(const dev_inf& info) {
+    const auto version = version_from_ver_dtd(info.ver_dtd).value_or(syncml_version::v1_2);
+    return write_wbxml(tree_from_devinf(info), wbxml_doc::devinf, version);
+}
+
+std::size_t encoded_size(const message& msg, wire_encoding encoding) { return encode(msg, encoding).size(); }
+
+std::size_t encoded_size(const command& cmd, syncml_version version, wire_encoding encoding) {
+    const auto tree = tree_from_command(cmd);
+    if (encoding == wire_encoding::xml) {
+        std::string out;
+        write_xml(tree, version, out);
+        return out.size();
+    }
+    // Without a string table every string is inline: an upper bound on the table-using encoding,
+    // plus room for one SWITCH_PAGE back to the SyncML page.
+    constexpr std::size_t k_switch_back = 2;
+    return write_wbxml(tree, wbxml_doc::syncml, version, {false}).size() -
+           wbxml_header_size(wbxml_doc::syncml, version) + k_switch_back;
+}
+
+const char* content_type(wire_encoding encoding) {
+    return encoding == wire_encoding::xml ? "application/vnd.syncml+xml" : "application/vnd.syncml+wbxml";
+}
+
+const char* devinf_content_type(wire_encoding encoding) {
+    return encoding == wire_encoding::xml ? "application/vnd.syncml-devinf+xml" : "application/vnd.syncml-devinf+wbxml";
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,367 @@
+// Tree -> message model. Tolerant: unknown elements are skipped, numbers that do not parse are
+// dropped, missing optional parts stay empty. Only what the engine cannot do without (SyncHdr with
+// VerDTD, SessionID and MsgID; one SyncBody) is required.
+#include <string>
+
+#include "session/codec_model.hpp"
+
+namespace syncml::session {
+
+namespace {
+
+// Nested DevInf documents sit at most this deep inside a SyncML message (SyncML/SyncBody/Sync/
+// Atomic/Put/Item/Data); charged against max_depth when they are decoded.
+constexpr std::size_t k_nested_document_depth = 8;
+
+std::string text_of(const codec_node* node) { return node ? std::string(trimmed(node->text)) : std::string(); }
+
+std::optional<std::string> optional_text(const codec_node* node) {
+    if (!node) return std::nullopt;
+    return std::string(trimmed(node->text));
+}
+
+class model_reader {
+  public:
+    explicit model_reader(const decode_limits& limits) : limits_(limits) {}
+
+    std::optional<decode_error> error_;
+
+    bool fail(const codec_node& at, std::string expected) {
+        if (!error_) {
+            decode_error e;
+            e.offset = at.offset;
+            e.expected = std::move(expected);
+            error_ = std::move(e);
+        }
+        return false;
+    }
+
+    const codec_node* single(const codec_node& parent, std::string_view name) {
+        const codec_node* found = nullptr;
+        for (const auto& c : parent.children) {
+            if (c.name != name) continue;
+            if (found) {
+                fail(c, "a single <" + std::string(name) + "> in <" + parent.name + ">");
+                return nullptr;
+            }
+            found = &c;
+        }
+        return found;
+    }
+
+    std::optional<meta_info> meta(const codec_node& parent) {
+        const auto* m = parent.child("Meta");
+        if (!m) return std::nullopt;
+        return meta_from_tree(*m);
+    }
+
+    std::optional<credentials> cred(const codec_node& parent) {
+        const auto* c = parent.child("Cred");
+        if (!c) return std::nullopt;
+        credentials out;
+        out.meta = meta(*c);
+        out.data = text_of(c->child("Data"));
+        return out;
+    }
+
+    std::optional<item_filter> filter(const codec_node& parent) {
+        const auto* f = parent.child("Filter");
+        if (!f) return std::nullopt;
+        item_filter out;
+        out.meta = meta(*f);
+        out.field = filter_part_of(f->child("Field"));
+        out.record = filter_part_of(f->child("Record"));
+        out.filter_type = optional_text(f->child("FilterType"));
+        return out;
+    }
+
+    std::optional<filter_part> filter_part_of(const codec_node* node) {
+        if (!node) return std::nullopt;
+        filter_part out;
+        const auto* it = node->child("Item");
+        const auto& source = it ? *it : *node;
+        out.meta = meta(source);
+        if (const auto* d = source.child("Data")) out.data = d->text;
+        return out;
+    }
+
+    std::optional<location> loc(const codec_node* node) {
+        if (!node) return std::nullopt;
+        location out;
+        out.loc_uri = text_of(node->child("LocURI"));
+        out.loc_name = optional_text(node->child("LocName"));
+        out.filter = filter(*node);
+        return out;
+    }
+
+    std::optional<std::string> parent_uri(const codec_node* node) {
+        if (!node) return std::nullopt;
+        return text_of(node->child("LocURI"));
+    }
+
+    item_data data(const codec_node& node, const std::optional<meta_info>& item_meta) {
+        item_data out;
+        if (const auto* d = node.child("DevInf")) {
+            auto info = devinf_from_tree(*d);
+            if (auto* ok = std::get_if<dev_inf>(&info)) {
+                out.devinf = std::move(*ok);
+                return out;
+            }
+        }
+        if (const auto* a = node.child("Anchor"); a && node.children.size() == 1) {
+            out.anchor = meta_from_tree(node).anchor;
+            return out;
+        }
+        if (node.raw) {
+            out.bytes = *node.raw;
+            return out;
+        }
+        out.bytes = node.text;
+        if (!node.children.empty()) return out;
+        (void)item_meta;
+        if (auto info = devinf_from_bytes(out.bytes, limits_, k_nested_document_depth)) {
+            out.devinf = std::move(*info);
+            out.bytes.clear();
+        }
+        return out;
+    }
+
+    item item_of(const codec_node& node) {
+        item out;
+        out.target = loc(node.child("Target"));
+        out.source = loc(node.child("Source"));
+        out.source_parent = parent_uri(node.child("SourceParent"));
+        out.target_parent = parent_uri(node.child("TargetParent"));
+        out.meta = meta(node);
+        if (const auto* d = node.child("Data")) out.data = data(*d, out.meta);
+        out.more_data = node.child("MoreData") != nullptr;
+        return out;
+    }
+
+    std::vector<item> items(const codec_node& parent) {
+        std::vector<item> out;
+        for (const auto& c : parent.children)
+            if (c.name == "Item") out.push_back(item_of(c));
+        return out;
+    }
+
+    void base(const codec_node& node, command_base& out) {
+        out.cmd_id = text_of(node.child("CmdID"));
+        out.no_resp = node.child("NoResp") != nullptr;
+        out.cred = cred(node);
+    }
+
+    template <typename T>
+    T item_cmd(const codec_node& node) {
+        T out;
+        base(node, out);
+        out.meta = meta(node);
+        out.items = items(node);
+        return out;
+    }
+
+    std::optional<command> command_of(const codec_node& node, std::size_t depth);
+    bool commands(const codec_node& parent, std::vector<command>& out, std::size_t depth);
+
+  private:
+    alert alert_of(const codec_node& node) {
+        alert out;
+        base(node, out);
+        out.data = optional_text(node.child("Data"));
+        out.correlator = optional_text(node.child("Correlator"));
+        out.items = items(node);
+        return out;
+    }
+
+    results results_of(const codec_node& node) {
+        results out;
+        out.cmd_id = text_of(node.child("CmdID"));
+        out.msg_ref = optional_text(node.child("MsgRef"));
+        out.cmd_ref = text_of(node.child("CmdRef"));
+        out.meta = meta(node);
+        out.target_ref = optional_text(node.child("TargetRef"));
+        out.source_ref = optional_text(node.child("SourceRef"));
+        out.items = items(node);
+        return out;
+    }
+
+    status status_of(const codec_node& node) {
+        status out;
+        out.cmd_id = text_of(node.child("CmdID"));
+        out.msg_ref = text_of(node.child("MsgRef"));
+        out.cmd_ref = text_of(node.child("CmdRef"));
+        out.cmd = text_of(node.child("Cmd"));
+        for (const auto& c : node.children) {
+            if (c.name == "TargetRef") out.target_refs.push_back(text_of(&c));
+            if (c.name == "SourceRef") out.source_refs.push_back(text_of(&c));
+        }
+        out.cred = cred(node);
+        if (const auto* ch = node.child("Chal")) out.chal = challenge{meta(*ch)};
+        out.data = text_of(node.child("Data"));
+        out.items = items(node);
+        return out;
+    }
+
+    map map_of(const codec_node& node) {
+        map out;
+        out.cmd_id = text_of(node.child("CmdID"));
+        if (auto t = loc(node.child("Target"))) out.target = std::move(*t);
+        if (auto s = loc(node.child("Source"))) out.source = std::move(*s);
+        out.cred = cred(node);
+        out.meta = meta(node);
+        for (const auto& c : node.children) {
+            if (c.name != "MapItem") continue;
+            map_item mi;
+            if (const auto* t = c.child("Target")) mi.target = text_of(t->child("LocURI"));
+            if (const auto* s = c.child("Source")) mi.source = text_of(s->child("LocURI"));
+            out.items.push_back(std::move(mi));
+        }
+        return out;
+    }
+
+    exec exec_of(const codec_node& node) {
+        exec out;
+        base(node, out);
+        out.meta = meta(node);
+        out.correlator = optional_text(node.child("Correlator"));
+        out.items = items(node);
+        return out;
+    }
+
+    search search_of(const codec_node& node) {
+        search out;
+        base(node, out);
+        out.no_results = node.child("NoResults") != nullptr;
+        out.target = loc(node.child("Target"));
+        for (const auto& c : node.children)
+            if (c.name == "Source") out.sources.push_back(*loc(&c));
+        out.lang = optional_text(node.child("Lang"));
+        out.meta = meta(node);
+        if (const auto* d = node.child("Data")) out.data = d->text;
+        return out;
+    }
+
+    template <typename T>
+    std::optional<command> container(const codec_node& node, std::size_t depth) {
+        T out;
+        base(node, out);
+        out.meta = meta(node);
+        if constexpr (std::is_same_v<T, sync>) {
+            out.target = loc(node.child("Target"));
+            out.source = loc(node.child("Source"));
+            if (const auto* n = node.child("NumberOfChanges")) out.number_of_changes = parse_number(n->text);
+        }
+        if (!commands(node, out.commands, depth + 1)) return std::nullopt;
+        return command{std::move(out)};
+    }
+
+    const decode_limits& limits_;
+};
+
+std::optional<command> model_reader::command_of(const codec_node& node, std::size_t depth) {
+    const auto& n = node.name;
+    if (n == "Alert") return command{alert_of(node)};
+    if (n == "Add") return command{item_cmd<add>(node)};
+    if (n == "Replace") return command{item_cmd<replace>(node)};
+    if (n == "Delete") {
+        auto d = item_cmd<delete_>(node);
+        d.archive = node.child("Archive") != nullptr;
+        d.sft_del = node.child("SftDel") != nullptr;
+        return command{std::move(d)};
+    }
+    if (n == "Copy") return command{item_cmd<copy>(node)};
+    if (n == "Move") return command{item_cmd<move>(node)};
+    if (n == "Get") {
+        auto g = item_cmd<get>(node);
+        g.lang = optional_text(node.child("Lang"));
+        return command{std::move(g)};
+    }
+    if (n == "Put") {
+        auto p = item_cmd<put>(node);
+        p.lang = optional_text(node.child("Lang"));
+        return command{std::move(p)};
+    }
+    if (n == "Results") return command{results_of(node)};
+    if (n == "Status") return command{status_of(node)};
+    if (n == "Map") return command{map_of(node)};
+    if (n == "Exec") return command{exec_of(node)};
+    if (n == "Search") return command{search_of(node)};
+    if (n == "Atomic") return container<atomic>(node, depth);
+    if (n == "Sequence") return container<sequence>(node, depth);
+    if (n == "Sync") return container<sync>(node, depth);
+    return std::nullopt;
+}
+
+bool model_reader::commands(const codec_node& parent, std::vector<command>& out, std::size_t depth) {
+    static constexpr std::string_view k_not_commands[] = {
+        "CmdID", "NoResp", "Cred", "Meta", "Target", "Source", "NumberOfChanges", "Final",
+    };
+    for (const auto& c : parent.children) {
+        bool skip = false;
+        for (auto name : k_not_commands) skip = skip || c.name == name;
+        if (skip) continue;
+        auto cmd = command_of(c, depth);
+        if (error_) return false;
+        if (cmd) out.push_back(std::move(*cmd));
+    }
+    return true;
+}
+
+std::optional<syncml_version> version_of(const codec_node& header, std::optional<syncml_version> hint) {
+    if (const auto* v = header.child("VerDTD")) {
+        if (auto parsed = version_from_ver_dtd(v->text)) return parsed;
+    }
+    return hint;
+}
+
+}  // namespace
+
+std::variant<sync_hdr, decode_error> header_from_tree(const codec_node& node) {
+    model_reader r(decode_limits{});
+    sync_hdr out;
+    // VerDTD may be missing when the namespace or public id gives the version (checked by the caller).
+    const char* required[] = {"SessionID", "MsgID"};
+    for (const char* name : required) {
+        if (!r.single(node, name) && !r.error_) r.fail(node, std::string("<") + name + "> in <SyncHdr>");
+    }
+    if (r.error_) return *r.error_;
+    out.ver_dtd = text_of(node.child("VerDTD"));
+    out.ver_proto = text_of(node.child("VerProto"));
+    out.session_id = text_of(node.child("SessionID"));
+    out.msg_id = text_of(node.child("MsgID"));
+    if (auto t = r.loc(node.child("Target"))) out.target = std::move(*t);
+    if (auto s = r.loc(node.child("Source"))) out.source = std::move(*s);
+    out.resp_uri = optional_text(node.child("RespURI"));
+    out.no_resp = node.child("NoResp") != nullptr;
+    out.cred = r.cred(node);
+    out.meta = r.meta(node);
+    return out;
+}
+
+std::variant<message, decode_error> message_from_tree(const codec_node& root, const decode_limits& limits,
+                                                      std::optional<syncml_version> version_hint) {
+    model_reader r(limits);
+    if (root.name != "SyncML") return decode_error{root.offset, "<SyncML> root element", {}, {}, {}};
+    const auto* hdr = r.single(root, "SyncHdr");
+    if (r.error_) return *r.error_;
+    if (!hdr) return decode_error{root.offset, "<SyncHdr> in <SyncML>", {}, {}, {}};
+    auto header = header_from_tree(*hdr);
+    if (auto* err = std::get_if<decode_error>(&header)) return std::move(*err);
+    message msg;
+    msg.header = std::move(std::get<sync_hdr>(header));
+    auto version = version_of(*hdr, version_hint);
+    if (!version) return decode_error{hdr->offset, "<VerDTD> 1.0, 1.1 or 1.2", {}, msg.header, {}};
+    msg.version = *version;
+    const auto* body = r.single(root, "SyncBody");
+    if (!body && !r.error_) r.fail(root, "<SyncBody> in <SyncML>");
+    if (body) r.commands(*body, msg.body.commands, 1);
+    if (r.error_) {
+        r.error_->header = std::move(msg.header);
+        r.error_->version = msg.version;
+        return *r.error_;
+    }
+    msg.body.final = body->child("Final") != nullptr;
+    return msg;
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,24 @@
+#pragma once
+// WBXML 1.0-1.3 reader for SyncML and DevInf documents: multi-byte integers, string table,
+// inline and table strings, entities, opaque data, SWITCH_PAGE, attributes (skipped), public ids
+// as numbers or strings, UTF-8 and ISO-8859-1 (converted to UTF-8; opaque data stays as is).
+
+#include <optional>
+#include <string_view>
+
+#include "session/codec.hpp"
+#include "session/codec_tree.hpp"
+#include "session/wbxml_tokens.hpp"
+
+namespace syncml::session {
+
+struct wbxml_document {
+    codec_node root;
+    wbxml_doc doc = wbxml_doc::syncml;
+    std::optional<syncml_version> version;  // from the public id, when it says
+    std::optional<decode_error> error;      // root then holds what was read so far
+};
+
+wbxml_document read_wbxml(std::string_view bytes, const decode_limits& limits, std::size_t depth_used = 0);
+
+}  // namespace syncml::session

@@ -1,0 +1,328 @@
+#include "session/xml_reader.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace syncml::session {
+
+namespace {
+
+constexpr std::string_view k_left_quote = "\xE2\x80\x98";
+constexpr std::string_view k_right_quote = "\xE2\x80\x99";
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+bool is_name_start(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' || u >= 0x80;
+}
+
+bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        auto x = a[i] >= 'A' && a[i] <= 'Z' ? a[i] + 32 : a[i];
+        auto y = b[i] >= 'A' && b[i] <= 'Z' ? b[i] + 32 : b[i];
+        if (x != y) return false;
+    }
+    return true;
+}
+
+codec_ns ns_from_uri(std::string_view uri) {
+    if (iequals(uri, "syncml:metinf")) return codec_ns::metinf;
+    if (iequals(uri, "syncml:devinf")) return codec_ns::devinf;
+    if (uri.size() >= 13 && iequals(uri.substr(0, 13), "syncml:syncml")) return codec_ns::syncml;
+    return codec_ns::inherit;
+}
+
+std::optional<syncml_version> version_from_namespace(std::string_view uri) {
+    // "SYNCML:SYNCML1.2" -> "1.2"
+    return uri.size() > 13 ? version_from_ver_dtd(uri.substr(13)) : std::nullopt;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+class xml_reader {
+  public:
+    xml_reader(std::string_view in, const decode_limits& limits, std::size_t depth_used)
+        : in_(in), limits_(limits), depth_used_(depth_used) {}
+
+    xml_document run() {
+        xml_document doc;
+        parse(doc.root);
+        doc.error = std::move(error_);
+        doc.ns_version = ns_version_;
+        return doc;
+    }
+
+  private:
+    bool parse(codec_node& root) {
+        if (in_.size() > limits_.max_input_bytes) return fail(limits_.max_input_bytes, "input within size limit");
+        if (in_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+        if (!skip_misc(true)) return false;
+        if (pos_ >= in_.size() || in_[pos_] != '<') return fail(pos_, "root element");
+        if (!element(root, depth_used_ + 1)) return false;
+        if (!skip_misc(false)) return false;
+        if (pos_ < in_.size()) return fail(pos_, "end of document");
+        return true;
+    }
+
+    decode_error error(std::size_t offset, std::string expected) {
+        decode_error e;
+        e.offset = offset;
+        e.expected = std::move(expected);
+        e.encoding = wire_encoding::xml;
+        return e;
+    }
+    bool fail(std::size_t offset, std::string expected) {
+        if (!error_) error_ = error(offset, std::move(expected));
+        return false;
+    }
+
+    bool starts(std::string_view s) const { return in_.substr(pos_, s.size()) == s; }
+
+    void skip_space() {
+        while (pos_ < in_.size() && is_space(in_[pos_])) ++pos_;
+    }
+
+    bool skip_past(std::string_view terminator, const char* expected) {
+        auto at = in_.find(terminator, pos_);
+        if (at == std::string_view::npos) return fail(in_.size(), expected);
+        pos_ = at + terminator.size();
+        return true;
+    }
+
+    bool skip_doctype() {
+        // The internal subset may contain '>' inside brackets; nothing in it matters to SyncML.
+        int brackets = 0;
+        for (; pos_ < in_.size(); ++pos_) {
+            const char c = in_[pos_];
+            if (c == '[') ++brackets;
+            if (c == ']') --brackets;
+            if (c == '>' && brackets <= 0) {
+                ++pos_;
+                return true;
+            }
+        }
+        return fail(in_.size(), "'>' closing <!DOCTYPE");
+    }
+
+    // Whitespace, comments, PIs and (in the prolog) DOCTYPE between top-level constructs.
+    bool skip_misc(bool prolog) {
+        for (;;) {
+            skip_space();
+            if (starts("<?")) {
+                if (!skip_past("?>", "'?>'")) return false;
+            } else if (starts("<!--")) {
+                if (!skip_past("-->", "'-->'")) return false;
+            } else if (prolog && starts("<!DOCTYPE")) {
+                if (!skip_doctype()) return false;
+            } else {
+                return true;
+            }
+        }
+    }
+
+    std::string_view name() {
+        const auto begin = pos_;
+        while (pos_ < in_.size() && is_name_char(in_[pos_])) ++pos_;
+        return in_.substr(begin, pos_ - begin);
+    }
+
+    static std::string_view local(std::string_view qname) {
+        auto colon = qname.rfind(':');
+        return colon == std::string_view::npos ? qname : qname.substr(colon + 1);
+    }
+
+    bool attributes(codec_node& node, bool& empty) {
+        for (;;) {
+            skip_space();
+            if (pos_ >= in_.size()) return fail(pos_, "'>' closing <" + node.name + ">");
+            if (in_[pos_] == '>') {
+                ++pos_;
+                empty = false;
+                return true;
+            }
+            if (starts("/>")) {
+                pos_ += 2;
+                empty = true;
+                return true;
+            }
+            if (!attribute(node)) return false;
+        }
+    }
+
+    bool attribute(codec_node& node) {
+        const auto attr_name = name();
+        if (attr_name.empty()) return fail(pos_, "attribute name or '>'");
+        skip_space();
+        if (pos_ >= in_.size() || in_[pos_] != '=') return fail(pos_, "'=' after attribute name");
+        ++pos_;
+        skip_space();
+        std::string_view quote = in_.substr(pos_, 1);
+        // Typographic quotes come from specs pasted into client code; accept them like ASCII ones.
+        if (starts(k_left_quote) || starts(k_right_quote))
+            quote = in_.substr(pos_, 3);
+        else if (quote != "\"" && quote != "'")
+            return fail(pos_, "quoted attribute value");
+        pos_ += quote.size();
+        auto end = quote.size() == 1 ? in_.find(quote, pos_) : in_.find(k_right_quote, pos_);
+        if (quote.size() == 3 && end == std::string_view::npos) end = in_.find(k_left_quote, pos_);
+        if (end == std::string_view::npos) return fail(in_.size(), "closing quote of attribute value");
+        const auto value = in_.substr(pos_, end - pos_);
+        pos_ = end + quote.size();
+        if (attr_name == "xmlns") node.ns = ns_from_uri(value);
+        if (node.ns == codec_ns::syncml && !ns_version_) ns_version_ = version_from_namespace(value);
+        return true;
+    }
+
+    void entity(std::string& out) {
+        const auto semi = in_.find(';', pos_);
+        if (semi == std::string_view::npos || semi - pos_ > 12) {
+            out += in_[pos_++];
+            return;
+        }
+        const auto ref = in_.substr(pos_ + 1, semi - pos_ - 1);
+        std::optional<std::uint32_t> cp;
+        if (ref == "lt")
+            cp = '<';
+        else if (ref == "gt")
+            cp = '>';
+        else if (ref == "amp")
+            cp = '&';
+        else if (ref == "quot")
+            cp = '"';
+        else if (ref == "apos")
+            cp = '\'';
+        else if (ref.size() > 1 && ref[0] == '#')
+            cp = char_ref(ref.substr(1));
+        if (!cp) {
+            out += in_[pos_++];  // not an entity: phones send bare '&' in item data
+            return;
+        }
+        append_utf8(out, *cp);
+        pos_ = semi + 1;
+    }
+
+    static std::optional<std::uint32_t> char_ref(std::string_view digits) {
+        int base = 10;
+        if (!digits.empty() && (digits[0] == 'x' || digits[0] == 'X')) {
+            base = 16;
+            digits.remove_prefix(1);
+        }
+        if (digits.empty()) return std::nullopt;
+        std::uint32_t value = 0;
+        for (char c : digits) {
+            int d = -1;
+            if (c >= '0' && c <= '9')
+                d = c - '0';
+            else if (base == 16 && c >= 'a' && c <= 'f')
+                d = c - 'a' + 10;
+            else if (base == 16 && c >= 'A' && c <= 'F')
+                d = c - 'A' + 10;
+            if (d < 0) return std::nullopt;
+            value = value * base + d;
+            if (value > 0x10FFFF) return std::nullopt;
+        }
+        return value;
+    }
+
+    bool element(codec_node& node, std::size_t depth) {
+        if (depth > limits_.max_depth) return fail(pos_, "nesting within depth limit");
+        if (++elements_ > limits_.max_elements) return fail(pos_, "element count within limit");
+        node.offset = pos_;
+        ++pos_;
+        const auto qname = name();
+        if (qname.empty()) return fail(pos_, "element name");
+        node.name = std::string(local(qname));
+        bool empty = false;
+        if (!attributes(node, empty)) return false;
+        if (!empty && !content(node, qname, depth)) return false;
+        node.complete = true;
+        return true;
+    }
+
+    bool content(codec_node& node, std::string_view qname, std::size_t depth) {
+        const auto content_begin = pos_;
+        for (;;) {
+            const auto next = in_.find_first_of("<&", pos_);
+            if (next == std::string_view::npos) return fail(in_.size(), "</" + std::string(qname) + ">");
+            node.text.append(in_.substr(pos_, next - pos_));
+            pos_ = next;
+            if (in_[pos_] == '&') {
+                entity(node.text);
+            } else if (starts("</")) {
+                const auto content_end = pos_;
+                if (!end_tag(qname)) return false;
+                if (node.name == "Data" && !node.children.empty())
+                    node.raw = std::string(in_.substr(content_begin, content_end - content_begin));
+                return true;
+            } else if (!markup(node, depth)) {
+                return false;
+            }
+        }
+    }
+
+    bool end_tag(std::string_view qname) {
+        const auto at = pos_;
+        pos_ += 2;
+        const auto closing = name();
+        if (local(closing) != local(qname)) return fail(at, "</" + std::string(qname) + ">");
+        skip_space();
+        if (pos_ >= in_.size() || in_[pos_] != '>') return fail(pos_, "'>' closing </" + std::string(qname) + ">");
+        ++pos_;
+        return true;
+    }
+
+    // At '<' inside content: CDATA, comment, PI, child element, or a stray '<' kept as text.
+    bool markup(codec_node& node, std::size_t depth) {
+        if (starts("<![CDATA[")) {
+            const auto end = in_.find("]]>", pos_ + 9);
+            if (end == std::string_view::npos) return fail(in_.size(), "']]>' closing CDATA");
+            node.text.append(in_.substr(pos_ + 9, end - pos_ - 9));
+            pos_ = end + 3;
+            return true;
+        }
+        if (starts("<!--")) return skip_past("-->", "'-->'");
+        if (starts("<?")) return skip_past("?>", "'?>'");
+        if (pos_ + 1 < in_.size() && is_name_start(in_[pos_ + 1])) {
+            node.children.emplace_back();
+            return element(node.children.back(), depth + 1);
+        }
+        node.text += in_[pos_++];
+        return true;
+    }
+
+    std::string_view in_;
+    const decode_limits& limits_;
+    std::size_t depth_used_;
+    std::size_t pos_ = 0;
+    std::size_t elements_ = 0;
+    std::optional<decode_error> error_;
+    std::optional<syncml_version> ns_version_;
+};
+
+}  // namespace
+
+xml_document read_xml(std::string_view bytes, const decode_limits& limits, std::size_t depth_used) {
+    return xml_reader(bytes, limits, depth_used).run();
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,23 @@
+#pragma once
+// A tolerant XML reader for SyncML traffic: BOM, XML declaration, DOCTYPE (with internal subset),
+// comments, PIs, CDATA, predefined and numeric entities, namespace prefixes. It keeps character
+// data byte-exact (no newline normalisation, control bytes accepted) because phones put raw item
+// data there. Unknown entities and stray '<' are kept as text instead of failing the message.
+
+#include <optional>
+#include <string_view>
+
+#include "session/codec.hpp"
+#include "session/codec_tree.hpp"
+
+namespace syncml::session {
+
+struct xml_document {
+    codec_node root;  // after an error: what was read so far (see codec_node::complete)
+    std::optional<decode_error> error;
+    std::optional<syncml_version> ns_version;  // from xmlns="SYNCML:SYNCML1.x", if declared
+};
+
+xml_document read_xml(std::string_view bytes, const decode_limits& limits, std::size_t depth_used = 0);
+
+}  // namespace syncml::session
