@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "persistence/test_support.hpp"
 
 namespace syncml::persistence {
@@ -39,6 +41,22 @@ TEST_F(database_test, reconnects_after_its_backend_was_terminated) {
     const int second = backend_pid(db);
     EXPECT_NE(first, second);
     EXPECT_TRUE(db.connected());
+}
+
+TEST_F(database_test, retries_a_transaction_whose_connection_died_midway) {
+    database db(url());
+    int attempts = 0;
+    std::vector<int> pids;
+    in_transaction(db, [&](pqxx::work& tx) {
+        pids.push_back(tx.exec1("SELECT pg_backend_pid()")[0].as<int>());
+        if (++attempts == 1) {
+            terminate_backend(url(), pids.back());
+            tx.exec("SELECT 1");  // the connection is gone: the whole function runs again
+        }
+    });
+    EXPECT_EQ(attempts, 2);
+    ASSERT_EQ(pids.size(), 2u);
+    EXPECT_NE(pids[0], pids[1]);
 }
 
 TEST_F(database_test, names_itself_in_pg_stat_activity) {
