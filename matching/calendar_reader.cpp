@@ -134,7 +134,7 @@ calendar read_calendar(raw_component& root, calendar_version fallback) {
     calendar cal;
     std::string version;
     for (const auto& line : root.lines) {
-        if (line.name == "VERSION") version = line.value;
+        if (line.name == "VERSION" && version.empty()) version = line.value;
     }
     bool legacy = version.empty() ? fallback == calendar_version::vcal10 : version.starts_with("1.");
     std::optional<vcal_context> vcal;

@@ -38,6 +38,10 @@ result<std::vector<raw_component>> build_components(std::vector<content_line> li
             close_top();
             continue;
         }
+        if (stack.empty() && !roots.empty()) {
+            roots.back().lines.push_back(std::move(line));  // trailing junk after END: kept, not lost
+            continue;
+        }
         if (stack.empty()) {
             return item_error{item_errc::malformed, "property " + line.name + " outside any BEGIN/END block",
                               line.line};

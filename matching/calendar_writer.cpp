@@ -51,7 +51,7 @@ void ical_writer::write_timezone(const timezone_def& tz) {
     for (const auto& o : tz.observances) {
         std::string kind = o.daylight ? "DAYLIGHT" : "STANDARD";
         out_.write("BEGIN", kind);
-        out_.write("DTSTART", format_date_time(o.start));
+        if (o.start != date_time{}) out_.write("DTSTART", format_date_time(o.start));
         out_.write("TZOFFSETFROM", o.offset_from);
         out_.write("TZOFFSETTO", o.offset_to);
         text("TZNAME", o.name);

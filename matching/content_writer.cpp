@@ -176,6 +176,10 @@ void content_writer::write(std::string_view group, std::string_view name, const 
         fold(line + ":" + clean);
         return;
     }
+    if (find_param(params, "ENCODING") != nullptr) {
+        fold(line + ":" + std::string(value));  // base64 text: folding is harmless, QP would corrupt it
+        return;
+    }
     std::string text = modern_to_legacy_text(value);
     if (!is_ascii(text)) line += ";CHARSET=UTF-8";
     if (!needs_quoted_printable(text, line.size())) {

@@ -160,9 +160,8 @@ std::optional<item_dialect> detect_dialect(std::string_view data) {
                                                                                        : item_dialect::ical20;
     }
     if (*begin == "VNOTE") return item_dialect::vnote11;
-    // Other components (VTIMEZONE, VFREEBUSY, ...) only exist in iCalendar.
-    if (begin->starts_with("V")) return item_dialect::ical20;
-    return std::nullopt;
+    // Other components (VTIMEZONE, VFREEBUSY, X- components) only exist in iCalendar.
+    return item_dialect::ical20;
 }
 
 result<item> parse_item(std::string_view data, item_dialect dialect) {

@@ -1,5 +1,7 @@
 #include "matching/vcal_reader.hpp"
 
+#include <algorithm>
+
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
 
@@ -163,11 +165,16 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
         // properties go back to `extra` right here, keeping their order.
         content_line stripped = line;
         stripped.name = n.substr(k_ical_hint.size());
-        calendar_component scratch;
-        if (stripped.name == "VALARM" || apply_ical_property(scratch, stripped, {}))
+        calendar_component scratch;  // the typed fields the hints seen so far fill
+        for (auto hinted : deferred) {
+            hinted.name = hinted.name.substr(hinted.name.starts_with(k_ical_hint) ? k_ical_hint.size() : 0);
+            apply_ical_property(scratch, hinted, {});
+        }
+        if (stripped.name == "VALARM" || apply_ical_property(scratch, stripped, {})) {
             deferred.push_back(line);
-        else
+        } else {
             c.extra.push_back(to_property(stripped));
+        }
         return true;
     }
     if (n == "RRULE" || n == "EXRULE") {
@@ -204,6 +211,10 @@ void finish_vcal_component(calendar_component& c, std::vector<content_line>& def
             c.alarms.push_back(read_vcal_alarm(line, c));
     }
     apply_hints(c, hints);
+    // Value-set hints go last so that their position does not depend on where STATUS/PRIORITY stood.
+    std::stable_partition(c.extra.begin(), c.extra.end(), [](const property& p) {
+        return p.name != std::string(k_vcal_hint) + "STATUS" && p.name != std::string(k_vcal_hint) + "PRIORITY";
+    });
     detect_all_day(c);
     dates_follow_start(c);
 }

@@ -20,6 +20,12 @@ const property* find_extra(const std::vector<property>& extra, std::string_view 
     return nullptr;
 }
 
+// Shared names whose values 1.0 reads with another grammar: as extras (not typed) they travel as hints.
+bool reads_differently(std::string_view name) {
+    return name == "RRULE" || name == "EXRULE" || name == "EXDATE" || name == "RDATE" || name == "STATUS" ||
+           name == "PRIORITY" || name == "TRANSP" || name == "CATEGORIES";
+}
+
 class vcal_writer {
   public:
     explicit vcal_writer(const calendar& cal) : cal_(cal) {
@@ -75,7 +81,7 @@ void vcal_writer::write_extra(const property& p) {
     if (name.starts_with(k_vcal_hint)) {
         name = name.substr(k_vcal_hint.size());
         if (name == "STATUS" || name == "PRIORITY") return;  // folded into the typed value
-    } else if (!name.starts_with("X-") && !is_shared_calendar_property(name)) {
+    } else if (!name.starts_with("X-") && (!is_shared_calendar_property(name) || reads_differently(name))) {
         name = hint(name);
     }
     out_.write(p.group, name, p.params, p.value);
@@ -219,7 +225,7 @@ void vcal_writer::write_component(const calendar_component& c) {
     write_value_sets(c);
     if (!c.categories.empty()) {
         std::string value;
-        for (const auto& cat : c.categories) value += (value.empty() ? "" : ";") + escape_text(cat, false);
+        for (const auto& cat : c.categories) value += (value.empty() ? "" : ";") + escape_text(cat);
         out_.write("CATEGORIES", value);
     }
     if (c.sequence >= 0) out_.write("SEQUENCE", std::to_string(c.sequence));
