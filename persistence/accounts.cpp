@@ -147,6 +147,22 @@ std::optional<tenant_info> find_tenant(database& db, std::string_view name) {
     });
 }
 
+tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings) {
+    validate_settings(settings);
+    return in_transaction(db, [&](pqxx::work& tx) {
+        const auto rows = tx.exec_params(
+            std::string("UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
+                        "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
+                        "max_object_bytes = $9 WHERE name = $1 RETURNING ") +
+                k_tenant_columns,
+            std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
+            settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
+            settings.max_message_bytes, settings.max_object_bytes);
+        if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
+        return tenant_from_row(rows[0]);
+    });
+}
+
 void delete_tenant(database& db, std::string_view name) {
     // `POST /sync` without a tenant relies on it.
     if (name == default_tenant) throw std::invalid_argument("the default tenant cannot be deleted");

@@ -56,6 +56,8 @@ bool valid_tenant_name(std::string_view name);
 tenant_info add_tenant(database& db, std::string_view name, const tenant_settings& settings = {});
 std::vector<tenant_info> list_tenants(database& db);
 std::optional<tenant_info> find_tenant(database& db, std::string_view name);
+// Replaces the tenant's settings; not_found for an unknown tenant.
+tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings);
 // Deletes the tenant and everything it owns.
 void delete_tenant(database& db, std::string_view name);
 

@@ -73,6 +73,25 @@ TEST_F(accounts_test, add_list_find_and_delete_tenants) {
     EXPECT_THROW(delete_tenant(db(), "acme"), not_found);
 }
 
+TEST_F(accounts_test, update_a_tenants_settings) {
+    add_tenant(db(), "acme");
+    tenant_settings settings;
+    settings.on_conflict = conflict_policy::duplicate;
+    settings.auth_md5 = false;
+    settings.max_object_bytes = 2048;
+    const auto updated = update_tenant(db(), "acme", settings);
+    EXPECT_EQ(updated.settings.on_conflict, conflict_policy::duplicate);
+    const auto found = find_tenant(db(), "acme").value();
+    EXPECT_EQ(found.settings.on_conflict, conflict_policy::duplicate);
+    EXPECT_FALSE(found.settings.auth_md5);
+    EXPECT_TRUE(found.settings.auth_basic);
+    EXPECT_EQ(found.settings.max_object_bytes, 2048);
+    EXPECT_EQ(find_tenant(db(), "default").value().settings.on_conflict, conflict_policy::server_wins);
+    EXPECT_THROW(update_tenant(db(), "nowhere", settings), not_found);
+    settings.max_sessions = 0;
+    EXPECT_THROW(update_tenant(db(), "acme", settings), std::invalid_argument);
+}
+
 TEST_F(accounts_test, reject_duplicate_and_malformed_tenants) {
     add_tenant(db(), "acme");
     EXPECT_THROW(add_tenant(db(), "acme"), already_exists);
