@@ -12,6 +12,7 @@
 #include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/engine.hpp"
+#include "session/engine_metrics.hpp"
 #include "session/session_log.hpp"
 
 namespace syncml::session {
@@ -66,6 +67,15 @@ std::optional<account_info> find_account(persistence::database& db, const std::s
     return acct;
 }
 
+// What one message did, for metrics and the session log once the transaction committed.
+struct message_report {
+    sync_response response;
+    engine_metrics::message_result result = engine_metrics::message_result::ok;
+    bool session_done = false;
+    session_state state;
+    std::string device;
+};
+
 }  // namespace
 
 struct sync_service::impl {
@@ -96,14 +106,15 @@ struct sync_service::impl {
         return fresh;
     }
 
-    sync_response run(persistence::sync_store& store, std::int64_t tenant, const sync_request& request,
-                      const message& in, const std::optional<account_info>& acct) {
+    message_report run(persistence::sync_store& store, std::int64_t tenant, const sync_request& request,
+                       const message& in, const std::optional<account_info>& acct) {
+        message_report report;
         auto rec = open_session(store, tenant, request, in);
         if (rec.last_msg_id == in.header.msg_id && !rec.last_reply.empty()) {
-            sync_response resend;
-            resend.content_type = rec.last_reply_type;
-            resend.body = rec.last_reply;
-            return resend;
+            report.result = engine_metrics::message_result::resend;
+            report.response.content_type = rec.last_reply_type;
+            report.response.body = rec.last_reply;
+            return report;
         }
         auto state = decode_state(rec.state).value_or(session_state{});
         if (state.started_unix_ms == 0) state.started_unix_ms = now_ms();
@@ -121,14 +132,28 @@ struct sync_service::impl {
         auto outcome = process_message(in, state, device, ctx, store);
         auto reply = syncml_reply(outcome.reply, in.encoding);
         state.bytes_out += static_cast<std::int64_t>(reply.body.size());
-        if (outcome.session_done) log_session_end(request.tenant, state, in.header.source.loc_uri, ctx.now_ms);
         rec.user_id = state.user_id;
         rec.state = encode_state(state);
         rec.last_msg_id = in.header.msg_id;
         rec.last_reply = reply.body;
         rec.last_reply_type = reply.content_type;
         store.save_session(tenant, rec);
-        return reply;
+        report.response = std::move(reply);
+        if (outcome.auth_failed) report.result = engine_metrics::message_result::auth_failed;
+        report.session_done = outcome.session_done;
+        report.state = std::move(state);
+        report.device = in.header.source.loc_uri;
+        return report;
+    }
+
+    void finish(const message_report& report, const std::string& tenant, std::chrono::steady_clock::time_point start) {
+        auto now = now_ms();
+        if (report.session_done) log_session_end(tenant, report.state, report.device, now);
+        if (!metrics) return;
+        metrics->message(report.result, std::chrono::steady_clock::now() - start);
+        if (report.session_done) {
+            metrics->session_end(report.state, std::chrono::milliseconds(now - report.state.started_unix_ms));
+        }
     }
 };
 
@@ -140,8 +165,10 @@ sync_service::sync_service(service_settings settings, engine_metrics* metrics) :
 sync_service::~sync_service() = default;
 
 sync_response sync_service::handle(const sync_request& request, persistence::database& db) {
+    auto start = std::chrono::steady_clock::now();
     auto decoded = decode(request.body, request.encoding);
     if (!decoded) {
+        if (impl_->metrics) impl_->metrics->message(engine_metrics::message_result::bad_request, {});
         const auto& err = decoded.error();
         if (!err.header) return http_error(400);
         auto version = err.version.value_or(syncml_version::v1_2);
@@ -153,15 +180,16 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         auto tenant = persistence::find_tenant(db, tenant_name);
         if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
         auto acct = find_account(db, tenant_name, in.header);
-        sync_response response;
+        message_report report;
         bool ok = persistence::run_sync_transaction(
-            db, [&](persistence::sync_store& store) { response = impl_->run(store, tenant->id, request, in, acct); });
+            db, [&](persistence::sync_store& store) { report = impl_->run(store, tenant->id, request, in, acct); });
         if (!ok) {
-            auto busy = http_error(503);
-            busy.headers.emplace_back("Retry-After", "5");
-            return busy;
+            report.result = engine_metrics::message_result::unavailable;
+            report.response = http_error(503);
+            report.response.headers.emplace_back("Retry-After", "5");
         }
-        return response;
+        impl_->finish(report, tenant_name, start);
+        return std::move(report.response);
     } catch (const persistence::db_error& e) {
         spdlog::warn("sync: database error tenant={} device={}: {}", tenant_name, in.header.source.loc_uri, e.what());
         auto busy = http_error(503);

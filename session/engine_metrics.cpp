@@ -1,0 +1,106 @@
+#include "session/engine_metrics.hpp"
+
+#include <string>
+
+namespace syncml::session {
+namespace {
+
+const char* result_name(engine_metrics::message_result result) {
+    switch (result) {
+        case engine_metrics::message_result::ok:
+            return "ok";
+        case engine_metrics::message_result::resend:
+            return "resend";
+        case engine_metrics::message_result::auth_failed:
+            return "auth_failed";
+        case engine_metrics::message_result::bad_request:
+            return "bad_request";
+        case engine_metrics::message_result::unavailable:
+            return "unavailable";
+    }
+    return "ok";
+}
+
+const char* mode_name(int mode) {
+    switch (mode) {
+        case 200:
+            return "two_way";
+        case 201:
+            return "slow";
+        case 202:
+            return "one_way_from_client";
+        case 203:
+            return "refresh_from_client";
+        case 204:
+            return "one_way_from_server";
+        case 205:
+            return "refresh_from_server";
+        default:
+            return "other";
+    }
+}
+
+prometheus::Histogram::BucketBoundaries seconds_buckets() {
+    return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+}
+
+}  // namespace
+
+engine_metrics::engine_metrics(prometheus::Registry& registry)
+    : messages_(prometheus::BuildCounter()
+                    .Name("syncml_messages_total")
+                    .Help("SyncML messages handled, by result")
+                    .Register(registry)),
+      message_duration_(prometheus::BuildHistogram()
+                            .Name("syncml_message_duration_seconds")
+                            .Help("Time to handle one SyncML message, transaction included")
+                            .Register(registry)
+                            .Add({}, seconds_buckets())),
+      sessions_(prometheus::BuildCounter()
+                    .Name("syncml_sessions_total")
+                    .Help("Completed sync sessions' datastores, by sync mode")
+                    .Register(registry)),
+      items_(prometheus::BuildCounter()
+                 .Name("syncml_items_total")
+                 .Help("Items exchanged in completed sessions, by operation and direction")
+                 .Register(registry)),
+      slow_syncs_(prometheus::BuildCounter()
+                      .Name("syncml_slow_syncs_total")
+                      .Help("Datastores synced in slow or refresh mode")
+                      .Register(registry)
+                      .Add({})),
+      auth_failures_(prometheus::BuildCounter()
+                         .Name("syncml_auth_failures_total")
+                         .Help("Messages rejected for missing or wrong credentials")
+                         .Register(registry)
+                         .Add({})),
+      session_duration_(prometheus::BuildHistogram()
+                            .Name("syncml_session_duration_seconds")
+                            .Help("Wall time from a session's first to its last message")
+                            .Register(registry)
+                            .Add({}, seconds_buckets())) {}
+
+void engine_metrics::message(message_result result, std::chrono::duration<double> duration) {
+    messages_.Add({{"result", result_name(result)}}).Increment();
+    message_duration_.Observe(duration.count());
+    if (result == message_result::auth_failed) auth_failures_.Increment();
+}
+
+void engine_metrics::session_end(const session_state& state, std::chrono::duration<double> duration) {
+    session_duration_.Observe(duration.count());
+    for (const auto& s : state.stores) {
+        sessions_.Add({{"mode", mode_name(s.mode)}}).Increment();
+        if (s.mode == 201 || s.mode == 203 || s.mode == 205) slow_syncs_.Increment();
+        auto count = [&](const char* op, const char* direction, std::int64_t n) {
+            if (n > 0) items_.Add({{"operation", op}, {"direction", direction}}).Increment(static_cast<double>(n));
+        };
+        count("add", "from_client", s.received_add);
+        count("replace", "from_client", s.received_replace);
+        count("delete", "from_client", s.received_delete);
+        count("add", "to_client", s.sent_add);
+        count("replace", "to_client", s.sent_replace);
+        count("delete", "to_client", s.sent_delete);
+    }
+}
+
+}  // namespace syncml::session

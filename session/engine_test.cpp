@@ -1,0 +1,369 @@
+#include "session/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "session/auth.hpp"
+#include "session/codec.hpp"
+#include "session/fake_sync_store.hpp"
+
+namespace syncml::session {
+namespace {
+
+std::string vcard(const std::string& name) {
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:;" + name + ";;;\r\nEND:VCARD\r\n";
+}
+
+// One simulated phone talking to the engine at the model level. Session state goes through
+// encode_state/decode_state between messages, as it does through the database.
+class phone {
+  public:
+    phone(testing::fake_sync_store& store, std::string device) : store_(store), device_(std::move(device)) {}
+
+    std::map<std::string, std::string> items;  // luid -> data
+    std::string last_anchor;
+
+    message start(int mode) {
+        ++session_;
+        msg_id_ = 0;
+        state_ = encode_state(session_state{});
+        message m = blank();
+        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
+        m.header.cred->meta->type = "syncml:auth-basic";
+        alert a;
+        a.cmd_id = "1";
+        a.data = std::to_string(mode);
+        item it;
+        it.target = location{"contacts", std::nullopt, std::nullopt};
+        it.source = location{"./contacts", std::nullopt, std::nullopt};
+        it.meta = meta_info{};
+        next_anchor_ = "anchor-" + std::to_string(session_);
+        it.meta->anchor = sync_anchor{last_anchor, next_anchor_};
+        a.items.push_back(it);
+        m.body.commands.push_back(command{a});
+        return m;
+    }
+
+    message blank() {
+        message m;
+        m.header.ver_dtd = "1.2";
+        m.header.session_id = std::to_string(session_);
+        m.header.msg_id = std::to_string(++msg_id_);
+        m.header.target.loc_uri = "http://server/sync";
+        m.header.source.loc_uri = device_;
+        m.body.final = true;
+        return m;
+    }
+
+    // A Sync carrying `changes` (luid -> data; empty data = Delete).
+    message changes(const std::map<std::string, std::string>& changes, bool as_replace = false) {
+        message m = blank();
+        sync s;
+        s.cmd_id = "1";
+        s.target = location{"contacts", std::nullopt, std::nullopt};
+        s.source = location{"./contacts", std::nullopt, std::nullopt};
+        int id = 2;
+        for (const auto& [luid, data] : changes) {
+            item it;
+            it.source = location{luid, std::nullopt, std::nullopt};
+            if (data.empty()) {
+                delete_ d;
+                d.cmd_id = std::to_string(id++);
+                d.items.push_back(it);
+                s.commands.push_back(command{d});
+                continue;
+            }
+            it.meta = meta_info{};
+            it.meta->type = "text/vcard";
+            it.data = item_data{data, std::nullopt, std::nullopt};
+            item_command c;
+            c.cmd_id = std::to_string(id++);
+            c.items.push_back(it);
+            if (as_replace) {
+                s.commands.push_back(command{replace{c}});
+            } else {
+                s.commands.push_back(command{add{c}});
+            }
+        }
+        m.body.commands.push_back(command{s});
+        return m;
+    }
+
+    engine_outcome send(const message& m) {
+        auto state = decode_state(state_).value();
+        engine_context ctx;
+        ctx.tenant_id = 1;
+        ctx.account = account_info{7, "u1", true, {}};
+        ctx.now_ms = 1000 * session_;
+        auto device = store_.device(1, 7, device_);
+        auto outcome = process_message(m, state, device, ctx, store_);
+        state_ = encode_state(state);
+        return outcome;
+    }
+
+    // Applies the server's Sync commands like a client and answers with a Map for the Adds.
+    message apply_server_changes(const message& reply) {
+        message m = blank();
+        map mp;
+        mp.cmd_id = "1";
+        mp.target = location{"contacts", std::nullopt, std::nullopt};
+        mp.source = location{"./contacts", std::nullopt, std::nullopt};
+        for (const auto& cmd : reply.body.commands) {
+            auto* s = std::get_if<sync>(&cmd.value);
+            if (!s) continue;
+            for (const auto& inner : s->commands) apply(inner, mp);
+        }
+        if (!mp.items.empty()) m.body.commands.push_back(command{mp});
+        return m;
+    }
+
+    void finish() { last_anchor = next_anchor_; }
+
+  private:
+    void apply(const command& inner, map& mp) {
+        if (auto* a = std::get_if<add>(&inner.value)) {
+            auto luid = "srv-" + std::to_string(items.size() + 100);
+            items[luid] = a->items[0].data->bytes;
+            mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
+        } else if (auto* r = std::get_if<replace>(&inner.value)) {
+            items[r->items[0].target->loc_uri] = r->items[0].data->bytes;
+        } else if (auto* d = std::get_if<delete_>(&inner.value)) {
+            items.erase(d->items[0].target->loc_uri);
+        }
+    }
+
+    testing::fake_sync_store& store_;
+    std::string device_;
+    std::string state_;
+    std::string next_anchor_;
+    int session_ = 0;
+    int msg_id_ = 0;
+};
+
+std::vector<const status*> statuses_of(const message& m, const std::string& cmd) {
+    std::vector<const status*> out;
+    for (const auto& c : m.body.commands) {
+        if (auto* s = std::get_if<status>(&c.value); s && s->cmd == cmd) out.push_back(s);
+    }
+    return out;
+}
+
+const sync* sync_of(const message& m) {
+    for (const auto& c : m.body.commands) {
+        if (auto* s = std::get_if<sync>(&c.value)) return s;
+    }
+    return nullptr;
+}
+
+const alert* alert_of(const message& m) {
+    for (const auto& c : m.body.commands) {
+        if (auto* a = std::get_if<alert>(&c.value)) return a;
+    }
+    return nullptr;
+}
+
+// Runs a whole session: alert, the client's changes, the server's changes, map.
+message full_sync(phone& p, int mode, const std::map<std::string, std::string>& changes, bool as_replace = false) {
+    auto first = p.send(p.start(mode));
+    EXPECT_TRUE(first.reply.body.final);
+    auto package4 = p.send(p.changes(changes, as_replace));
+    EXPECT_TRUE(package4.reply.body.final);
+    auto done = p.send(p.apply_server_changes(package4.reply));
+    EXPECT_TRUE(done.session_done);
+    p.finish();
+    return package4.reply;
+}
+
+TEST(engine, rejects_a_message_without_credentials_with_407_and_a_challenge) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto m = a.start(201);
+    m.header.cred.reset();
+    auto outcome = a.send(m);
+    EXPECT_TRUE(outcome.auth_failed);
+    auto hdr = statuses_of(outcome.reply, "SyncHdr");
+    ASSERT_EQ(hdr.size(), 1u);
+    EXPECT_EQ(hdr[0]->data, "407");
+    ASSERT_TRUE(hdr[0]->chal);
+    EXPECT_EQ(hdr[0]->chal->meta->type, "syncml:auth-basic");
+}
+
+TEST(engine, grants_a_slow_sync_with_508_when_the_device_is_unknown) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto outcome = a.send(a.start(200));
+    EXPECT_EQ(statuses_of(outcome.reply, "SyncHdr")[0]->data, "212");
+    auto alerts = statuses_of(outcome.reply, "Alert");
+    ASSERT_EQ(alerts.size(), 1u);
+    EXPECT_EQ(alerts[0]->data, "508");
+    ASSERT_TRUE(alert_of(outcome.reply));
+    EXPECT_EQ(alert_of(outcome.reply)->data, "201");
+}
+
+TEST(engine, slow_sync_stores_items_and_a_second_device_receives_them) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.items = {{"1", vcard("Alice")}, {"2", vcard("Bob")}};
+    auto reply = full_sync(a, 201, a.items);
+    ASSERT_TRUE(sync_of(reply));
+    EXPECT_TRUE(sync_of(reply)->commands.empty()) << "no echo of the client's own items";
+    ASSERT_EQ(store.items.size(), 2u);
+
+    phone b(store, "phone-b");
+    reply = full_sync(b, 201, {});
+    ASSERT_TRUE(sync_of(reply));
+    EXPECT_EQ(sync_of(reply)->commands.size(), 2u);
+    EXPECT_EQ(sync_of(reply)->number_of_changes, 2u);
+    EXPECT_EQ(b.items.size(), 2u);
+}
+
+TEST(engine, repeated_slow_sync_does_not_duplicate_items) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.items = {{"1", vcard("Alice")}, {"2", vcard("Bob")}};
+    full_sync(a, 201, a.items);
+    auto reply = full_sync(a, 201, a.items, true);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 2u);
+    EXPECT_TRUE(sync_of(reply)->commands.empty());
+}
+
+TEST(engine, two_way_sync_sends_changes_once_and_never_echoes_them) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    a.items = {{"1", vcard("Alice")}, {"2", vcard("Bob")}};
+    full_sync(a, 201, a.items);
+    full_sync(b, 201, {});
+
+    // A changes Alice, deletes Bob, adds Carol.
+    auto reply = full_sync(a, 200, {{"1", vcard("Alice Changed")}, {"2", ""}, {"3", vcard("Carol")}});
+    EXPECT_TRUE(sync_of(reply)->commands.empty());
+    // B gets exactly those three changes, as Replace/Delete with its own LUIDs and one Add.
+    reply = full_sync(b, 200, {});
+    ASSERT_EQ(sync_of(reply)->commands.size(), 3u);
+    EXPECT_EQ(b.items.size(), 2u);
+    bool changed = false;
+    for (const auto& [luid, data] : b.items) changed |= data.find("Alice Changed") != std::string::npos;
+    EXPECT_TRUE(changed);
+    // Nothing more for either of them.
+    EXPECT_TRUE(sync_of(full_sync(a, 200, {}))->commands.empty());
+    EXPECT_TRUE(sync_of(full_sync(b, 200, {}))->commands.empty());
+}
+
+TEST(engine, refresh_from_client_deletes_what_the_client_did_not_send) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.items = {{"1", vcard("Alice")}, {"2", vcard("Bob")}};
+    full_sync(a, 201, a.items);
+    full_sync(a, 203, {{"1", vcard("Alice")}});
+    auto live = store.live_items(store.items[0].datastore);
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_NE(live[0]->content.find("Alice"), std::string::npos);
+}
+
+TEST(engine, splits_package_4_over_messages_within_max_msg_size) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    std::map<std::string, std::string> many;
+    for (int i = 0; i < 40; ++i) many[std::to_string(i)] = vcard("Person " + std::to_string(i) + std::string(200, 'x'));
+    full_sync(a, 201, many);
+
+    phone b(store, "phone-b");
+    auto m = b.start(201);
+    m.header.meta = meta_info{};
+    m.header.meta->max_msg_size = 4000;
+    b.send(m);
+    auto reply = b.send(b.changes({})).reply;
+    std::size_t received = 0, messages = 1;
+    while (!reply.body.final) {
+        ASSERT_LE(encode(reply, wire_encoding::xml).size(), 4000u);
+        received += sync_of(reply)->commands.size();
+        auto next = b.blank();
+        next.body.final = false;
+        alert more;
+        more.cmd_id = "1";
+        more.data = "222";
+        next.body.commands.push_back(command{more});
+        reply = b.send(next).reply;
+        ASSERT_LT(++messages, 100u);
+    }
+    received += sync_of(reply)->commands.size();
+    EXPECT_GT(messages, 2u);
+    EXPECT_EQ(received, 40u);
+}
+
+TEST(engine, sends_an_item_larger_than_a_message_as_a_large_object) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto big = vcard("Big") + "NOTE:" + std::string(9000, 'n') + "\r\n";
+    full_sync(a, 201, {{"1", big}});
+
+    phone b(store, "phone-b");
+    auto m = b.start(201);
+    m.header.meta = meta_info{};
+    m.header.meta->max_msg_size = 4000;
+    b.send(m);
+    auto reply = b.send(b.changes({})).reply;
+    std::string assembled;
+    std::size_t chunks = 0;
+    while (true) {
+        ASSERT_LE(encode(reply, wire_encoding::xml).size(), 4000u);
+        for (const auto& cmd : sync_of(reply)->commands) {
+            const auto& it = std::get<add>(cmd.value).items.at(0);
+            assembled += it.data->bytes;
+            ++chunks;
+            if (chunks == 1) {
+                EXPECT_TRUE(it.meta->size);
+            }
+        }
+        if (reply.body.final) break;
+        auto next = b.blank();
+        next.body.final = false;
+        alert more;
+        more.cmd_id = "1";
+        more.data = "222";
+        next.body.commands.push_back(command{more});
+        reply = b.send(next).reply;
+        ASSERT_LT(chunks, 20u);
+    }
+    EXPECT_GE(chunks, 3u);
+    EXPECT_EQ(assembled, store.items[0].content);
+}
+
+TEST(engine, receives_a_large_object_in_chunks_and_checks_its_size) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.send(a.start(201));
+    auto data = vcard("Chunky");
+    auto chunk = [&](std::string part, bool more, std::optional<std::uint64_t> size) {
+        auto m = a.changes({{"1", part}});
+        m.body.final = !more;
+        auto& s = std::get<sync>(m.body.commands[0].value);
+        auto& it = std::get<add>(s.commands[0].value).items[0];
+        it.more_data = more;
+        it.meta->size = size;
+        return a.send(m).reply;
+    };
+    auto reply = chunk(data.substr(0, 20), true, data.size());
+    EXPECT_EQ(statuses_of(reply, "Add").at(0)->data, "213");
+    EXPECT_TRUE(store.items.empty());
+    reply = chunk(data.substr(20), false, std::nullopt);
+    EXPECT_EQ(statuses_of(reply, "Add").at(0)->data, "201");
+    ASSERT_EQ(store.items.size(), 1u);
+    EXPECT_EQ(store.items[0].content, data);
+
+    phone b(store, "phone-b");
+    b.send(b.start(201));
+    auto m = b.changes({{"9", data.substr(0, 10)}});
+    m.body.final = false;
+    auto& it = std::get<add>(std::get<sync>(m.body.commands[0].value).commands[0].value).items[0];
+    it.more_data = true;
+    it.meta->size = data.size() + 5;
+    b.send(m);
+    reply = b.send(b.changes({{"9", data.substr(10)}})).reply;
+    EXPECT_EQ(statuses_of(reply, "Add").at(0)->data, "424");
+}
+
+}  // namespace
+}  // namespace syncml::session
