@@ -65,6 +65,18 @@ bool is_title(std::string_view token) {
     return std::find(k_titles.begin(), k_titles.end(), token) != k_titles.end();
 }
 
+// "Mueller" is how devices without umlauts write "Müller", which fold_text() makes "muller": dropping the e of
+// ae/oe/ue makes all three spellings one token. Applied to both sides, it only merges names differing that way.
+std::string german_vowels_folded(const std::string& token) {
+    std::string out;
+    for (std::size_t i = 0; i < token.size(); ++i) {
+        out.push_back(token[i]);
+        bool vowel = token[i] == 'a' || token[i] == 'o' || token[i] == 'u';
+        if (vowel && i + 1 < token.size() && token[i + 1] == 'e') ++i;
+    }
+    return out;
+}
+
 std::string join(const std::vector<std::string>& tokens) {
     std::string out;
     for (const auto& t : tokens) {
@@ -105,7 +117,7 @@ std::vector<std::string> name_tokens(std::string_view text) {
     std::vector<std::string> tokens;
     std::string current;
     auto flush = [&] {
-        if (current.size() > 1 && !is_title(current)) tokens.push_back(current);
+        if (current.size() > 1 && !is_title(current)) tokens.push_back(german_vowels_folded(current));
         current.clear();
     };
     for (char c : folded) {

@@ -16,7 +16,9 @@ namespace syncml::matching {
 std::string fold_text(std::string_view text);
 
 // Name tokens: folded, split on spaces, commas, dots, hyphens and quotes, without titles ("dr", "mr", ...)
-// and without one-letter initials, sorted. Sorting makes "Smith John", "John Smith" and "Smith, John" equal.
+// and without one-letter initials, with "ae", "oe", "ue" reduced to their first letter (German transliterations
+// of umlauts: "Mueller" == "Müller" == "Muller"), sorted. Sorting makes "Smith John", "John Smith" and "Smith, John"
+// equal.
 std::vector<std::string> name_tokens(std::string_view text);
 
 // The canonical name of a contact: tokens of the structured name (given, additional, family) when it has

@@ -33,6 +33,12 @@ TEST(name_tokens, ignore_order_commas_titles_and_initials) {
     EXPECT_EQ(name_tokens("Dr. John Q. SMITH"), expected);
 }
 
+TEST(name_tokens, treat_german_transliterations_of_umlauts_as_the_plain_vowel) {
+    EXPECT_EQ(name_tokens("J\xC3\xBCrgen M\xC3\xBCller"), name_tokens("Juergen Mueller"));
+    EXPECT_EQ(name_tokens("Juergen Mueller"), name_tokens("Jurgen Muller"));
+    EXPECT_NE(name_tokens("Jurgen Muller"), name_tokens("Jurgen Miller"));
+}
+
 TEST(normalized_name, is_the_same_for_structured_and_formatted_names_in_any_order) {
     contact structured;
     structured.name = structured_name{"M\xC3\xBCller", "J\xC3\xBCrgen", "", "Herr", ""};

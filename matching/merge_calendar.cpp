@@ -1,0 +1,132 @@
+// Calendar merge: components paired by RECURRENCE-ID (master and exceptions), then one rule per property.
+#include "matching/merge_fields.hpp"
+#include "matching/normalize_text.hpp"
+#include "matching/normalize_time.hpp"
+
+namespace syncml::matching {
+
+namespace {
+
+struct zones {
+    const std::vector<timezone_def>& stored;
+    const std::vector<timezone_def>& incoming;
+};
+
+std::string time_key(const std::optional<date_time>& t, const std::vector<timezone_def>& tz) {
+    return t ? normalized_time(*t, tz) : std::string();
+}
+
+// The same instant written differently (UTC by one device, TZID by another) is not a change.
+void merge_time(merge_context& ctx, std::string_view property, std::optional<date_time>& out,
+                const std::optional<date_time>& stored, const std::optional<date_time>& incoming, const zones& z) {
+    if (stored && incoming && time_key(stored, z.stored) == time_key(incoming, z.incoming)) {
+        out = stored;
+        return;
+    }
+    merge_single(ctx, property, out, stored, incoming);
+}
+
+// vCalendar 1.0 CTCaps list AALARM/DALARM, iCalendar ones VALARM or its TRIGGER property.
+std::string_view alarm_property(const device_capabilities& caps) {
+    for (std::string_view name : {"AALARM", "DALARM", "VALARM", "TRIGGER"}) {
+        if (caps.find(name)) return name;
+    }
+    return "VALARM";
+}
+
+void merge_texts(merge_context& ctx, calendar_component& out, const calendar_component& s,
+                 const calendar_component& i) {
+    merge_single(ctx, "SUMMARY", out.summary, s.summary, i.summary);
+    merge_single(ctx, "DESCRIPTION", out.description, s.description, i.description);
+    merge_single(ctx, "LOCATION", out.location, s.location, i.location);
+    merge_single(ctx, "DURATION", out.duration, s.duration, i.duration);
+    merge_single(ctx, "STATUS", out.status, s.status, i.status);
+    merge_single(ctx, "CLASS", out.class_, s.class_, i.class_);
+    merge_single(ctx, "TRANSP", out.transparency, s.transparency, i.transparency);
+    merge_multi(ctx, "CATEGORIES", out.categories, s.categories, i.categories,
+                [](const std::string& c) { return fold_text(c); });
+}
+
+void merge_times(merge_context& ctx, calendar_component& out, const calendar_component& s, const calendar_component& i,
+                 const zones& z) {
+    merge_time(ctx, "DTSTART", out.start, s.start, i.start, z);
+    merge_time(ctx, "DTEND", out.end, s.end, i.end, z);
+    merge_time(ctx, "DUE", out.due, s.due, i.due, z);
+    merge_time(ctx, "COMPLETED", out.completed, s.completed, i.completed, z);
+    merge_time(ctx, "CREATED", out.created, s.created, i.created, z);
+    merge_time(ctx, "LAST-MODIFIED", out.last_modified, s.last_modified, i.last_modified, z);
+    merge_time(ctx, "DTSTAMP", out.stamp, s.stamp, i.stamp, z);
+    merge_single(ctx, "RRULE", out.rrules, s.rrules, i.rrules);
+    merge_single(ctx, "RDATE", out.rdates, s.rdates, i.rdates);
+    // Exception dates from either side stay: an occurrence deleted anywhere is deleted.
+    merge_multi(ctx, "EXDATE", out.exdates, s.exdates, i.exdates,
+                [&](const date_time& t) { return normalized_time(t, z.stored); });
+}
+
+calendar_component merge_component(merge_context& ctx, const calendar_component& s, const calendar_component& i,
+                                   const zones& z) {
+    calendar_component out;
+    out.kind = s.kind;
+    out.uid = merged_identity(s.uid, i.uid);
+    out.recurrence_id = s.recurrence_id ? s.recurrence_id : i.recurrence_id;
+    merge_texts(ctx, out, s, i);
+    merge_times(ctx, out, s, i, z);
+    merge_int(ctx, "PERCENT-COMPLETE", out.percent_complete, s.percent_complete, i.percent_complete, -1);
+    merge_int(ctx, "PRIORITY", out.priority, s.priority, i.priority, 0);
+    merge_int(ctx, "SEQUENCE", out.sequence, s.sequence, i.sequence, -1);
+    merge_single(ctx, alarm_property(ctx.caps), out.alarms, s.alarms, i.alarms);
+    merge_extras(ctx, out.extra, s.extra, i.extra);
+    return out;
+}
+
+const calendar_component* find_component(const calendar& cal, const std::string& key) {
+    for (const auto& c : cal.components) {
+        if (time_key(c.recurrence_id, cal.timezones) == key) return &c;
+    }
+    return nullptr;
+}
+
+void merge_components(merge_context& ctx, calendar& out, const calendar& stored, const calendar& incoming) {
+    zones z{stored.timezones, incoming.timezones};
+    bool server = ctx.rule == field_rule::server_authoritative;
+    for (const auto& s : stored.components) {
+        std::string key = time_key(s.recurrence_id, stored.timezones);
+        if (const calendar_component* i = find_component(incoming, key)) {
+            out.components.push_back(merge_component(ctx, s, *i, z));
+            continue;
+        }
+        out.components.push_back(s);
+        if (s.recurrence_id) ctx.note("RECURRENCE-ID " + key, "kept server exception: absent from device copy");
+    }
+    for (const auto& i : incoming.components) {
+        if (find_component(stored, time_key(i.recurrence_id, incoming.timezones))) continue;
+        std::string what = i.recurrence_id ? "RECURRENCE-ID " + time_key(i.recurrence_id, incoming.timezones)
+                                           : std::string("component");
+        if (server) {
+            ctx.note(what, "device exception dropped: server wins");
+            ctx.device_update = true;
+        } else {
+            out.components.push_back(i);
+            ctx.note(what, "added from device");
+        }
+    }
+}
+
+}  // namespace
+
+calendar merge_calendar(merge_context& ctx, const calendar& stored, const calendar& incoming) {
+    calendar out;
+    out.prodid = stored.prodid.empty() ? incoming.prodid : stored.prodid;
+    out.method = stored.method.empty() ? incoming.method : stored.method;
+    out.timezones = stored.timezones;
+    for (const auto& tz : incoming.timezones) {
+        bool known = std::any_of(stored.timezones.begin(), stored.timezones.end(),
+                                 [&](const timezone_def& s) { return s.tzid == tz.tzid; });
+        if (!known) out.timezones.push_back(tz);
+    }
+    merge_components(ctx, out, stored, incoming);
+    merge_extras(ctx, out.extra, stored.extra, incoming.extra);
+    return out;
+}
+
+}  // namespace syncml::matching
