@@ -3,6 +3,10 @@
 // is configured). As root, PostgreSQL runs as the `postgres` system user, since it refuses to run as
 // root; otherwise it runs as the current user. It listens on 127.0.0.1 and on a unix socket inside
 // the data directory, with password (SCRAM) authentication for TCP.
+//
+// Layout of data_dir: pgdata/ (the cluster, owned by the PostgreSQL user; also its unix socket and
+// server.log), postgres.password (superuser `syncml`'s password, mode 0600, owned by us),
+// embedded.lock (flock held by the owning process). The database is `syncml`.
 
 #include <optional>
 #include <string>
