@@ -58,13 +58,16 @@ void worker_pool::state::run_worker() {
 void worker_pool::state::run_job(database& db, queued_job& next) {
     if (observer) observer->queue_wait(clock::now() - next.queued_at);
     // A job that finds the database down still runs: it fails fast with a retryable db_error and
-    // answers its request, rather than waiting here.
-    if (!db.ensure_connected() && observer) observer->database_error();
+    // answers its request, rather than waiting here. One outage counts once per job, and its
+    // failures log at debug level: the unreachable database was already reported.
+    const bool unreachable = !db.ensure_connected();
+    if (unreachable && observer) observer->database_error();
     try {
         next.work(db);
     } catch (const db_error& error) {
-        if (observer) observer->database_error();
-        spdlog::error("database job failed (retryable={}): {}", error.retryable(), error.what());
+        if (!unreachable && observer) observer->database_error();
+        spdlog::log(unreachable ? spdlog::level::debug : spdlog::level::err, "database job failed (retryable={}): {}",
+                    error.retryable(), error.what());
     } catch (const std::exception& error) {
         spdlog::error("database job failed: {}", error.what());
     } catch (...) {

@@ -95,8 +95,19 @@ TEST(worker_pool, survives_jobs_that_throw) {
         pool.try_submit([&](database&) { ++ran; });
     }
     EXPECT_EQ(ran, 1);
-    // Four unreachable connects, plus the job that failed with a db_error.
-    EXPECT_EQ(observer.errors, 5);
+    // Four jobs found the database unreachable; the one that then failed with a db_error is not
+    // counted twice.
+    EXPECT_EQ(observer.errors, 4);
+}
+
+TEST_F(worker_pool_test, counts_database_errors_that_escape_jobs) {
+    counting_observer observer;
+    {
+        worker_pool pool({url(), 1, 10}, &observer);
+        pool.try_submit([](database& db) { in_transaction(db, [](pqxx::work& tx) { tx.exec("SELEC 1"); }); });
+        pool.try_submit([](database& db) { in_transaction(db, [](pqxx::work& tx) { tx.exec("SELECT 1"); }); });
+    }
+    EXPECT_EQ(observer.errors, 1);
 }
 
 TEST_F(worker_pool_test, recovers_when_its_connections_were_terminated) {
