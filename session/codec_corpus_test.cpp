@@ -136,42 +136,106 @@ TEST(codec_corpus, devinf_documents_reencode_to_the_same_model) {
     }
 }
 
+// XML parsers turn CRLF into LF, so an XML capture of a message cannot carry the CRs its WBXML
+// form has in item data.
+void normalize_line_ends(std::vector<command>& commands);
+
+void normalize_items(std::vector<item>& items) {
+    for (auto& it : items) {
+        if (!it.data) continue;
+        auto& b = it.data->bytes;
+        for (auto at = b.find("\r\n"); at != std::string::npos; at = b.find("\r\n", at)) b.erase(at, 1);
+    }
+}
+
+void normalize_line_ends(std::vector<command>& commands) {
+    for (auto& c : commands) {
+        std::visit(
+            [](auto& v) {
+                if constexpr (requires { v.items; }) {
+                    if constexpr (std::is_same_v<decltype(v.items), std::vector<item>>) normalize_items(v.items);
+                }
+                if constexpr (requires { v.commands; }) normalize_line_ends(v.commands);
+            },
+            c.value);
+    }
+}
+
+get* first_get(message& m) {
+    for (auto& c : m.body.commands)
+        if (auto* g = std::get_if<get>(&c.value)) return g;
+    return nullptr;
+}
+
+dev_inf* first_devinf(message& m) {
+    for (auto& c : m.body.commands) {
+        if (auto* p = std::get_if<put>(&c.value);
+            p && !p->items.empty() && p->items[0].data && p->items[0].data->devinf)
+            return &*p->items[0].data->devinf;
+    }
+    return nullptr;
+}
+
 struct pair_case {
-    const char* xml;
-    const char* wbxml;
+    std::string xml;
+    std::string wbxml;
+    // Where the two upstream files really differ, copies the WBXML side's value into the XML model.
+    void (*known_difference)(message& xml, const message& wbxml) = nullptr;
 };
 
-TEST(codec_corpus, xml_and_wbxml_of_one_message_decode_to_equal_models) {
+std::vector<pair_case> pair_cases() {
     std::vector<pair_case> pairs = {
         {"horde-xml-wbxml/doc/Horde/Xml/Wbxml/examples/syncml_server_packet_1.xml",
          "horde-xml-wbxml/doc/Horde/Xml/Wbxml/examples/syncml_server_packet_1.wbxml"},
-        {"syncgw/test/mimedata/wbxml/out01.xml", "syncgw/test/mimedata/wbxml/in01.wbxml"},
+        // syncgw's own decode lost the DevID of the nested DevInf.
+        {"syncgw/test/mimedata/wbxml/out01.xml", "syncgw/test/mimedata/wbxml/in01.wbxml",
+         [](message& x, const message& w) { first_devinf(x)->dev_id = first_devinf(const_cast<message&>(w))->dev_id; }},
         {"syncgw/test/mimedata/wbxml/out02.xml", "syncgw/test/mimedata/wbxml/in02.wbxml"},
-        {"syncgw/test/mimedata/wbxml/out03.xml", "syncgw/test/mimedata/wbxml/in03.wbxml"},
+        {"syncgw/test/mimedata/wbxml/out03.xml", "syncgw/test/mimedata/wbxml/in03.wbxml",
+         [](message& x, const message& w) { first_devinf(x)->dev_id = first_devinf(const_cast<message&>(w))->dev_id; }},
         {"txsyncml/txsyncml/tests/fixtures/client_sync_init.xml",
          "txsyncml/txsyncml/tests/fixtures/client_sync_init.wbxml"},
     };
-    for (const char* dir : {"syncml10", "syncml11", "syncml12"}) {
+    for (const char* dir : {"syncml10", "syncml11"}) {
         for (const auto& entry :
              std::filesystem::directory_iterator(corpus_dir() / "wbxml-stream/src/test/examples" / dir)) {
             if (entry.path().extension() != ".xml") continue;
             auto rel = relative_name(entry.path());
             if (expected_failures().count(rel)) continue;
-            static std::vector<std::string> keep;
-            keep.push_back(rel);
-            keep.push_back(rel.substr(0, rel.size() - 4) + ".wbxml");
-            pairs.push_back({keep[keep.size() - 2].c_str(), keep.back().c_str()});
+            pairs.push_back({rel, rel.substr(0, rel.size() - 4) + ".wbxml"});
         }
     }
+    // The XML of syncml-003 asks (Get) for devinf+xml where its WBXML twin asks for devinf+wbxml.
+    for (auto& p : pairs) {
+        if (p.xml.ends_with("syncml11/syncml-003.xml")) {
+            p.known_difference = [](message& x, const message& w) {
+                first_get(x)->meta = first_get(const_cast<message&>(w))->meta;
+            };
+        }
+    }
+    // Not compared: syncml12/syncml_with_ddf-001 carries an OMA DM DDF tree inline in the XML but as a
+    // nested DM WBXML document in the WBXML, with a different Meta Type: not the same message.
+    return pairs;
+}
+
+TEST(codec_corpus, xml_and_wbxml_of_one_message_decode_to_equal_models) {
+    const auto pairs = pair_cases();
+    EXPECT_GE(pairs.size(), 19u);
     for (const auto& p : pairs) {
         auto xml = decode(read_bytes(corpus_dir() / p.xml));
         auto wbxml = decode(read_bytes(corpus_dir() / p.wbxml));
         ASSERT_TRUE(xml.ok()) << p.xml << ": " << xml.error().describe();
         ASSERT_TRUE(wbxml.ok()) << p.wbxml << ": " << wbxml.error().describe();
-        EXPECT_TRUE(as_encoding(xml.value(), wire_encoding::wbxml) == wbxml.value())
-            << p.xml << " vs " << p.wbxml << "\n"
-            << encode_xml_pretty(xml.value()) << "\n----\n"
-            << encode_xml_pretty(wbxml.value());
+        EXPECT_EQ(xml.value().encoding, wire_encoding::xml);
+        EXPECT_EQ(wbxml.value().encoding, wire_encoding::wbxml);
+        auto x = as_encoding(xml.value(), wire_encoding::wbxml);
+        auto w = wbxml.value();
+        normalize_line_ends(x.body.commands);
+        normalize_line_ends(w.body.commands);
+        if (p.known_difference) p.known_difference(x, w);
+        EXPECT_TRUE(x == w) << p.xml << " vs " << p.wbxml << "\n"
+                            << encode_xml_pretty(x) << "\n----\n"
+                            << encode_xml_pretty(w);
     }
 }
 
