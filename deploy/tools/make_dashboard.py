@@ -29,9 +29,7 @@ METRICS = {
     "session_duration": "syncml_session_duration_seconds",
     "message_duration": "syncml_message_duration_seconds",
     "slow_syncs": "syncml_slow_syncs_total",
-    "conflicts": "syncml_conflicts_total",
     "auth_failures": "syncml_auth_failures_total",
-    "statuses": "syncml_statuses_total",
 }
 M = METRICS
 SEL = 'job=~"$job", instance=~"$instance"'
@@ -39,7 +37,7 @@ RATE = "$__rate_interval"
 SYNC = 'route="sync"'
 SYNC_ERRORS = 'route="sync", status=~"4..|5.."'
 SYNC_503 = 'route="sync", status="503"'
-NOT_OK = 'status!~"1..|2.."'
+NOT_OK = 'result!="ok"'
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 
 
@@ -102,12 +100,14 @@ class Board:
 
 def traffic(b):
     b.row("Traffic")
-    b.panel("Sessions/s by mode and outcome", [(f"sum by (mode, outcome) ({rate(M['sessions'])})", "{{mode}} {{outcome}}")],
-            "reqps", stack=True, description="Finished SyncML sessions; mode is the granted sync mode.")
-    b.panel("Messages/s by instance", [(f"sum by (instance) ({rate(M['messages'])})", "{{instance}}")], "reqps",
-            stack=True, description="SyncML messages processed; spread over instances shows the balancer works.")
-    b.panel("Items/s by operation", [(f"sum by (operation) ({rate(M['items'])})", "{{operation}}")], "ops",
-            stack=True, description="Items received from and sent to devices.")
+    b.panel("Synced datastores/s by mode", [(f"sum by (mode) ({rate(M['sessions'])})", "{{mode}}")],
+            "reqps", stack=True, description="Datastores of completed sessions, by the sync mode the server granted.")
+    b.panel("Messages/s by instance and result",
+            [(f"sum by (instance, result) ({rate(M['messages'])})", "{{instance}} {{result}}")], "reqps", stack=True,
+            description="SyncML messages handled; the spread over instances shows the balancer works.")
+    b.panel("Items/s by operation and direction",
+            [(f"sum by (operation, direction) ({rate(M['items'])})", "{{operation}} {{direction}}")], "ops",
+            stack=True, description="Items received from (from_client) and sent to (to_client) devices.")
     b.panel("HTTP requests/s by route and status",
             [(f"sum by (route, status) ({rate(M['http_requests'])})", "{{route}} {{status}}")], "reqps", width=12)
     b.panel("HTTP body bytes/s", [(f"sum({rate(M['http_request_bytes'], SYNC)})", "received"),
@@ -127,20 +127,19 @@ def latency(b):
 
 def quality(b):
     b.row("Sync quality and errors")
-    b.panel("Slow syncs/s", [(f"sum({rate(M['slow_syncs'])})", "slow syncs"),
-                             (f"sum({rate(M['sessions'])})", "all sessions")], "reqps",
+    b.panel("Slow syncs/s", [(f"sum({rate(M['slow_syncs'])})", "slow and refresh syncs"),
+                             (f"sum({rate(M['sessions'])})", "all synced datastores")], "reqps",
             description="Slow syncs re-send every item: a storm after an upgrade or restore means lost anchors.")
-    b.panel("Conflicts/s by resolution", [(f"sum by (resolution) ({rate(M['conflicts'])})", "{{resolution}}")],
-            "ops", stack=True)
     b.panel("Authentication failures/s", [(f"sum by (instance) ({rate(M['auth_failures'])})", "{{instance}}")],
             "reqps", stack=True, description="Wrong passwords or unknown users; a spike is a misconfigured fleet "
             "or credential stuffing.")
-    b.panel("SyncML error statuses/s by code",
-            [(f"sum by (status) ({rate(M['statuses'], NOT_OK)})", "{{status}}")], "ops",
-            width=12, stack=True, description="Status codes the server sent for commands, except 1xx/2xx.")
+    b.panel("SyncML messages not ok/s by result",
+            [(f"sum by (result) ({rate(M['messages'], NOT_OK)})", "{{result}}")], "reqps", stack=True,
+            description="resend: client retried a message; auth_failed; bad_request: undecodable or invalid "
+            "SyncML; unavailable: busy or database trouble.")
     b.panel("HTTP errors/s by code",
             [(f"sum by (status) ({rate(M['http_requests'], SYNC_ERRORS)})", "{{status}}")],
-            "reqps", width=12, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
+            "reqps", width=24, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
 
 
 def capacity(b):
