@@ -3,6 +3,7 @@
 #include "src/http_internal.hpp"
 
 #include <chrono>
+#include <limits>
 
 #include "persistence/accounts.hpp"
 
@@ -118,6 +119,12 @@ net::awaitable<void> send_continue(std::shared_ptr<connection<Stream>> conn) {
 template <class Stream>
 net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn, route_decision route) {
     auto& parser = *conn->parser;
+    const std::uint64_t limit = conn->state->config.http.body_limit;
+    if (parser.content_length().value_or(0) > limit) {
+        conn->must_close = true;
+        co_return text_reply(413, "request body too large\n");
+    }
+    parser.body_limit(limit);
     if (beast::iequals(parser.get()[http::field::expect], "100-continue")) co_await send_continue(conn);
     error_code ec;
     conn->lowest().expires_after(conn->state->config.http.read_timeout);
@@ -231,7 +238,8 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     const auto& limits = conn->state->config.http;
     conn->parser.emplace();
     conn->parser->header_limit(static_cast<std::uint32_t>(limits.header_limit));
-    conn->parser->body_limit(limits.body_limit);
+    // The body limit is applied once the route is known, so an oversized sync request is logged with its tenant.
+    conn->parser->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (!conn->state->connections.set_idle(conn->id, true)) co_return false;
     conn->lowest().expires_after(limits.idle_timeout);
     error_code ec;

@@ -17,8 +17,11 @@ struct readiness_checker::connection {
     persistence::database db;
 };
 
-readiness_checker::readiness_checker(std::string database_url, spdlog::logger& log)
-    : url_(std::move(database_url)), log_(log), connection_(std::make_unique<connection>(url_)) {}
+readiness_checker::readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations)
+    : url_(std::move(database_url)),
+      log_(log),
+      apply_migrations_(apply_migrations),
+      connection_(std::make_unique<connection>(url_)) {}
 
 readiness_checker::~readiness_checker() { stop(); }
 
@@ -48,8 +51,13 @@ void readiness_checker::check_now() {
         return;
     }
     try {
-        const int current = persistence::current_schema_version(db);
+        int current = persistence::current_schema_version(db);
         const int expected = persistence::latest_schema_version();
+        if (current < expected && apply_migrations_) {
+            const auto outcome = persistence::apply_migrations(db);
+            log_.info("schema migrated from_version={} to_version={}", outcome.from, outcome.to);
+            current = outcome.to;
+        }
         if (current == expected) {
             publish(true, "ready");
         } else {

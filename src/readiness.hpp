@@ -22,7 +22,9 @@ class readiness_source {
 
 class readiness_checker : public readiness_source {
   public:
-    readiness_checker(std::string database_url, spdlog::logger& log);
+    // With apply_migrations, a schema behind this binary is migrated as soon as the database is reachable,
+    // so a server started while PostgreSQL was down becomes ready when it comes back.
+    readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations);
     ~readiness_checker() override;
     readiness_checker(const readiness_checker&) = delete;
     readiness_checker& operator=(const readiness_checker&) = delete;
@@ -39,6 +41,7 @@ class readiness_checker : public readiness_source {
 
     std::string url_;
     spdlog::logger& log_;
+    bool apply_migrations_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;

@@ -1,0 +1,147 @@
+#include "src/admin_command.hpp"
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+
+#include "persistence/accounts.hpp"
+#include "persistence/errors.hpp"
+
+namespace syncml::server {
+namespace {
+
+struct action_syntax {
+    const char* noun;
+    const char* verb;
+    admin_action action;
+    std::vector<const char*> required;  // --options, or "NAME" for the one positional word
+};
+
+const std::vector<action_syntax>& syntax() {
+    static const std::vector<action_syntax> table = {
+        {"tenant", "add", admin_action::tenant_add, {"NAME"}},
+        {"tenant", "list", admin_action::tenant_list, {}},
+        {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
+        {"user", "add", admin_action::user_add, {"--tenant", "--user", "--password"}},
+        {"user", "list", admin_action::user_list, {"--tenant"}},
+        {"device", "list", admin_action::device_list, {"--tenant", "--user"}},
+        {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
+    };
+    return table;
+}
+
+std::string* field_for(admin_request& request, const std::string& option) {
+    if (option == "--tenant" || option == "NAME") return &request.tenant;
+    if (option == "--user") return &request.user;
+    if (option == "--password") return &request.password;
+    if (option == "--device") return &request.device;
+    return nullptr;
+}
+
+std::string usage(const action_syntax& s) {
+    std::string text = std::string("admin ") + s.noun + " " + s.verb;
+    for (const char* option : s.required) text += option[0] == '-' ? std::string(" ") + option + " VALUE" : " NAME";
+    return text;
+}
+
+// Reads the words after "admin NOUN VERB" into the request.
+std::string read_arguments(const action_syntax& s, const std::vector<std::string>& words, admin_request& request) {
+    std::map<std::string, bool> seen;
+    for (std::size_t i = 2; i < words.size(); ++i) {
+        const std::string& word = words[i];
+        const bool is_option = word.starts_with("--");
+        const std::string key = is_option ? word : "NAME";
+        const bool allowed = std::find(s.required.begin(), s.required.end(), key) != s.required.end();
+        if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
+        seen[key] = true;
+        if (is_option) {
+            if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
+            *field_for(request, key) = words[++i];
+        } else {
+            *field_for(request, key) = word;
+        }
+    }
+    for (const char* option : s.required) {
+        if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
+    }
+    return {};
+}
+
+void print_tenants(persistence::database& db, std::ostream& out) {
+    for (const auto& tenant : persistence::list_tenants(db)) {
+        out << tenant.name << "\tconflict=" << persistence::to_string(tenant.settings.on_conflict) << "\n";
+    }
+}
+
+void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
+    for (const auto& device : persistence::list_devices(db, r.tenant, r.user)) {
+        out << device.device_uri << "\tlast_seen=" << device.last_seen.value_or("never") << "\tstores=" << device.stores
+            << "\n";
+    }
+}
+
+void execute(const admin_request& r, persistence::database& db, std::ostream& out) {
+    switch (r.action) {
+        case admin_action::tenant_add:
+            out << "tenant " << persistence::add_tenant(db, r.tenant).name << " added\n";
+            break;
+        case admin_action::tenant_list:
+            print_tenants(db, out);
+            break;
+        case admin_action::tenant_delete:
+            persistence::delete_tenant(db, r.tenant);
+            out << "tenant " << r.tenant << " deleted\n";
+            break;
+        case admin_action::user_add:
+            persistence::add_user(db, r.tenant, r.user, r.password);
+            out << "user " << r.user << " added to tenant " << r.tenant << "\n";
+            break;
+        case admin_action::user_list:
+            for (const auto& user : persistence::list_users(db, r.tenant)) out << user.name << "\n";
+            break;
+        case admin_action::device_list:
+            print_devices(db, r, out);
+            break;
+        case admin_action::device_reset:
+            out << persistence::reset_device(db, r.tenant, r.device) << " device(s) reset; next sync is slow\n";
+            break;
+    }
+}
+
+}  // namespace
+
+admin_parse_result parse_admin(const std::vector<std::string>& words) {
+    admin_parse_result result;
+    if (words.size() < 2) {
+        result.error = "admin needs a subject and an action, e.g. 'admin tenant list' (see --help)";
+        return result;
+    }
+    for (const auto& s : syntax()) {
+        if (words[0] == s.noun && words[1] == s.verb) {
+            result.request.action = s.action;
+            result.error = read_arguments(s, words, result.request);
+            return result;
+        }
+    }
+    result.error = "unknown admin command '" + words[0] + " " + words[1] + "' (see --help)";
+    return result;
+}
+
+int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err) {
+    try {
+        execute(request, db, out);
+        return 0;
+    } catch (const persistence::not_found& e) {
+        err << "not found: " << e.what() << "\n";
+    } catch (const persistence::already_exists& e) {
+        err << "already exists: " << e.what() << "\n";
+    } catch (const std::invalid_argument& e) {
+        err << "invalid: " << e.what() << "\n";
+    } catch (const persistence::db_error& e) {
+        err << "database error: " << e.what() << "\n";
+    }
+    return 1;
+}
+
+}  // namespace syncml::server

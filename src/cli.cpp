@@ -1,0 +1,70 @@
+#include "src/cli.hpp"
+
+#include "src/config.hpp"
+
+namespace syncml::server {
+
+cli_options parse_cli(const std::vector<std::string>& args) {
+    cli_options options;
+    bool have_command = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--help" || arg == "-h") {
+            options.help = true;
+        } else if (arg == "--print-config") {
+            options.print_config = true;
+        } else if (arg == "--config") {
+            if (i + 1 == args.size()) {
+                options.error = "--config needs a file name";
+                return options;
+            }
+            options.config_file = args[++i];
+        } else if (arg.starts_with("--config=")) {
+            options.config_file = arg.substr(9);
+        } else if (have_command) {
+            options.words.push_back(arg);
+        } else if (arg == "serve" || arg == "migrate" || arg == "admin") {
+            options.command = arg;
+            have_command = true;
+        } else {
+            options.error = "unknown command or option '" + arg + "' (see --help)";
+            return options;
+        }
+    }
+    if (options.command != "admin" && !options.words.empty()) {
+        options.error = options.command + " takes no arguments, got '" + options.words.front() + "'";
+    }
+    return options;
+}
+
+std::string usage_text() {
+    return "usage: syncml-server [--config FILE] [--print-config] [--help] [COMMAND]\n"
+           "\n"
+           "A multi-tenant SyncML (OMA DS 1.1/1.2.1) server.\n"
+           "\n"
+           "commands:\n"
+           "  serve (default)   run the server: HTTP(S) SyncML listener plus metrics listener; applies pending\n"
+           "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
+           "  migrate           apply pending schema migrations and exit\n"
+           "  admin tenant add NAME | tenant list | tenant delete NAME\n"
+           "  admin user add --tenant T --user U --password P   (P '-' reads the password from stdin)\n"
+           "  admin user list --tenant T\n"
+           "  admin device list --tenant T --user U\n"
+           "  admin device reset --tenant T --device ID          (forces a slow sync next time)\n"
+           "\n"
+           "options:\n"
+           "  --config FILE     read settings from FILE: lines 'key = value', '#' starts a comment line;\n"
+           "                    environment variables override the file\n"
+           "  --print-config    print the effective configuration (secrets masked) and exit\n"
+           "  --help            this text\n"
+           "\n"
+           "Without a database URL, the server (and migrate/admin) run an embedded PostgreSQL in\n"
+           "<data_dir>/pgdata; migrate/admin reuse the cluster of a server running on the same data dir.\n"
+           "\n"
+           "settings (config key, environment variable, default):\n" +
+           config_help() +
+           "\n"
+           "exit status: 0 success, 1 failure (message on stderr), 2 bad command line or configuration\n";
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,57 @@
+#include "src/commands.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include "persistence/database.hpp"
+#include "persistence/migrations.hpp"
+#include "src/admin_command.hpp"
+#include "src/database_target.hpp"
+
+namespace syncml::server {
+namespace {
+
+void connect(persistence::database& db, const database_target& target) {
+    if (!db.ensure_connected()) throw std::runtime_error("cannot connect to " + target.description());
+}
+
+std::string password_from_stdin() {
+    std::string line;
+    std::getline(std::cin, line);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+}
+
+}  // namespace
+
+int run_migrate(const server_config& config, spdlog::logger& log) {
+    database_target target(config.database, process_role::command, log);
+    persistence::database db(target.url());
+    connect(db, target);
+    const auto outcome = persistence::apply_migrations(db);
+    if (outcome.from == outcome.to) {
+        std::cout << "schema up to date at version " << outcome.to << "\n";
+    } else {
+        std::cout << "schema migrated from version " << outcome.from << " to " << outcome.to << "\n";
+    }
+    return 0;
+}
+
+int run_admin_command(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log) {
+    auto parsed = parse_admin(words);
+    if (!parsed.error.empty()) {
+        std::cerr << "syncml-server: " << parsed.error << "\n";
+        return 2;
+    }
+    if (parsed.request.action == admin_action::user_add && parsed.request.password == "-") {
+        parsed.request.password = password_from_stdin();
+    }
+    database_target target(config.database, process_role::command, log);
+    persistence::database db(target.url());
+    connect(db, target);
+    // A fresh database (first admin call before any server start) gets its schema here.
+    persistence::apply_migrations(db);
+    return run_admin(parsed.request, db, std::cout, std::cerr);
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,18 @@
+#pragma once
+// The three subcommands of syncml-server. Each returns the process exit status; failures that stop a command
+// are thrown as std::runtime_error and reported by main.
+
+#include <string>
+#include <vector>
+
+#include <spdlog/logger.h>
+
+#include "src/config.hpp"
+
+namespace syncml::server {
+
+int run_serve(const server_config& config, spdlog::logger& log);
+int run_migrate(const server_config& config, spdlog::logger& log);
+int run_admin_command(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log);
+
+}  // namespace syncml::server

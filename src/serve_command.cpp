@@ -1,0 +1,46 @@
+#include <chrono>
+
+#include <prometheus/registry.h>
+
+#include "persistence/worker_pool.hpp"
+#include "src/commands.hpp"
+#include "src/database_target.hpp"
+#include "src/engine_wiring.hpp"
+#include "src/http_server.hpp"
+#include "src/metrics.hpp"
+#include "src/readiness.hpp"
+#include "src/sync_dispatch.hpp"
+
+namespace syncml::server {
+
+int run_serve(const server_config& config, spdlog::logger& log) {
+    const auto started = std::chrono::steady_clock::now();
+    database_target target(config.database, process_role::server, log);
+    log.info("database {}", target.description());
+
+    prometheus::Registry registry;
+    server_metrics metrics(registry, SYNCML_VERSION);
+    readiness_checker readiness(target.url(), log, true);
+    readiness.check_now();  // applies pending migrations before the first request
+    auto handler = make_sync_handler(config, registry, log);
+    persistence::worker_pool pool({target.url(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
+    pool_dispatcher dispatcher(pool, *handler, metrics, log);
+    http_server server(config, {dispatcher, readiness, metrics, registry, log});
+    server.start();
+    readiness.start();
+    const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
+    log.info("listening sync={}{} metrics={} io_threads={} workers={} startup_ms={:.0f}",
+             config.http.tls_enabled() ? "https://" : "http://", format_endpoint(config.http.listen),
+             format_endpoint(config.metrics.listen), config.http.io_threads, config.pool.worker_threads,
+             startup.count());
+
+    server.run(true);
+    // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.
+    pool.stop();
+    readiness.stop();
+    target.stop();
+    log.info("stopped");
+    return 0;
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,61 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "src/cli.hpp"
+#include "src/commands.hpp"
+#include "src/config.hpp"
+#include "src/logging.hpp"
+
+namespace {
+
+using namespace syncml::server;
+
+int run(const cli_options& options, const server_config& config, spdlog::logger& log) {
+    if (options.command == "migrate") return run_migrate(config, log);
+    if (options.command == "admin") return run_admin_command(config, options.words, log);
+    return run_serve(config, log);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli_options options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+    if (!options.error.empty()) {
+        std::cerr << "syncml-server: " << options.error << "\n";
+        return 2;
+    }
+    if (options.help) {
+        std::cout << usage_text();
+        return 0;
+    }
+    config_result config;
+    try {
+        config = parse_config(load_config_sources(options.config_file));
+    } catch (const std::exception& e) {
+        std::cerr << "syncml-server: " << e.what() << "\n";
+        return 2;
+    }
+    for (const auto& error : config.errors) std::cerr << "config error: " << error << "\n";
+    if (!config.ok()) return 2;
+    if (options.print_config) {
+        std::cout << print_config(config.config);
+        return 0;
+    }
+    auto logger = make_logger(config.config.log);
+    // persistence/ logs through the default logger: give it the same format and destination.
+    spdlog::set_default_logger(logger);
+    try {
+        return run(options, config.config, *logger);
+    } catch (const std::exception& e) {
+        // serve logs (operators read the log); migrate and admin answer the person at the terminal.
+        if (options.command == "serve") {
+            logger->critical("serve failed: {}", e.what());
+        } else {
+            std::cerr << "syncml-server: " << e.what() << "\n";
+        }
+        return 1;
+    }
+}
