@@ -19,6 +19,29 @@ bool is_field(std::string_view word) {
     return true;
 }
 
+// True when a key=value field starts at pos.
+bool field_starts_at(std::string_view payload, std::size_t pos) {
+    const std::size_t end = payload.find(' ', pos);
+    return is_field(payload.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+}
+
+// A word ends at a space, except inside a quoted field value (key="a b"), which ends at a quote followed by the
+// end or by the next field; quotes inside such a value (as in libpq messages) stay part of it.
+std::size_t word_end(std::string_view payload, std::size_t start) {
+    const std::size_t space = payload.find(' ', start);
+    const std::size_t equals = payload.find('=', start);
+    const bool quoted = equals != std::string_view::npos && equals < space && equals + 1 < payload.size() &&
+                        payload[equals + 1] == '"' && is_field(payload.substr(start, equals + 1 - start));
+    if (quoted) {
+        for (std::size_t quote = payload.find('"', equals + 2); quote != std::string_view::npos;
+             quote = payload.find('"', quote + 1)) {
+            if (quote + 1 == payload.size()) return quote + 1;
+            if (payload[quote + 1] == ' ' && field_starts_at(payload, quote + 2)) return quote + 1;
+        }
+    }
+    return space == std::string_view::npos ? payload.size() : space;
+}
+
 std::string utc_timestamp(std::chrono::system_clock::time_point time) {
     const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(time);
     const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(time - seconds).count();
@@ -70,15 +93,18 @@ void json_formatter::format(const spdlog::details::log_msg& msg, spdlog::memory_
     append_json_string(line, std::string_view(level.data(), level.size()));
     std::size_t start = 0;
     while (start < payload.size()) {
-        std::size_t end = payload.find(' ', start);
-        if (end == std::string_view::npos) end = payload.size();
+        const std::size_t end = word_end(payload, start);
         const std::string_view word = payload.substr(start, end - start);
         if (is_field(word)) {
             const auto equals = word.find('=');
+            std::string_view value = word.substr(equals + 1);
+            if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+                value = value.substr(1, value.size() - 2);
+            }
             line += ',';
             append_json_string(line, word.substr(0, equals));
             line += ':';
-            append_json_string(line, word.substr(equals + 1));
+            append_json_string(line, value);
         } else if (!word.empty()) {
             if (!text.empty()) text += ' ';
             text += word;

@@ -42,5 +42,12 @@ TEST(json_formatter, keeps_empty_values_and_ignores_words_that_only_contain_equa
     EXPECT_NE(line.find("\"msg\":\"Mixed=no\""), std::string::npos) << line;
 }
 
+TEST(json_formatter, reads_quoted_values_with_spaces_and_inner_quotes) {
+    const std::string line = log_json("readiness ready=false reason=\"server at \"db\" down\" tenant=x");
+    EXPECT_NE(line.find("\"reason\":\"server at \\\"db\\\" down\""), std::string::npos) << line;
+    EXPECT_NE(line.find("\"tenant\":\"x\""), std::string::npos) << line;
+    EXPECT_NE(line.find("\"msg\":\"readiness\""), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace syncml::server

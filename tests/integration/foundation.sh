@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The real syncml-server binary against a real PostgreSQL: command line and config errors, concurrent
+# migrations, probes and metrics on both listeners, front-end limits, admin CLI round trips, a database
+# outage (through a TCP relay that the test cuts and restores), JSON logs and SIGTERM.
+# Needs: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL; curl, python3, psql; promtool when installed.
+set -uo pipefail
+bin="$SYNCML_BUILD_DIR/src/syncml-server"
+db_url=${SYNCML_TEST_DATABASE_URL:?}
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d)}
+mkdir -p "$work"
+failures=0
+pids=()
+
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+check() {  # check DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+status_of() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+wait_for() {  # wait_for SECONDS COMMAND...
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do [ $SECONDS -ge $deadline ] && return 1; sleep 0.2; done
+}
+
+# --- command line and configuration ---------------------------------------------------------------
+check "--help lists the admin commands" bash -c "'$bin' --help | grep -q 'admin device reset'"
+SYNCML_LISTEN=nonsense "$bin" --print-config >/dev/null 2>"$work/config.err"
+check "a bad environment value exits 2" test $? -eq 2
+check "the error names the variable" grep -q "SYNCML_LISTEN: listen: expected host:port" "$work/config.err"
+printf 'io_threads = 0\nunknown_key = 1\n' >"$work/bad.conf"
+"$bin" --config "$work/bad.conf" --print-config >/dev/null 2>"$work/bad.err"
+check "a bad config file exits 2" test $? -eq 2
+check "one error per bad key" test "$(grep -c 'config error' "$work/bad.err")" -eq 2
+printed=$(SYNCML_DATABASE_URL='postgresql://u:hunter2@db/x' "$bin" --print-config)
+check "--print-config masks the password" bash -c "grep -q 'u:\*\*\*@db' <<<'$printed' && ! grep -q hunter2 <<<'$printed'"
+"$bin" frobnicate 2>/dev/null
+check "an unknown command exits 2" test $? -eq 2
+
+# --- migrations: two at once apply each step exactly once -------------------------------------------
+export SYNCML_DATABASE_URL=$db_url
+"$bin" migrate >"$work/m1.out" 2>&1 & m1=$!
+"$bin" migrate >"$work/m2.out" 2>&1 & m2=$!
+wait $m1; s1=$?; wait $m2; s2=$?
+check "two concurrent migrate runs succeed" test $s1 -eq 0 -a $s2 -eq 0
+check "exactly one of them applied the schema" test "$(cat "$work/m1.out" "$work/m2.out" | grep -c 'migrated from version 0')" -eq 1
+versions=$(psql "$db_url" -Atc "SELECT count(*) = count(DISTINCT version) FROM schema_migrations")
+check "no migration recorded twice" test "$versions" = t
+check "a third migrate is a no-op" bash -c "'$bin' migrate 2>/dev/null | grep -q 'up to date'"
+
+# --- admin CLI round trips ------------------------------------------------------------------------
+admin() { "$bin" admin "$@" 2>>"$work/admin.err"; }
+check "tenant add" admin tenant add acme
+check "tenant list shows it" bash -c "'$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
+admin tenant add acme >/dev/null; check "duplicate tenant fails" test $? -ne 0
+check "user add" admin user add --tenant acme --user bob --password 's3cret pw'
+check "user list shows it" bash -c "'$bin' admin user list --tenant acme 2>/dev/null | grep -qx bob"
+check "device list of a new user is empty" test -z "$(admin device list --tenant acme --user bob)"
+admin device reset --tenant acme --device IMEI:none >/dev/null; check "resetting an unknown device fails" test $? -ne 0
+admin user list --tenant nosuch >/dev/null; check "unknown tenant fails" test $? -ne 0
+admin user add --tenant acme --user x >/dev/null; check "missing --password is a usage error (2)" test $? -eq 2
+check "tenant delete" admin tenant delete acme
+check "deleted tenant is gone" bash -c "! '$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
+
+# --- the server behind a TCP relay to PostgreSQL, so the test can cut the database ----------------
+read -r pg_host pg_port < <(python3 -c "import urllib.parse,sys; u=urllib.parse.urlparse(sys.argv[1]); print(u.hostname, u.port or 5432)" "$db_url")
+relay_port=$(free_port)
+cat >"$work/relay.py" <<'EOF'
+import asyncio, sys
+listen_port, target_host, target_port = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+async def pipe(reader, writer):
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except Exception:
+        pass
+    finally:
+        writer.close()
+async def handle(client_reader, client_writer):
+    try:
+        server_reader, server_writer = await asyncio.open_connection(target_host, target_port)
+    except Exception:
+        client_writer.close()
+        return
+    await asyncio.gather(pipe(client_reader, server_writer), pipe(server_reader, client_writer))
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", listen_port, reuse_address=True)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main())
+EOF
+start_relay() { python3 "$work/relay.py" "$relay_port" "$pg_host" "$pg_port" & relay=$!; pids+=($relay); sleep 0.5; }
+start_relay
+relayed_url=$(python3 -c "import sys; print(sys.argv[1].replace('@$pg_host:$pg_port/', '@127.0.0.1:$relay_port/'))" "$db_url")
+
+http_port=$(free_port)
+metrics_port=$(free_port)
+base="http://127.0.0.1:$http_port"
+mbase="http://127.0.0.1:$metrics_port"
+SYNCML_DATABASE_URL=$relayed_url SYNCML_LISTEN=127.0.0.1:$http_port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_port \
+    SYNCML_DATA_DIR="$work/data" SYNCML_BODY_LIMIT=64k SYNCML_LOG_FORMAT=json SYNCML_WORKER_THREADS=2 \
+    "$bin" serve >"$work/server.out" 2>"$work/server.log" &
+server=$!
+pids+=($server)
+check "server answers /healthz" wait_for 30 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' $base/healthz)\" = 200 ]"
+check "server is ready" wait_for 15 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' $base/readyz)\" = 200 ]"
+check "metrics listener answers /healthz" test "$(status_of "$mbase/healthz")" = 200
+check "metrics listener answers /readyz" test "$(status_of "$mbase/readyz")" = 200
+curl -s "$mbase/metrics" >"$work/metrics.txt"
+check "/metrics has request counters" grep -q '^syncml_http_requests_total{' "$work/metrics.txt"
+check "/metrics has build info" grep -q '^syncml_build_info{version=' "$work/metrics.txt"
+if command -v promtool >/dev/null; then
+    check "promtool check metrics" bash -c "promtool check metrics <'$work/metrics.txt'"
+fi
+
+# --- front-end limits -----------------------------------------------------------------------------
+xml='Content-Type: application/vnd.syncml+xml; charset=UTF-8'
+check "unknown path is 404" test "$(status_of "$base/nope")" = 404
+check "GET /sync is 405" test "$(status_of "$base/sync")" = 405
+check "405 carries Allow" bash -c "curl -s -D - -o /dev/null $base/sync | grep -qi '^Allow: POST'"
+check "wrong content type is 415" test "$(status_of -X POST -H 'Content-Type: text/plain' --data x "$base/sync")" = 415
+head -c 100000 /dev/zero | tr '\0' x >"$work/big.xml"
+check "oversized body is 413" test "$(status_of -X POST -H "$xml" --data-binary @"$work/big.xml" "$base/sync/acme")" = 413
+sync_status=$(status_of -X POST -H "$xml" --data '<SyncML/>' "$base/sync")
+check "a SyncML POST reaches the engine (got $sync_status)" bash -c "[[ '$sync_status' =~ ^(200|400|501)$ ]]"
+check "/metrics on the SyncML listener is 404" test "$(status_of "$base/metrics")" = 404
+
+# --- database outage and recovery -----------------------------------------------------------------
+kill $relay; wait $relay 2>/dev/null
+check "readyz turns 503 when the database goes away" wait_for 10 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' $base/readyz)\" = 503 ]"
+check "healthz stays 200 during the outage" test "$(status_of "$base/healthz")" = 200
+outage_status=$(status_of -X POST -H "$xml" --data '<SyncML/>' "$base/sync")
+check "sync requests get 503 during the outage (got $outage_status)" test "$outage_status" = 503
+start_relay
+check "readyz recovers when the database returns" wait_for 15 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' $base/readyz)\" = 200 ]"
+recovered=$(status_of -X POST -H "$xml" --data '<SyncML/>' "$base/sync")
+check "sync requests are served again (got $recovered)" test "$recovered" != 503
+
+# --- logs and shutdown ----------------------------------------------------------------------------
+kill -TERM $server
+deadline=$((SECONDS + 15))
+while kill -0 $server 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+wait $server
+check "SIGTERM exits 0" test $? -eq 0
+# LeakSanitizer appends its suppression summary (a test-build artifact) after the last log line.
+check "every log line is JSON" python3 -c "
+import itertools, json, sys
+for line in itertools.takewhile(lambda l: not l.startswith('-----'), open(sys.argv[1])):
+    json.loads(line)
+" "$work/server.log"
+check "request lines carry tenant, remote, status, duration" python3 -c "
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+assert any(l.get('msg') == 'request' and l.get('tenant') == 'acme' and l.get('status') == '413'
+           and 'remote' in l and 'duration_ms' in l for l in lines)
+" "$work/server.log"
+
+echo "$failures failure(s)"
+[ $failures -eq 0 ]
