@@ -1,5 +1,7 @@
 #include "persistence/sync_store.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/sync_store_sql.hpp"
 
@@ -181,7 +183,8 @@ bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& 
             work(store);
         });
         return true;
-    } catch (const db_error&) {
+    } catch (const db_error& e) {
+        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(), e.what());
         return false;
     }
 }

@@ -54,10 +54,11 @@ inline constexpr const char* add_item =
     "SELECT $1, $2, $3, $4, ds.modseq FROM ds RETURNING item_id, guid, modseq";
 inline constexpr const char* replace_item =
     "UPDATE items SET content_type = $4, content = $5, modseq = ds.modseq, updated_at = now() FROM ds "
-    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING item_id, modseq";
+    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING items.item_id, items.modseq";
 inline constexpr const char* delete_item =
     "UPDATE items SET deleted = true, modseq = ds.modseq, updated_at = now() FROM ds "
-    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING item_id, content, modseq";
+    "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING items.item_id, items.content, "
+    "items.modseq";
 inline constexpr const char* drop_keys = "DELETE FROM item_match_keys WHERE tenant_id = $1 AND item_id = $2";
 inline constexpr const char* add_key =
     "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) VALUES ($1, $2, $3, $4) "
