@@ -50,6 +50,7 @@ void fill(match_profile& p, const calendar& cal, const match_options&) {
     if (c->start) p.start = normalized_time(*c->start, cal.timezones);
     if (c->due) p.due = normalized_time(*c->due, cal.timezones);
     if (c->recurrence_id) p.recurrence_id = normalized_time(*c->recurrence_id, cal.timezones);
+    if (c->kind == item_kind::memo) p.text = normalized_memo_text(c->description);
 }
 
 void fill(match_profile& p, const memo& m, const match_options&) {
@@ -97,8 +98,12 @@ int component_score(const match_profile& a, const match_profile& b) {
     if (a.recurrence_id != b.recurrence_id) return -100;
     int score = !a.uid.empty() && a.uid == b.uid ? 100 : 0;
     score += field_score(a.summary, b.summary, 30, 30, 0);
-    score += field_score(a.start, b.start, 30, 50, 10);
-    if (a.kind == item_kind::task) score += a.due.empty() && b.due.empty() ? 20 : field_score(a.due, b.due, 30, 30, 0);
+    if (a.kind == item_kind::task) {
+        score += field_score(a.start, b.start, 30, 50, 10);
+        return score + (a.due.empty() && b.due.empty() ? 20 : field_score(a.due, b.due, 30, 30, 0));
+    }
+    score += a.start.empty() && b.start.empty() ? 20 : field_score(a.start, b.start, 30, 50, 10);
+    if (a.kind == item_kind::memo) score += field_score(a.text, b.text, 30, 30, 0);
     return score;
 }
 

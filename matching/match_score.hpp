@@ -7,8 +7,9 @@
 // names -60; each shared phone +30 and email +40 (two at most); both have phones (emails) but share none -30
 // (-20); no name on either side but a shared phone or email +20; different birthdays -60.
 // Calendar components: different kinds or recurrence ids -1000/-100; same UID +100; summary equal +30 /
-// different -30; start equal +30 / different -50 / only one has one -10; tasks: due equal +30 / different -30 /
-// both without +20. Memos: same text +100, one text a prefix (>= 20 characters) of the other +60, same first
+// different -30; start equal +30 / different -50 / only one has one -10 / both without +20 (events and
+// journals); tasks: due equal +30 / different -30 / both without +20; journals: description equal +30 /
+// different -30. Memos: same text +100, one text a prefix (>= 20 characters) of the other +60, same first
 // line +30. Items of different variants score -1000. A pair is twins at options.threshold (50) or more.
 
 #include <cstddef>
@@ -32,7 +33,7 @@ struct match_profile {
     std::string birthday;                                  // digits only
     std::string summary, start, due, recurrence_id;        // calendar components
     bool has_component = false;
-    std::string text, first_line;  // memos
+    std::string text, first_line;  // memos; text is also a journal's description
 };
 
 match_profile profile_of(const item& value, const match_options& options = {});

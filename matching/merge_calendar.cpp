@@ -1,4 +1,7 @@
 // Calendar merge: components paired by RECURRENCE-ID (master and exceptions), then one rule per property.
+#include <deque>
+#include <unordered_map>
+
 #include "matching/merge_fields.hpp"
 #include "matching/normalize_text.hpp"
 #include "matching/normalize_time.hpp"
@@ -79,34 +82,54 @@ calendar_component merge_component(merge_context& ctx, const calendar_component&
     return out;
 }
 
-const calendar_component* find_component(const calendar& cal, const std::string& key) {
-    for (const auto& c : cal.components) {
-        if (time_key(c.recurrence_id, cal.timezones) == key) return &c;
-    }
-    return nullptr;
+// Components pair by UID and RECURRENCE-ID (the master and each exception of one item), each at most once, so
+// calendars holding several unrelated components still merge component by component.
+std::string component_key(const calendar_component& c, const calendar& cal) {
+    return c.uid + "|" + time_key(c.recurrence_id, cal.timezones);
+}
+
+// Unpaired incoming components by key, in input order.
+using component_queue = std::unordered_map<std::string, std::deque<std::size_t>>;
+
+component_queue queue_components(const calendar& cal) {
+    component_queue out;
+    for (std::size_t i = 0; i < cal.components.size(); ++i) out[component_key(cal.components[i], cal)].push_back(i);
+    return out;
+}
+
+std::optional<std::size_t> take_component(component_queue& queue, const std::string& key, std::vector<bool>& used) {
+    auto it = queue.find(key);
+    if (it == queue.end() || it->second.empty()) return std::nullopt;
+    std::size_t i = it->second.front();
+    it->second.pop_front();
+    used[i] = true;
+    return i;
+}
+
+std::string component_label(const calendar_component& c, const calendar& cal) {
+    return c.recurrence_id ? "RECURRENCE-ID " + time_key(c.recurrence_id, cal.timezones) : std::string("component");
 }
 
 void merge_components(merge_context& ctx, calendar& out, const calendar& stored, const calendar& incoming) {
     zones z{stored.timezones, incoming.timezones};
-    bool server = ctx.rule == field_rule::server_authoritative;
+    std::vector<bool> used(incoming.components.size());
+    component_queue queue = queue_components(incoming);
     for (const auto& s : stored.components) {
-        std::string key = time_key(s.recurrence_id, stored.timezones);
-        if (const calendar_component* i = find_component(incoming, key)) {
-            out.components.push_back(merge_component(ctx, s, *i, z));
+        if (auto i = take_component(queue, component_key(s, stored), used)) {
+            out.components.push_back(merge_component(ctx, s, incoming.components[*i], z));
             continue;
         }
         out.components.push_back(s);
-        if (s.recurrence_id) ctx.note("RECURRENCE-ID " + key, "kept server exception: absent from device copy");
+        ctx.note(component_label(s, stored), "kept server component: absent from device copy");
     }
-    for (const auto& i : incoming.components) {
-        if (find_component(stored, time_key(i.recurrence_id, incoming.timezones))) continue;
-        std::string what = i.recurrence_id ? "RECURRENCE-ID " + time_key(i.recurrence_id, incoming.timezones)
-                                           : std::string("component");
-        if (server) {
-            ctx.note(what, "device exception dropped: server wins");
+    for (std::size_t i = 0; i < incoming.components.size(); ++i) {
+        if (used[i]) continue;
+        std::string what = component_label(incoming.components[i], incoming);
+        if (ctx.rule == field_rule::server_authoritative) {
+            ctx.note(what, "device component dropped: server wins");
             ctx.device_update = true;
         } else {
-            out.components.push_back(i);
+            out.components.push_back(incoming.components[i]);
             ctx.note(what, "added from device");
         }
     }
