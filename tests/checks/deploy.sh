@@ -48,7 +48,7 @@ if need haproxy haproxy; then
     step "haproxy -c (compose)" haproxy -c -q -f docker/haproxy.cfg
 fi
 
-kustomizations=$(find deploy/kubernetes -name kustomization.yaml -exec dirname {} \; | sort)
+kustomizations=$(find deploy -name kustomization.yaml -exec dirname {} \; | sort)
 if command -v kubectl >/dev/null; then
     render=$(mktemp -d)
     trap 'rm -rf "$render"' EXIT
