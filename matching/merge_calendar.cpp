@@ -106,6 +106,21 @@ std::optional<std::size_t> take_component(component_queue& queue, const std::str
     return i;
 }
 
+// Phones that cannot store UID send components without one: those pair by RECURRENCE-ID alone.
+std::optional<std::size_t> take_without_uid(const calendar& incoming, const calendar_component& s,
+                                            const calendar& stored, std::vector<bool>& used) {
+    std::string rid = time_key(s.recurrence_id, stored.timezones);
+    for (std::size_t i = 0; i < incoming.components.size(); ++i) {
+        const auto& c = incoming.components[i];
+        if (used[i] || (!c.uid.empty() && !s.uid.empty())) continue;
+        if (time_key(c.recurrence_id, incoming.timezones) == rid) {
+            used[i] = true;
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string component_label(const calendar_component& c, const calendar& cal) {
     return c.recurrence_id ? "RECURRENCE-ID " + time_key(c.recurrence_id, cal.timezones) : std::string("component");
 }
@@ -115,7 +130,9 @@ void merge_components(merge_context& ctx, calendar& out, const calendar& stored,
     std::vector<bool> used(incoming.components.size());
     component_queue queue = queue_components(incoming);
     for (const auto& s : stored.components) {
-        if (auto i = take_component(queue, component_key(s, stored), used)) {
+        auto i = take_component(queue, component_key(s, stored), used);
+        if (!i) i = take_without_uid(incoming, s, stored, used);
+        if (i) {
             out.components.push_back(merge_component(ctx, s, incoming.components[*i], z));
             continue;
         }
