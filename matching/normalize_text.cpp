@@ -50,7 +50,7 @@ void append_folded(std::string_view text, std::size_t& i, std::string& out, bool
     if (pending_space) out.push_back(' ');
     pending_space = false;
     if (c < 0x80) {
-        out.push_back(static_cast<char>(std::tolower(c)));
+        out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
     } else if (auto folded = two_byte ? fold_of(cp) : std::string_view{}; !folded.empty()) {
         out.append(folded);
     } else {
