@@ -2,10 +2,11 @@
 # Sets everything up and runs all tests: installs the Debian packages, builds the Debug+ASan+UBSan test build,
 # runs the static checks, the unit tests (ctest), the integration and interop tests against a PostgreSQL 15
 # cluster started here, and the fuzz targets for a bounded time. Prints "N passed, N failed" at the end.
-# Environment: SYNCML_FUZZ_SECONDS (default 20 per target), SYNCML_TEST_FILTER (regex on integration script names).
+# Environment: SYNCML_FUZZ_SECONDS (default 20 per target), SYNCML_TEST_FILTER (regex on integration script names),
+# SYNCML_TEST_BUILD_DIR (default build/test).
 set -uo pipefail
 root=$(cd "$(dirname "$0")" && pwd)
-build="$root/build/test"
+build=${SYNCML_TEST_BUILD_DIR:-$root/build/test}
 fuzz_build="$root/build/fuzz"
 work="$root/build/test-work"
 fuzz_seconds=${SYNCML_FUZZ_SECONDS:-20}
