@@ -173,7 +173,8 @@ std::optional<wbxml_public_id> public_id_from_number(std::uint32_t id) {
             return wbxml_public_id{wbxml_doc::devinf, syncml_version::v1_0};
         case 0xFD4:
             return wbxml_public_id{wbxml_doc::devinf, syncml_version::v1_1};
-        case 0x1202:
+        case 0x1202:  // MetInf 1.2 by the spec; some implementations label DevInf 1.2 with it
+        case 0x1203:
             return wbxml_public_id{wbxml_doc::devinf, syncml_version::v1_2};
         default:
             return std::nullopt;
@@ -213,7 +214,7 @@ std::uint32_t public_id_number(wbxml_doc doc, syncml_version version) {
         case syncml_version::v1_2:
             break;
     }
-    return devinf ? 0x1202 : 0x1201;
+    return devinf ? 0x1203 : 0x1201;
 }
 
 }  // namespace syncml::session

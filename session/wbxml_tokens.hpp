@@ -28,8 +28,10 @@ struct wbxml_public_id {
     std::optional<syncml_version> version;  // nullopt: version unknown from the id alone
 };
 
-// Numeric public ids (0xFD1, 0xFD3, 0x1201; DevInf 0xFD2, 0xFD4, 0x1202) and their string forms
-// ("-//SYNCML//DTD SyncML 1.2//EN"). nullopt for ids of other languages.
+// Numeric public ids (0xFD1, 0xFD3, 0x1201; DevInf 0xFD2, 0xFD4, 0x1203) and their string forms
+// ("-//SYNCML//DTD SyncML 1.2//EN"). DevInf 1.2 is 0x1203 in OMA DS 1.2 and in real clients
+// (Funambol); 0x1202 (MetInf 1.2) is also read as DevInf 1.2 because some encoders use it.
+// nullopt for ids of other languages.
 std::optional<wbxml_public_id> public_id_from_number(std::uint32_t id);
 std::optional<wbxml_public_id> public_id_from_string(std::string_view id);
 std::uint32_t public_id_number(wbxml_doc doc, syncml_version version);
