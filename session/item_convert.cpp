@@ -56,6 +56,9 @@ std::string to_canonical(const std::string& data, std::string_view mime, std::st
     auto from = dialect_of(data, mime, version);
     auto to = canonical_dialect(kind);
     if (!from || *from == to) return data;
+    // Journal memos keep their iCalendar form (UID, DTSTART, ...): plain text is only the fallback
+    // form for devices that store text.
+    if (kind == "memos" && *from == matching::item_dialect::ical20) return data;
     auto converted = matching::convert_item(data, *from, to);
     return converted ? std::move(converted.value()) : data;
 }
