@@ -1,8 +1,9 @@
 // Calendar merge: components paired by RECURRENCE-ID (master and exceptions), then one rule per property.
+#include "matching/merge_fields.hpp"
+
 #include <deque>
 #include <unordered_map>
 
-#include "matching/merge_fields.hpp"
 #include "matching/normalize_text.hpp"
 #include "matching/normalize_time.hpp"
 

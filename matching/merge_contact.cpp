@@ -1,5 +1,8 @@
 // Contact merge: one rule per vCard property of the typed model.
 #include "matching/merge_fields.hpp"
+
+#include <algorithm>
+
 #include "matching/normalize_phone.hpp"
 #include "matching/normalize_text.hpp"
 
@@ -23,13 +26,36 @@ std::string address_entry_key(const address& a) {
 
 std::string category_key(const std::string& c) { return fold_text(c); }
 
+// "Mueller;Anna" from a phone is the stored "Müller;Anna;Maria" written with less: keep the richer stored form.
+bool fewer_tokens(const std::string& stored, const std::string& incoming) {
+    auto s = name_tokens(stored);
+    auto i = name_tokens(incoming);
+    return !i.empty() && std::includes(s.begin(), s.end(), i.begin(), i.end());
+}
+
+std::string structured_text(const std::optional<structured_name>& n) {
+    return n ? n->given + " " + n->additional + " " + n->family : std::string();
+}
+
+void merge_names(merge_context& ctx, contact& out, const contact& stored, const contact& incoming) {
+    if (ctx.keep_equivalent_stored && fewer_tokens(stored.formatted_name, incoming.formatted_name)) {
+        out.formatted_name = stored.formatted_name;
+    } else {
+        merge_single(ctx, "FN", out.formatted_name, stored.formatted_name, incoming.formatted_name);
+    }
+    if (ctx.keep_equivalent_stored && fewer_tokens(structured_text(stored.name), structured_text(incoming.name))) {
+        out.name = stored.name;
+    } else {
+        merge_single(ctx, "N", out.name, stored.name, incoming.name);
+    }
+}
+
 }  // namespace
 
 contact merge_contact(merge_context& ctx, const contact& stored, const contact& incoming) {
     contact out;
     out.uid = merged_identity(stored.uid, incoming.uid);
-    merge_single(ctx, "FN", out.formatted_name, stored.formatted_name, incoming.formatted_name);
-    merge_single(ctx, "N", out.name, stored.name, incoming.name);
+    merge_names(ctx, out, stored, incoming);
     merge_single(ctx, "NICKNAME", out.nickname, stored.nickname, incoming.nickname);
     merge_multi(ctx, "TEL", out.phones, stored.phones, incoming.phones, phone_entry_key);
     merge_multi(ctx, "EMAIL", out.emails, stored.emails, incoming.emails, email_entry_key);

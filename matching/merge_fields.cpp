@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "matching/normalize_text.hpp"
+
 namespace syncml::matching {
 
 void merge_context::note(std::string_view property, std::string_view what) {
@@ -16,6 +18,15 @@ void merge_context::device_lacks(std::string_view property) {
     if (caps.known || rule == field_rule::server_authoritative) {
         if (caps.can_store(property)) device_update = true;
     }
+}
+
+bool equivalent_text(const std::string& stored, const std::string& incoming) {
+    return fold_text(stored) == fold_text(incoming);
+}
+
+bool equivalent_value(const std::vector<std::string>& stored, const std::vector<std::string>& incoming) {
+    return stored.size() == incoming.size() &&
+           std::equal(stored.begin(), stored.end(), incoming.begin(), equivalent_text);
 }
 
 bool truncated_by_device(const merge_context& ctx, std::string_view property, const std::string& stored,

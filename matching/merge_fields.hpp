@@ -24,6 +24,8 @@ struct merge_context {
     field_rule rule = field_rule::union_merge;
     bool device_update = false;
     std::vector<std::string> decisions;
+    // merge policy: a device value equal to the stored one up to case, accents and detail keeps the stored form.
+    bool keep_equivalent_stored = false;
 
     void note(std::string_view property, std::string_view what);
     // The device may be left without a value it could store.
@@ -49,6 +51,17 @@ bool truncated_by_device(const merge_context&, std::string_view, const T&, const
     return false;
 }
 
+// A device copy that only lost case, accents or spacing (charset-poor phones) is not a change worth taking.
+bool equivalent_text(const std::string& stored, const std::string& incoming);
+template <class T>
+bool equivalent_value(const T&, const T&) {
+    return false;
+}
+inline bool equivalent_value(const std::string& stored, const std::string& incoming) {
+    return equivalent_text(stored, incoming);
+}
+bool equivalent_value(const std::vector<std::string>& stored, const std::vector<std::string>& incoming);
+
 template <class T>
 void merge_single(merge_context& ctx, std::string_view property, T& out, const T& stored, const T& incoming) {
     out = stored;
@@ -61,6 +74,7 @@ void merge_single(merge_context& ctx, std::string_view property, T& out, const T
         ctx.note(property, "kept longer server value: device copy is truncated to its MaxSize");
         return;
     }
+    if (ctx.keep_equivalent_stored && !is_absent(incoming) && equivalent_value(stored, incoming)) return;
     if (ctx.rule == field_rule::server_authoritative) {
         ctx.device_lacks(property);
         ctx.note(property, "server value wins over device value");
@@ -170,10 +184,6 @@ void merge_multi(merge_context& ctx, std::string_view property, std::vector<T>& 
 // not send are kept unless the device copy is authoritative for them.
 void merge_extras(merge_context& ctx, std::vector<property>& out, const std::vector<property>& stored,
                   const std::vector<property>& incoming);
-
-}  // namespace syncml::matching
-
-namespace syncml::matching {
 
 // Field-by-field merges of one kind; the caller picks the rule and derives stored_changed.
 contact merge_contact(merge_context& ctx, const contact& stored, const contact& incoming);

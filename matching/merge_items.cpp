@@ -109,12 +109,14 @@ merge_result merge(const item& stored, const item& incoming, const device_capabi
         r.decisions.push_back("item: kinds differ, kept both copies");
         return r;
     }
-    merge_context ctx{caps, field_rule::union_merge, false, {}};
+    merge_context ctx{caps, field_rule::union_merge, false, {}, false};
     ctx.rule = rule_for(policy, stored, incoming, ctx);
     // A Replace without a server-side change: the device copy is authoritative for what it can store.
     if (mode == merge_mode::update && caps.known && ctx.rule == field_rule::union_merge) {
         ctx.rule = field_rule::replace_storable;
     }
+    ctx.keep_equivalent_stored = ctx.rule == field_rule::union_merge &&
+                                 (policy == conflict_policy::merge || policy == conflict_policy::duplicate);
     merge_result r = run(stored, incoming, std::move(ctx));
     // Keeping both only makes sense for a true conflict: a device copy that adds nothing is no second item.
     if (policy == conflict_policy::duplicate && r.stored_changed) {

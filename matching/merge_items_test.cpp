@@ -112,6 +112,26 @@ TEST(merge, unions_phones_emails_and_categories_by_normalized_value) {
     EXPECT_TRUE(r.stored_changed);
 }
 
+TEST(merge, keeps_the_richer_stored_name_and_accents_when_a_phone_writes_them_with_less) {
+    contact server = vcard("3.0",
+                           "N:M\xC3\xBCller;Anna;Maria;;\r\nFN:Anna Maria M\xC3\xBCller\r\n"
+                           "TEL;TYPE=CELL:+49 171 1234567\r\nEMAIL:anna@example.org\r\nORG:Caf\xC3\xA9 Central\r\n");
+    contact phone = vcard("2.1",
+                          "N:Mueller;Anna\r\nFN:MUELLER, ANNA\r\nTEL;CELL:0171 1234567\r\n"
+                          "TEL;WORK:030 555 0199\r\nORG:CAFE CENTRAL\r\n");
+    auto r = merge(item{server}, item{phone}, device_capabilities{});
+    const contact& m = merged_contact(r);
+    EXPECT_EQ(m.name, server.name);
+    EXPECT_EQ(m.formatted_name, server.formatted_name);
+    EXPECT_EQ(m.organization, server.organization);
+    EXPECT_EQ(m.emails, server.emails);
+    ASSERT_EQ(m.phones.size(), 2u);  // the union: the work number is new
+    EXPECT_EQ(m.phones[1].value, "030 555 0199");
+    phone.formatted_name = "Anna Schmidt";
+    phone.name = structured_name{"Schmidt", "Anna", "", "", ""};
+    EXPECT_EQ(merged_contact(merge(item{server}, item{phone}, device_capabilities{})).formatted_name, "Anna Schmidt");
+}
+
 TEST(merge, sends_the_device_values_it_can_store_but_lacks) {
     contact phone = vcard("2.1", "N:Doe;Jane\r\nFN:Jane Doe\r\nTEL;HOME:030 555 0101\r\nEMAIL:jane@example.org\r\n");
     auto r = merge(item{server_copy()}, item{phone}, basic_phone());
