@@ -9,6 +9,12 @@
 
 #include "src/http_internal.hpp"
 
+#include <openssl/err.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace syncml::server {
 namespace {
 
@@ -61,15 +67,29 @@ net::awaitable<void> accept_loop(std::shared_ptr<listener> l, std::shared_ptr<fr
     }
 }
 
+// OpenSSL's reason ("no such file", "key values mismatch") says more than Asio's generic category message.
+std::string tls_error(const std::string& what, const std::string& path, const error_code& ec) {
+    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(ec.value()));
+    return what + " " + path + ": " + (reason != nullptr ? reason : ec.message());
+}
+
+void check_readable(const char* key, const std::string& path) {
+    if (access(path.c_str(), R_OK) != 0) {
+        throw std::runtime_error(std::string(key) + " " + path + ": " + std::strerror(errno));
+    }
+}
+
 ssl::context make_tls_context(const http_config& config) {
+    check_readable("tls_cert", config.tls_cert);
+    check_readable("tls_key", config.tls_key);
     ssl::context context(ssl::context::tls_server);
     context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                         ssl::context::single_dh_use);
     error_code ec;
     context.use_certificate_chain_file(config.tls_cert, ec);
-    if (ec) throw std::runtime_error("tls_cert " + config.tls_cert + ": " + ec.message());
+    if (ec) throw std::runtime_error(tls_error("tls_cert", config.tls_cert, ec));
     context.use_private_key_file(config.tls_key, ssl::context::pem, ec);
-    if (ec) throw std::runtime_error("tls_key " + config.tls_key + ": " + ec.message());
+    if (ec) throw std::runtime_error(tls_error("tls_key", config.tls_key, ec));
     return context;
 }
 

@@ -159,5 +159,27 @@ assert any(l.get('msg') == 'request' and l.get('tenant') == 'acme' and l.get('st
            and 'remote' in l and 'duration_ms' in l for l in lines)
 " "$work/server.log"
 
+# --- TLS -------------------------------------------------------------------------------------------
+if command -v openssl >/dev/null; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" -days 1 \
+        -subj /CN=localhost 2>/dev/null
+    tls_port=$(free_port)
+    tls_metrics_port=$(free_port)
+    tls_env=(SYNCML_DATABASE_URL=$db_url SYNCML_LISTEN=127.0.0.1:$tls_port SYNCML_METRICS_LISTEN=127.0.0.1:$tls_metrics_port
+        SYNCML_DATA_DIR="$work/data" SYNCML_TLS_KEY="$work/key.pem")
+    env "${tls_env[@]}" SYNCML_TLS_CERT="$work/cert.pem" "$bin" serve 2>"$work/tls.log" &
+    tls_server=$!
+    pids+=($tls_server)
+    check "https /readyz answers 200" wait_for 30 bash -c "[ \"\$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:$tls_port/readyz)\" = 200 ]"
+    check "https sync POST reaches the engine" bash -c "[ \"\$(curl -sk -o /dev/null -w '%{http_code}' -X POST -H '$xml' --data x https://127.0.0.1:$tls_port/sync)\" != 404 ]"
+    check "plain HTTP on the TLS listener gets no answer" bash -c "! curl -s -m 3 http://127.0.0.1:$tls_port/healthz"
+    kill -TERM $tls_server
+    wait $tls_server
+    check "TLS server exits 0 on SIGTERM" test $? -eq 0
+    env "${tls_env[@]}" SYNCML_TLS_CERT="$work/missing.pem" "$bin" serve 2>"$work/tls-bad.log"
+    check "a missing certificate stops start-up with exit 1" test $? -eq 1
+    check "the message names the certificate" grep -q "tls_cert $work/missing.pem: No such file" "$work/tls-bad.log"
+fi
+
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
