@@ -195,7 +195,7 @@ result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version f
     int depth = 0;
     for (std::size_t i = 0; i < lines->size(); ++i) {
         auto& line = (*lines)[i];
-        bool is_vcard = iequals(unescape_text(line.value), "VCARD");
+        bool is_vcard = (line.name == "BEGIN" || line.name == "END") && iequals(unescape_text(line.value), "VCARD");
         if (!state) {
             if (line.name == "BEGIN" && is_vcard) {
                 out.emplace_back();
