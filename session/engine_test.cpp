@@ -15,6 +15,9 @@ std::string vcard(const std::string& name) {
     return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:;" + name + ";;;\r\nEND:VCARD\r\n";
 }
 
+// b64(md5("u1:pw")), as the accounts repository stores it.
+std::string md5_digest_secret() { return "svUovaeQ6WT9T0Bet7dSMg=="; }
+
 // One simulated phone talking to the engine at the model level. Session state goes through
 // encode_state/decode_state between messages, as it does through the database.
 class phone {
@@ -187,6 +190,37 @@ TEST(engine, rejects_a_message_without_credentials_with_407_and_a_challenge) {
     EXPECT_EQ(hdr[0]->data, "407");
     ASSERT_TRUE(hdr[0]->chal);
     EXPECT_EQ(hdr[0]->chal->meta->type, "syncml:auth-basic");
+}
+
+TEST(engine, authenticates_md5_with_the_nonce_it_issued_and_issues_a_fresh_one) {
+    testing::fake_sync_store store;
+    engine_context ctx;
+    ctx.tenant_id = 1;
+    ctx.account = account_info{7, "u1", false, md5_digest_secret()};
+    ctx.make_nonce = [n = 0]() mutable { return "nonce" + std::to_string(++n); };
+    auto device = store.device(1, 7, "phone-md5");
+    message m;
+    m.header.ver_dtd = "1.2";
+    m.header.session_id = "1";
+    m.header.msg_id = "1";
+    m.header.source.loc_uri = "phone-md5";
+    m.header.cred = credentials{meta_info{}, md5_digest(md5_digest_secret(), "stale")};
+    m.header.cred->meta->type = "syncml:auth-md5";
+    session_state state;
+    auto outcome = process_message(m, state, device, ctx, store);
+    auto hdr = statuses_of(outcome.reply, "SyncHdr")[0];
+    EXPECT_EQ(hdr->data, "401");
+    ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
+    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+
+    m.header.msg_id = "2";
+    m.header.cred->data = md5_digest(md5_digest_secret(), "nonce1");
+    outcome = process_message(m, state, device, ctx, store);
+    hdr = statuses_of(outcome.reply, "SyncHdr")[0];
+    EXPECT_EQ(hdr->data, "212");
+    ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
+    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce2");
+    EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce2");
 }
 
 TEST(engine, grants_a_slow_sync_with_508_when_the_device_is_unknown) {
