@@ -89,8 +89,9 @@ server_config test_config() {
 }
 
 struct running_server {
-    running_server()
-        : log("test", std::make_shared<spdlog::sinks::null_sink_mt>()),
+    explicit running_server(server_config settings = test_config())
+        : config(std::move(settings)),
+          log("test", std::make_shared<spdlog::sinks::null_sink_mt>()),
           metrics(registry, "test"),
           server(config, {dispatcher, readiness, metrics, registry, log}) {
         server.start();
@@ -100,7 +101,7 @@ struct running_server {
         server.stop();
         runner.join();
     }
-    server_config config = test_config();
+    server_config config;
     fake_dispatcher dispatcher;
     fake_readiness readiness;
     prometheus::Registry registry;
@@ -326,6 +327,22 @@ TEST(http_server, metrics_count_requests_by_route_and_status) {
     EXPECT_NE(text.find("syncml_http_requests_total{route=\"sync\",status=\"200\"} 1"), std::string::npos) << text;
     EXPECT_NE(text.find("syncml_http_requests_total{route=\"unmatched\",status=\"404\"} 1"), std::string::npos);
     EXPECT_NE(text.find("syncml_http_request_bytes_total{route=\"sync\"} 1"), std::string::npos);
+}
+
+TEST(http_server, idle_and_slow_connections_are_closed_after_their_timeouts) {
+    server_config config = test_config();
+    config.http.idle_timeout = std::chrono::milliseconds(300);
+    config.http.read_timeout = std::chrono::milliseconds(300);
+    running_server s(config);
+    client idle(s.server.sync_port());
+    EXPECT_EQ(idle.request(get("/healthz")).status, 200);
+    client slow(s.server.sync_port());
+    slow.send_text("POST /sync HTTP/1.1\r\nHost: t\r\nContent-Type: " + xml + "\r\nContent-Length: 10\r\n\r\nab");
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_TRUE(idle.closed_by_peer());
+    EXPECT_TRUE(slow.closed_by_peer());
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+    EXPECT_TRUE(s.dispatcher.seen.empty());
 }
 
 TEST(http_server, stop_finishes_in_flight_requests_and_closes_idle_connections) {
