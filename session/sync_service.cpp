@@ -117,6 +117,10 @@ struct sync_service::impl {
             return report;
         }
         auto state = decode_state(rec.state).value_or(session_state{});
+        // A client that reuses a SessionID starts over with MsgID 1; a finished session never continues.
+        if ((in.header.msg_id == "1" && !rec.last_msg_id.empty()) || state.current == phase::done) {
+            state = session_state{};
+        }
         if (state.started_unix_ms == 0) state.started_unix_ms = now_ms();
         state.bytes_in += static_cast<std::int64_t>(request.body.size());
         std::int64_t user = state.user_id != 0 ? state.user_id : (acct ? acct->user_id : 0);

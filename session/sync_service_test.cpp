@@ -137,6 +137,11 @@ TEST_F(sync_service_test, two_instances_serve_alternate_messages_and_a_resend_ap
     ASSERT_EQ(status_codes(b, "SyncHdr"), std::vector<std::string>{"212"});
     auto b_changes = decoded(post(first, sync_message("dev-b", 0), "/sync/" + tenant_));
     EXPECT_EQ(server_adds(b_changes), 2u);
+
+    // A client that reuses its SessionID for the next sync starts a fresh session (authenticates again).
+    auto restart = decoded(post(second, alert_message("dev-a"), "/sync/" + tenant_));
+    EXPECT_EQ(status_codes(restart, "SyncHdr"), std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(restart, "Alert"), std::vector<std::string>{"200"});
 }
 
 TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
