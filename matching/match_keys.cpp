@@ -27,6 +27,8 @@ std::string optional_time(const std::optional<date_time>& value, const std::vect
 
 }  // namespace
 
+std::string to_string(const match_key& key) { return key.kind + ":" + key.value; }
+
 const calendar_component* primary_component(const calendar& value) {
     for (const auto& c : value.components) {
         if (!c.recurrence_id) return &c;

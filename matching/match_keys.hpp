@@ -47,6 +47,9 @@ std::vector<match_key> match_keys_of(const calendar& value, const match_options&
 std::vector<match_key> match_keys_of(const memo& value, const match_options& options = {});
 std::vector<match_key> match_keys_of(const item& value, const match_options& options = {});
 
+// "kind:value", the form item_match_keys.match_key (migration 0001) stores, e.g. "email:a@example.org".
+std::string to_string(const match_key& key);
+
 // The component a calendar item is about: the first one without RECURRENCE-ID (the master), else the first.
 // Null for a calendar without components.
 const calendar_component* primary_component(const calendar& value);

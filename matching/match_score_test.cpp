@@ -144,6 +144,11 @@ TEST(match_keys_of, gives_name_phone_and_email_keys_of_a_contact) {
     EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
 }
 
+TEST(match_keys_of, print_as_kind_colon_value_for_the_key_table) {
+    EXPECT_EQ(to_string(match_key{"email", "a@example.org"}), "email:a@example.org");
+    EXPECT_EQ(to_string(match_keys_of(server_anna()).front()), "email:anna.mueller@example.org");
+}
+
 TEST(match_keys_of, bounds_long_values_by_hashing_them) {
     contact c;
     c.formatted_name = std::string(300, 'x') + " y";
