@@ -1,0 +1,104 @@
+#include "persistence/sync_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include "persistence/accounts.hpp"
+#include "persistence/migrations.hpp"
+#include "persistence/test_support.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+class sync_store_test : public testing::database_test {
+  protected:
+    void SetUp() override {
+        database_test::SetUp();
+        if (IsSkipped()) return;
+        db_ = std::make_unique<database>(url());
+        apply_migrations(*db_);
+        auto user = add_user(*db_, default_tenant, "u1", "pw");
+        tenant_ = user.tenant_id;
+        user_ = user.id;
+    }
+    template <class Fn>
+    void tx(Fn&& fn) {
+        ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
+    }
+
+    std::unique_ptr<database> db_;
+    std::int64_t tenant_ = 0;
+    std::int64_t user_ = 0;
+};
+
+TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_others_changed) {
+    std::int64_t ds = 0, store_a = 0, store_b = 0;
+    std::string guid;
+    tx([&](sync_store& s) {
+        ds = s.datastore(tenant_, user_, "contacts");
+        store_a = s.device_store(tenant_, s.device(tenant_, user_, "a").id, ds, "./c").id;
+        store_b = s.device_store(tenant_, s.device(tenant_, user_, "b").id, ds, "./c").id;
+        auto item = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", "k1");
+        guid = item.guid;
+        s.set_mapping(tenant_, store_a, "1", guid, item.modseq);
+    });
+    tx([&](sync_store& s) {
+        auto upto = s.current_modseq(tenant_, ds);
+        EXPECT_EQ(upto, 1);
+        EXPECT_TRUE(s.changes(tenant_, store_a, 0, upto, true).empty());
+        auto for_b = s.changes(tenant_, store_b, 0, upto, true);
+        ASSERT_EQ(for_b.size(), 1u);
+        EXPECT_EQ(for_b[0].guid, guid);
+        EXPECT_FALSE(for_b[0].luid);
+        EXPECT_EQ(s.guid_for_luid(tenant_, store_a, "1"), guid);
+        EXPECT_EQ(s.find_by_match_key(tenant_, ds, "k1"), std::vector<std::string>{guid});
+    });
+    // B replaces it: A sees the change with its own LUID, B does not.
+    tx([&](sync_store& s) {
+        s.set_mapping(tenant_, store_b, "b1", guid, 1);
+        auto replaced = s.replace_item(tenant_, ds, guid, "BEGIN:VCARD\r\nFN:B\r\nEND:VCARD\r\n", "k2");
+        ASSERT_TRUE(replaced);
+        s.touch_mapping(tenant_, store_b, guid, replaced->modseq);
+        auto for_a = s.changes(tenant_, store_a, 1, replaced->modseq, true);
+        ASSERT_EQ(for_a.size(), 1u);
+        EXPECT_EQ(for_a[0].luid, "1");
+        EXPECT_TRUE(s.changes(tenant_, store_b, 1, replaced->modseq, true).empty());
+        EXPECT_TRUE(s.find_by_match_key(tenant_, ds, "k1").empty());
+    });
+    // A deletion is a tombstone with the next modseq; unconfirmed mappings hide the LUID.
+    tx([&](sync_store& s) {
+        auto deleted = s.delete_item(tenant_, ds, guid);
+        ASSERT_TRUE(deleted);
+        EXPECT_EQ(deleted->modseq, 3);
+        EXPECT_FALSE(s.delete_item(tenant_, ds, guid));
+        s.unconfirm_mappings(tenant_, store_a);
+        EXPECT_FALSE(s.confirmed_luid(tenant_, store_a, guid));
+        auto for_a = s.changes(tenant_, store_a, 0, 3, true);
+        ASSERT_EQ(for_a.size(), 1u);
+        EXPECT_TRUE(for_a[0].deleted);
+        EXPECT_TRUE(s.changes(tenant_, store_a, 0, 3, false).empty());
+    });
+}
+
+TEST_F(sync_store_test, sessions_round_trip_binary_state_and_replies) {
+    std::string state("a\0b", 3), reply("\x03\x01\x6a\x00", 4);
+    std::int64_t key = 0;
+    tx([&](sync_store& s) {
+        key = s.create_session(tenant_, "dev", "7");
+        session_record rec{key, "7", "dev", user_, state, "2", reply, "application/vnd.syncml+wbxml"};
+        s.save_session(tenant_, rec);
+    });
+    tx([&](sync_store& s) {
+        auto found = s.lock_session(tenant_, "dev", "7");
+        ASSERT_TRUE(found);
+        EXPECT_EQ(found->id, key);
+        EXPECT_EQ(found->state, state);
+        EXPECT_EQ(found->last_reply, reply);
+        EXPECT_EQ(found->last_msg_id, "2");
+        EXPECT_EQ(s.lock_session_by_key(tenant_, key)->user_id, user_);
+        EXPECT_FALSE(s.lock_session(tenant_, "dev", "8"));
+        EXPECT_FALSE(s.token_secret().empty());
+    });
+}
+
+}  // namespace
+}  // namespace syncml::persistence
