@@ -104,7 +104,10 @@ bool apply_rrule_part(recurrence_rule& r, std::string_view key, std::string_view
 void append_list(std::string& out, std::string_view key, const std::vector<int>& values) {
     if (values.empty()) return;
     out.append(";").append(key).append("=");
-    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i > 0) out += ',';
+        out += std::to_string(values[i]);
+    }
 }
 
 }  // namespace
@@ -156,7 +159,10 @@ std::string format_date_time(const date_time& v) {
     while (out.size() < 4) out.insert(out.begin(), '0');
     out += two(v.month) + two(v.day);
     if (v.date_only) return out;
-    out += "T" + two(v.hour) + two(v.minute) + two(v.second);
+    out += 'T';
+    out += two(v.hour);
+    out += two(v.minute);
+    out += two(v.second);
     if (v.utc) out += 'Z';
     return out;
 }

@@ -105,7 +105,10 @@ void ical_writer::write_component(const calendar_component& c) {
     if (!c.transparency.empty()) out_.write("TRANSP", c.transparency);
     if (!c.categories.empty()) {
         std::string value;
-        for (const auto& cat : c.categories) value += (value.empty() ? "" : ",") + escape_text(cat);
+        for (const auto& cat : c.categories) {
+            if (!value.empty()) value += ',';
+            value += escape_text(cat);
+        }
         out_.write("CATEGORIES", value);
     }
     number("SEQUENCE", c.sequence, -1);

@@ -191,7 +191,7 @@ void finish_line(content_line& line, std::string& raw, value_mode mode) {
 // Decides whether physical line `next` continues the current value.
 bool continues(value_mode mode, const std::string& raw, std::string_view next, std::string& piece) {
     if (mode == value_mode::quoted_printable && !raw.empty() && raw.back() == '=') {
-        piece = "\n" + std::string(next);
+        piece.assign(1, '\n').append(next);
         return true;
     }
     if (next.empty()) return false;
@@ -205,7 +205,7 @@ bool continues(value_mode mode, const std::string& raw, std::string_view next, s
     }
     bool other_text = !looks_like_property_start(next) && !looks_like_bare_header(next);
     if (other_text || (mode == value_mode::quoted_printable && !looks_like_property_start(next))) {
-        piece = "\n" + std::string(next);  // a raw line break inside a value, as broken peers send
+        piece.assign(1, '\n').append(next);  // a raw line break inside a value, as broken peers send
         return true;
     }
     return false;

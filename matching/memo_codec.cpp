@@ -95,7 +95,10 @@ std::string write_vnote(const memo& value) {
     if (!value.class_.empty()) out.write("CLASS", value.class_);
     if (!value.categories.empty()) {
         std::string cats;
-        for (const auto& c : value.categories) cats += (cats.empty() ? "" : ";") + escape_text(c);
+        for (const auto& c : value.categories) {
+            if (!cats.empty()) cats += ';';
+            cats += escape_text(c);
+        }
         out.write("CATEGORIES", cats);
     }
     if (value.created) out.write("DCREATED", format_date_time(*value.created));

@@ -93,7 +93,10 @@ void vcal_writer::write_dates(std::string_view name, const std::vector<date_time
     bool foreign = false;
     for (const auto& d : dates) {
         date_time v = d.date_only ? date_time{d.year, d.month, d.day, 0, 0, 0, false, false, {}} : d;
-        value += (value.empty() ? "" : ";") + format_date_time(v);
+        {
+            if (!value.empty()) value += ';';
+            value += format_date_time(v);
+        }
         foreign = foreign || (!d.utc && !d.date_only && d.tzid != tzid_) || (d.date_only && !start_is_date);
     }
     out_.write(name, value);
@@ -201,7 +204,10 @@ void vcal_writer::write_alarm(const alarm& a, const calendar_component& c) {
     if (name == "MALARM" && attendee && attendee->value.starts_with("mailto:")) parts[3] = attendee->value.substr(7);
     const property* params = find_extra(a.extra, std::string(k_vcal_hint) + "PARAMS");
     std::string value;
-    for (std::size_t i = 0; i < parts.size(); ++i) value += (i ? ";" : "") + parts[i];
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) value += ';';
+        value += parts[i];
+    }
     out_.write({}, name, params ? params->params : std::vector<param>{}, value);
 }
 
@@ -225,7 +231,10 @@ void vcal_writer::write_component(const calendar_component& c) {
     write_value_sets(c);
     if (!c.categories.empty()) {
         std::string value;
-        for (const auto& cat : c.categories) value += (value.empty() ? "" : ";") + escape_text(cat);
+        for (const auto& cat : c.categories) {
+            if (!value.empty()) value += ';';
+            value += escape_text(cat);
+        }
         out_.write("CATEGORIES", value);
     }
     if (c.sequence >= 0) out_.write("SEQUENCE", std::to_string(c.sequence));

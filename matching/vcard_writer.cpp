@@ -138,7 +138,10 @@ std::string vcard_writer::write(const contact& c) {
     write_text("BDAY", c.birthday);
     if (!c.categories.empty()) {
         std::string value;
-        for (const auto& cat : c.categories) value += (value.empty() ? "" : ",") + escape_text(cat);
+        for (const auto& cat : c.categories) {
+            if (!value.empty()) value += ',';
+            value += escape_text(cat);
+        }
         out_.write("CATEGORIES", value);
     }
     write_text("NOTE", c.note);
