@@ -36,7 +36,7 @@ const message& sample() {
         m.header.msg_id = "3";
         m.header.target.loc_uri = "http://sync.example.com/sync";
         m.header.source.loc_uri = "IMEI:490154203237518";
-        sync s;
+        syncml::session::sync s;
         s.cmd_id = "2";
         s.target = location{"./contacts", std::nullopt, std::nullopt};
         s.source = location{"./C:Contacts.cdb", std::nullopt, std::nullopt};
