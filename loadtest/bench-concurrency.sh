@@ -60,7 +60,7 @@ pid_b=$LT_SERVER_PID
 haproxy_start() {
     local cfg=$work/haproxy-$1.cfg; shift
     {
-        printf 'global\n    maxconn 20000\ndefaults\n    mode http\n    timeout connect 5s\n'
+        printf 'global\n    maxconn 5000\ndefaults\n    mode http\n    timeout connect 5s\n'
         printf '    timeout client 120s\n    timeout server 120s\n    option http-keep-alive\n'
         printf 'frontend syncml\n    bind 127.0.0.1:%s\n    default_backend servers\n' $((port + 4))
         printf 'backend servers\n    balance roundrobin\n'
@@ -70,6 +70,8 @@ haproxy_start() {
     haproxy_pid=$!
     LT_PIDS+=("$haproxy_pid")
     for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$((port + 4))") 2>/dev/null && return 0; sleep 0.1; done
+    lt_log "haproxy did not start:"
+    cat "$cfg.log" >&2
     return 1
 }
 for n in 1 2; do
