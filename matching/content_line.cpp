@@ -240,6 +240,11 @@ result<std::vector<content_line>> read_content_lines(std::string_view data) {
         if (colon == std::string_view::npos || colon == 0) {
             return item_error{item_errc::malformed, "content line without a property name and ':'", line_no};
         }
+        // Names are letters, digits and '-' (plus group dots); written back, anything else would be invalid.
+        if (!looks_like_property_start(text)) {
+            return item_error{item_errc::malformed, "invalid property name in \"" + text.substr(0, colon) + "\"",
+                              line_no};
+        }
         out.push_back(parse_header(std::string_view(text).substr(0, colon), line_no));
         raw = text.substr(colon + 1);
         mode = mode_of(out.back());
