@@ -4,10 +4,33 @@
 
 namespace syncml::session {
 
-// Defined here because `command` is incomplete where the containers are declared.
-bool atomic::operator==(const atomic&) const = default;
-bool sequence::operator==(const sequence&) const = default;
-bool sync::operator==(const sync&) const = default;
+namespace {
+
+// Written out instead of defaulted: clang 14 crashes instantiating the defaulted comparisons of
+// these recursive types (the fuzz build uses clang).
+bool same_commands(const std::vector<command>& a, const std::vector<command>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i])) return false;
+    return true;
+}
+
+}  // namespace
+
+bool command::operator==(const command& o) const { return value == o.value; }
+
+bool atomic::operator==(const atomic& o) const {
+    return static_cast<const command_base&>(*this) == o && meta == o.meta && same_commands(commands, o.commands);
+}
+
+bool sequence::operator==(const sequence& o) const {
+    return static_cast<const command_base&>(*this) == o && meta == o.meta && same_commands(commands, o.commands);
+}
+
+bool sync::operator==(const sync& o) const {
+    return static_cast<const command_base&>(*this) == o && meta == o.meta && target == o.target && source == o.source &&
+           number_of_changes == o.number_of_changes && same_commands(commands, o.commands);
+}
 
 namespace {
 

@@ -242,7 +242,7 @@ using command_variant = std::variant<alert, add, replace, delete_, copy, move, g
 
 struct command {
     command_variant value;
-    bool operator==(const command&) const = default;
+    bool operator==(const command&) const;
 };
 
 // The element name of a command as it appears on the wire ("Alert", "Delete", ...).
