@@ -4,11 +4,12 @@
 # (same phone count, fresh accounts each) to show how the session rate scales with instances.
 #
 #   loadtest/bench-concurrency.sh [--phones 1000] [--seconds 60] [--scale-phones 200] [--scale-seconds 30]
-#                                 [--encoding wbxml] [--port 18440]
+#                                 [--think-ms 0] [--encoding wbxml] [--port 18440]
+# --think-ms gives the 1000 phones a mean pause between sessions (0: back to back, worst case).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-phones=1000 seconds=60 scale_phones=200 scale_seconds=30 encoding=wbxml port=18440
+phones=1000 seconds=60 scale_phones=200 scale_seconds=30 encoding=wbxml port=18440 think_ms=0
 while [ $# -gt 0 ]; do
     case $1 in
         --phones) phones=$2; shift ;;
@@ -16,6 +17,7 @@ while [ $# -gt 0 ]; do
         --scale-phones) scale_phones=$2; shift ;;
         --scale-seconds) scale_seconds=$2; shift ;;
         --encoding) encoding=$2; shift ;;
+        --think-ms) think_ms=$2; shift ;;
         --port) port=$2; shift ;;
         *) echo "usage: $0 [--phones N] [--seconds S] [--scale-phones N] [--scale-seconds S] [--port P]" >&2; exit 2 ;;
     esac
@@ -39,10 +41,10 @@ population() {
 
 # load NAME URL PIDS SECONDS -> runs syncml-load, keeps NAME.json and NAME.txt
 load() {
-    local name=$1 url=$2 pids=$3 secs=$4 pid_args=()
+    local name=$1 url=$2 pids=$3 secs=$4 think=${5:-0} pid_args=()
     for p in $pids; do pid_args+=(--server-pid "$p"); done
     "$LT_LOAD" run --url "$url" "${pop[@]}" --encoding "$encoding" --items 10 --duration "$secs" \
-        "${pid_args[@]}" --timeout 120 --json "$work/$name.json" --no-progress >"$work/$name.txt" || true
+        --think-ms "$think" "${pid_args[@]}" --timeout 120 --json "$work/$name.json" --no-progress >"$work/$name.txt" || true
 }
 
 lt_server_start "$port" "$work/server-a.log"
@@ -51,7 +53,7 @@ population c1k "$phones"
 lt_log "creating accounts for $phones phones"
 lt_accounts "${pop[@]}"
 lt_log "$phones concurrent phones against one instance for $seconds s"
-load many "http://127.0.0.1:$port/sync" "$pid_a" "$seconds"
+load many "http://127.0.0.1:$port/sync" "$pid_a" "$seconds" "$think_ms"
 cat "$work/many.txt"
 
 lt_server_start $((port + 2)) "$work/server-b.log"
