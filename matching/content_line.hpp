@@ -59,7 +59,7 @@ class content_writer {
     std::string take() { return std::move(out_); }
 
   private:
-    void write_params(std::string& line, const std::vector<param>& params) const;
+    void write_params(std::string& line, const std::vector<param>& params, bool bare_types) const;
     void fold(std::string_view line);
 
     line_syntax syntax_;

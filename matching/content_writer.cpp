@@ -144,9 +144,9 @@ std::vector<std::string> split_escaped(std::string_view value, char sep) {
     return parts;
 }
 
-void content_writer::write_params(std::string& line, const std::vector<param>& params) const {
+void content_writer::write_params(std::string& line, const std::vector<param>& params, bool bare_types) const {
     for (const auto& p : params) {
-        if (syntax_ == line_syntax::legacy && p.name == "TYPE") {
+        if (bare_types && syntax_ == line_syntax::legacy && p.name == "TYPE") {
             for (const auto& v : p.values) line += ";" + v;
             continue;
         }
@@ -169,7 +169,7 @@ void content_writer::write(std::string_view group, std::string_view name, const 
     std::string line;
     if (!group.empty()) line.append(group).append(".");
     line += name;
-    write_params(line, params);
+    write_params(line, params, true);
     if (syntax_ == line_syntax::modern) {
         std::string clean(value);
         std::erase_if(clean, [](char c) { return c == '\r' || c == '\n'; });
@@ -203,7 +203,9 @@ void content_writer::write_base64(std::string_view group, std::string_view name,
     std::string line;
     if (!group.empty()) line.append(group).append(".");
     line += name;
-    write_params(line, params);
+    // Binary properties keep TYPE=JPEG even in vCard 2.1: peers such as the Synthesis engine read a bare JPEG
+    // on PHOTO as an unknown type and store the picture as TYPE=UNKNOWN.
+    write_params(line, params, false);
     fold(line + ":" + std::string(base64));
     if (syntax_ == line_syntax::legacy) out_ += "\r\n";
 }

@@ -163,6 +163,17 @@ TEST(vcard_conversion, turns_2_1_type_parameters_and_photos_into_3_0_form) {
     EXPECT_NE(out->find("PHOTO;ENCODING=b;TYPE=JPEG:" + b64), std::string::npos) << *out;
 }
 
+TEST(vcard_conversion, writes_photo_type_as_a_named_parameter_in_2_1) {
+    std::string b64 = encode_base64("jpegbytes");
+    auto out =
+        convert_item("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nTEL;TYPE=CELL:1\r\nPHOTO;ENCODING=b;TYPE=JPEG:" + b64 +
+                         "\r\nEND:VCARD\r\n",
+                     item_dialect::vcard30, item_dialect::vcard21);
+    ASSERT_TRUE(out);
+    EXPECT_NE(out->find("PHOTO;ENCODING=BASE64;TYPE=JPEG:"), std::string::npos) << *out;
+    EXPECT_NE(out->find("TEL;CELL:1\r\n"), std::string::npos) << *out;
+}
+
 const char* k_vcal_event =
     "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nTZ:+01:00\r\n"
     "DAYLIGHT:TRUE;+02:00;20260329T010000Z;20261025T010000Z;CET;CEST\r\n"
