@@ -23,6 +23,7 @@ if(SYNCML_FUZZ)
         target_link_libraries(${fuzzer} PRIVATE syncml_options)
         target_compile_options(${fuzzer} PRIVATE -fsanitize=fuzzer,address,undefined)
         target_link_options(${fuzzer} PRIVATE -fsanitize=fuzzer,address,undefined)
+        add_dependencies(fuzz_targets ${fuzzer})
     endforeach()
 endif()
 
