@@ -1,6 +1,7 @@
 #pragma once
 // Byte-level encodings found in PIM items: quoted-printable, base64, charsets.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,5 +23,7 @@ bool is_valid_utf8(std::string_view data);
 // Invalid UTF-8 claiming to be UTF-8 is read as Windows-1252, the usual culprit. nullopt for unknown charsets.
 std::optional<std::string> to_utf8(std::string_view data, std::string_view charset);
 bool is_ascii(std::string_view data);
+// Appends the UTF-8 encoding of a Unicode code point.
+void append_utf8(std::string& out, std::uint32_t cp);
 
 }  // namespace syncml::matching

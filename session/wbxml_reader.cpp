@@ -1,5 +1,7 @@
 #include "session/wbxml_reader.hpp"
 
+#include "matching/text_codec.hpp"
+
 #include <string>
 
 namespace syncml::session {
@@ -15,24 +17,6 @@ constexpr std::uint8_t k_pi = 0x43;
 constexpr std::uint8_t k_str_t = 0x83;
 constexpr std::uint8_t k_opaque = 0xC3;
 constexpr std::uint32_t k_charset_latin1 = 4;
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | ((cp >> 18) & 0x07));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 class wbxml_reader {
   public:
@@ -142,7 +126,7 @@ class wbxml_reader {
             out.append(text);
             return;
         }
-        for (char c : text) append_utf8(out, static_cast<unsigned char>(c));
+        for (char c : text) matching::append_utf8(out, static_cast<unsigned char>(c));
     }
 
     bool skip_pis() {
@@ -280,7 +264,7 @@ class wbxml_reader {
                     ++pos_;
                     std::uint32_t cp = 0;
                     ok = mb_uint(cp, "entity code point");
-                    if (ok) append_utf8(node.text, cp);
+                    if (ok) matching::append_utf8(node.text, cp);
                     break;
                 }
                 case k_pi:

@@ -1,5 +1,7 @@
 #include "session/xml_reader.hpp"
 
+#include "matching/text_codec.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -39,24 +41,6 @@ codec_ns ns_from_uri(std::string_view uri) {
 std::optional<syncml_version> version_from_namespace(std::string_view uri) {
     // "SYNCML:SYNCML1.2" -> "1.2"
     return uri.size() > 13 ? version_from_ver_dtd(uri.substr(13)) : std::nullopt;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 class xml_reader {
@@ -217,7 +201,7 @@ class xml_reader {
             out += in_[pos_++];  // not an entity: phones send bare '&' in item data
             return;
         }
-        append_utf8(out, *cp);
+        matching::append_utf8(out, *cp);
         pos_ = semi + 1;
     }
 
