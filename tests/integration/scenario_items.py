@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""Test data and checks for tests/integration/matching_scenarios.sh (issue 7 scenarios, issue 6 convergence).
+
+Subcommands (all work on directories of one item per file, as the SyncEvolution file backend keeps them):
+  contacts-variant SRC OUT --count N   the first N contacts of SRC written as another phone would hold them:
+                                       vCard 2.1, FN "Last, First", phones in national form, no EMAIL, one
+                                       extra phone number that SRC does not have
+  events-variant SRC OUT --count N     the first N non-all-day events of SRC as vCalendar 1.0 without UID
+  tasks-variant SRC OUT --count N      the first N tasks of SRC as vCalendar 1.0 without UID
+  add-exceptions DIR                   adds an EXDATE (second occurrence) to every recurring iCalendar event
+  strip-profile SRC OUT PROP...        a copy of a SyncEvolution XML profile without the named properties
+  server-dump URL TENANT USER STORE OUT  the live server items of one datastore, one file each; prints count
+  check-union DIR --kind K --base SRC --variant VAR [--others OTHERS] --total N
+                                       every base/other item once in DIR, paired ones with the union of fields
+  check-kept DIR --kind K --base SRC --props P,...  items of SRC found in DIR with those properties unchanged
+  show DIR --kind K --base SRC --key KEY             print the properties of the DIR item holding KEY
+Exit status 0 = check passed; failures print one line per problem (at most 10) and a summary.
+"""
+
+import argparse
+import hashlib
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_compare():
+    """compare.py of the interop harness: its normalization is the one every check here agrees with."""
+    interop = os.environ.get("SYNCML_INTEROP_DIR") or os.path.join(HERE, "..", "..", "..", "shared", "interop")
+    spec = importlib.util.spec_from_file_location("interop_compare", os.path.join(interop, "compare.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+COMPARE = load_compare()
+
+
+# ---------------------------------------------------------------- reading items
+
+def read_text(path):
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        return f.read()
+
+
+def item_files(directory):
+    return [os.path.join(directory, n) for n in sorted(os.listdir(directory))
+            if not n.startswith(".") and os.path.isfile(os.path.join(directory, n))]
+
+
+def props(text):
+    """Normalized properties of one item: {NAME: [(params, value), ...]} (sub-components as PATH/NAME)."""
+    _, lines = COMPARE.normalize(text, set(COMPARE.DEFAULT_IGNORE), {"UID"})
+    out = {}
+    for line in lines:
+        head, _, value = line.partition(":")
+        name, _, params = head.partition(";")
+        out.setdefault(name, []).append((params, value))
+    return out
+
+
+def values(item, name):
+    return [v for _, v in item.get(name, [])]
+
+
+def raw_lines(text):
+    """Unfolded lines with QP still encoded: (name, params list, value)."""
+    out = []
+    for line in COMPARE.logical_lines(text):
+        head, _, value = line.partition(":")
+        parts = head.split(";")
+        out.append((parts[0].upper(), parts[1:], value))
+    return out
+
+
+def unescape3(value):
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) in "nN" else m.group(1), value)
+
+
+def split3(value, sep):
+    return [unescape3(x) for x in COMPARE.split_unescaped(value, sep)]
+
+
+# ---------------------------------------------------------------- keys that identify one item across formats
+
+def phone_key(raw):
+    """Trailing 9 digits: the same line in national ("030 1234567") and international ("+49 30 1234567") form."""
+    digits = re.sub(r"\D", "", raw)
+    if raw.strip().startswith("+"):
+        pass
+    elif digits.startswith("00"):
+        digits = digits[2:]
+    elif digits.startswith("0"):
+        digits = digits[1:]
+    return digits[-9:]
+
+
+def contact_keys(item):
+    return {phone_key(v) for v in values(item, "TEL") if len(re.sub(r"\D", "", v)) >= 5}
+
+
+def summary_key(item):
+    summaries = values(item, "SUMMARY")
+    return summaries[0].strip().lower() if summaries else ""
+
+
+def identity(kind, item):
+    """Keys under which an item of the base set is found again in a directory."""
+    return contact_keys(item) if kind == "contacts" else {summary_key(item)}
+
+
+# ---------------------------------------------------------------- writing vCard 2.1 / vCalendar 1.0
+
+def qp(value):
+    raw = value.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")
+    encoded = "".join("=%02X" % b if b < 0x20 or b > 0x7E or b == 0x3D else chr(b) for b in raw)
+    lines, cur = [], ""
+    for token in re.findall(r"=[0-9A-F]{2}|.", encoded):
+        if len(cur) + len(token) > 72:
+            lines.append(cur + "=")
+            cur = ""
+        cur += token
+    lines.append(cur)
+    return "\r\n".join(lines)
+
+
+def legacy_prop(name, value, params=""):
+    if "\n" in value or any(ord(c) > 0x7E for c in value):
+        return "%s%s;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:%s" % (name, params, qp(value))
+    return "%s%s:%s" % (name, params, value)
+
+
+def national(number):
+    """'+49 30 1234567' -> '030 1234567'; NANP numbers have no trunk zero: '+1 30 1234567' -> '(30) 1234567'."""
+    parts = number.split()
+    if len(parts) != 3 or not parts[0].startswith("+"):
+        return number
+    if parts[0] == "+1":
+        return "(%s) %s" % (parts[1], parts[2])
+    return "0%s %s" % (parts[1], parts[2])
+
+
+def type_params(params):
+    types = []
+    for p in params:
+        key, _, val = p.partition("=")
+        for t in (val if val else key).split(","):
+            if t.upper() not in ("INTERNET", "PREF") and t:
+                types.append(t.upper())
+    return "".join(";" + t for t in types)
+
+
+def extra_phone(name):
+    digits = int(hashlib.sha256(name.encode()).hexdigest(), 16) % 10 ** 7
+    return "0170 %07d" % digits
+
+
+def contact_variant(text, name):
+    """One vCard 3.0 contact as another phone holds it (see the module doc)."""
+    out = ["BEGIN:VCARD", "VERSION:2.1"]
+    for prop, params, value in raw_lines(text):
+        if prop in ("BEGIN", "END", "VERSION", "UID", "EMAIL", "FN", "PRODID", "REV"):
+            continue
+        if prop == "N":
+            comps = split3(value, ";") + [""] * 5
+            out.append(legacy_prop("N", ";".join(comps[:5]).rstrip(";")))
+            first = " ".join(x for x in (comps[1], comps[2]) if x)
+            out.append(legacy_prop("FN", "%s, %s" % (comps[0], first)))
+        elif prop == "TEL":
+            out.append("TEL%s:%s" % (type_params(params), national(value)))
+        elif prop in ("ORG", "ADR"):
+            out.append(legacy_prop(prop, ";".join(split3(value, ";")), type_params(params)))
+        elif prop == "CATEGORIES":
+            out.append(legacy_prop(prop, ";".join(split3(value, ","))))
+        elif prop == "PHOTO":
+            out.append("PHOTO;ENCODING=BASE64;TYPE=JPEG:" + value.strip() + "\r\n")
+        else:
+            out.append(legacy_prop(prop, unescape3(value)))
+    out.insert(len(out), "TEL;HOME;VOICE:" + extra_phone(name))
+    out.append("END:VCARD")
+    return "\r\n".join(out) + "\r\n"
+
+
+def vcal_time(value):
+    return value if value.endswith("Z") else value
+
+
+def vcal_rrule(value, dtstart):
+    rule = dict(x.split("=", 1) for x in value.upper().split(";") if "=" in x)
+    freq = {"WEEKLY": "W1", "DAILY": "D1"}.get(rule.get("FREQ", ""))
+    if not freq or "UNTIL" not in rule:
+        return None
+    day = ""
+    if freq == "W1":
+        import datetime
+        d = datetime.datetime.strptime(dtstart[:8], "%Y%m%d")
+        day = " " + ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][d.weekday()]
+    return "%s%s %s" % (freq, day, rule["UNTIL"])
+
+
+def calendar_variant(text, component):
+    """An iCalendar 2.0 event or task as a vCalendar 1.0 phone without UIDs holds it."""
+    out = ["BEGIN:VCALENDAR", "VERSION:1.0", "BEGIN:" + component]
+    depth, dtstart = 0, ""
+    for prop, params, value in raw_lines(text):
+        if prop == "BEGIN":
+            depth += 1
+            continue
+        if prop == "END":
+            depth -= 1
+            continue
+        if depth != 2 or prop in ("UID", "DTSTAMP", "PRODID", "VERSION"):
+            continue  # VALARM and the calendar level are left out: alarms are not what is matched here
+        if prop == "DTSTART":
+            dtstart = value
+        if prop == "RRULE":
+            rule = vcal_rrule(value, dtstart)
+            if rule:
+                out.append("RRULE:" + rule)
+        elif prop in ("DTSTART", "DTEND", "DUE", "COMPLETED", "EXDATE", "LAST-MODIFIED"):
+            out.append("%s:%s" % (prop, value))
+        elif prop == "CATEGORIES":
+            out.append(legacy_prop(prop, ";".join(split3(value, ","))))
+        elif prop == "STATUS":
+            out.append("STATUS:" + value.replace("-", " "))
+        elif prop == "PRIORITY":
+            out.append("PRIORITY:%d" % {1: 1, 5: 2, 9: 3}.get(int(value), 2))
+        elif prop == "PERCENT-COMPLETE":
+            continue
+        else:
+            out.append(legacy_prop(prop, unescape3(value)))
+    out += ["END:" + component, "END:VCALENDAR"]
+    return "\r\n".join(out) + "\r\n"
+
+
+def is_allday(text):
+    return re.search(r"^DTSTART;VALUE=DATE:", text, re.M) is not None
+
+
+def cmd_variant(a, kind):
+    os.makedirs(a.out, exist_ok=True)
+    written = 0
+    for path in item_files(a.src):
+        if written == a.count:
+            break
+        text, name = read_text(path), os.path.basename(path)
+        if kind == "contacts":
+            variant = contact_variant(text, name)
+        elif kind == "events":
+            if is_allday(text):
+                continue
+            variant = calendar_variant(text, "VEVENT")
+        else:
+            variant = calendar_variant(text, "VTODO")
+        with open(os.path.join(a.out, "v-" + os.path.splitext(name)[0] + a.suffix), "w", encoding="utf-8",
+                  newline="") as f:
+            f.write(variant)
+        written += 1
+    if written != a.count:
+        sys.exit("only %d of %d items could be rewritten" % (written, a.count))
+    print("wrote %d %s variants to %s" % (written, kind, a.out))
+
+
+def cmd_add_exceptions(a):
+    """An EXDATE on the second occurrence of each recurring event: a recurrence with an exception."""
+    import datetime
+    changed = 0
+    for path in item_files(a.dir):
+        text = read_text(path)
+        start = re.search(r"^DTSTART(;VALUE=DATE)?:(\S+)", text, re.M)
+        rule = re.search(r"^RRULE:.*FREQ=(DAILY|WEEKLY)", text, re.M)
+        if not start or not rule:
+            continue
+        step = datetime.timedelta(days=1 if rule.group(1) == "DAILY" else 7)
+        value = start.group(2)
+        fmt = "%Y%m%d" if start.group(1) else "%Y%m%dT%H%M%SZ"
+        second = (datetime.datetime.strptime(value, fmt) + step).strftime(fmt)
+        line = ("EXDATE;VALUE=DATE:" if start.group(1) else "EXDATE:") + second
+        text = re.sub(r"^(RRULE:[^\r\n]*\r?\n)", lambda m: m.group(1) + line + "\r\n", text, count=1, flags=re.M)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        changed += 1
+    print("added an exception to %d recurring events" % changed)
+
+
+def cmd_strip_profile(a):
+    text = read_text(a.src)
+    for name in a.props:
+        pattern = r'[ \t]*<property name="%s"[^>]*?(/>|>.*?</property>)[ \t]*\r?\n?' % re.escape(name)
+        text, n = re.subn(pattern, "", text, flags=re.S)
+        if n == 0:
+            sys.exit("property %s not found in %s" % (name, a.src))
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# ---------------------------------------------------------------- server side
+
+SERVER_ITEMS_SQL = """
+SELECT i.guid, translate(encode(convert_to(i.content, 'UTF8'), 'base64'), E'\\n', '')
+FROM items i
+JOIN datastores d ON d.tenant_id = i.tenant_id AND d.datastore_id = i.datastore_id
+JOIN users u ON u.tenant_id = d.tenant_id AND u.user_id = d.user_id
+JOIN tenants t ON t.tenant_id = u.tenant_id
+WHERE t.name = :'tenant' AND u.name = :'user' AND d.kind = :'kind' AND NOT i.deleted
+ORDER BY i.item_id
+"""
+STORE_KIND = {"contacts": "contacts", "events": "calendar", "tasks": "tasks", "memos": "memos"}
+
+
+def cmd_server_dump(a):
+    import base64
+    result = subprocess.run(["psql", "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-v",
+                             "tenant=" + a.tenant, "-v", "user=" + a.user, "-v", "kind=" + STORE_KIND[a.store],
+                             a.url], input=SERVER_ITEMS_SQL, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("psql failed: " + result.stderr.strip())
+    os.makedirs(a.out, exist_ok=True)
+    for old in item_files(a.out):
+        os.remove(old)
+    count = 0
+    for line in result.stdout.splitlines():
+        if not line.strip():
+            continue
+        guid, content = line.split("\t", 1)
+        with open(os.path.join(a.out, re.sub(r"[^A-Za-z0-9-]", "_", guid)), "wb") as f:
+            f.write(base64.b64decode(content))
+        count += 1
+    print(count)
+
+
+# ---------------------------------------------------------------- checks
+
+class Problems:
+    def __init__(self):
+        self.lines = []
+
+    def add(self, text):
+        self.lines.append(text)
+
+    def report(self, summary_ok):
+        for line in self.lines[:10]:
+            print("  " + line)
+        if len(self.lines) > 10:
+            print("  (%d more problems)" % (len(self.lines) - 10))
+        if self.lines:
+            print("%d problems" % len(self.lines))
+            return 1
+        print(summary_ok)
+        return 0
+
+
+def load_dir(directory):
+    return {os.path.basename(p): props(read_text(p)) for p in item_files(directory)}
+
+
+def index_by_key(kind, items):
+    index = {}
+    for name, item in items.items():
+        for key in identity(kind, item):
+            index.setdefault(key, set()).add(name)
+    return index
+
+
+def holders(kind, index, item):
+    found = set()
+    for key in identity(kind, item):
+        found |= index.get(key, set())
+    return found
+
+
+def norm_email(v):
+    return v.strip().lower()
+
+
+def expected_union(kind, base, variant):
+    """What the merged copy must hold: every multi-valued entry of both, by normalized value."""
+    if kind == "contacts":
+        return {"TEL": {phone_key(v) for v in values(base, "TEL") + values(variant, "TEL")},
+                "EMAIL": {norm_email(v) for v in values(base, "EMAIL") + values(variant, "EMAIL")}}
+    return {"CATEGORIES": set(values(base, "CATEGORIES") + values(variant, "CATEGORIES"))}
+
+
+def check_union_item(kind, label, item, want, problems):
+    if kind == "contacts":
+        tels = [phone_key(v) for v in values(item, "TEL")]
+        if set(tels) != want["TEL"] or len(tels) != len(set(tels)):
+            problems.add("%s: TEL %s, want each of %s once" % (label, sorted(tels), sorted(want["TEL"])))
+        emails = {norm_email(v) for v in values(item, "EMAIL")}
+        if emails != want["EMAIL"]:
+            problems.add("%s: EMAIL %s, want %s" % (label, sorted(emails), sorted(want["EMAIL"])))
+
+
+def cmd_check_union(a):
+    items = load_dir(a.dir)
+    index = index_by_key(a.kind, items)
+    problems = Problems()
+    if len(items) != a.total:
+        problems.add("%d items in %s, want %d" % (len(items), a.dir, a.total))
+    base = load_dir(a.base)
+    variants = load_dir(a.variant) if a.variant else {}
+    variant_of = {}
+    for vname, v in variants.items():
+        matches = [b for b, item in base.items() if identity(a.kind, item) & identity(a.kind, v)]
+        if len(matches) != 1:
+            sys.exit("test data: variant %s matches %d base items" % (vname, len(matches)))
+        variant_of[matches[0]] = v
+    others = load_dir(a.others) if a.others else {}
+    for name, item in list(base.items()) + list(others.items()):
+        found = holders(a.kind, index, item)
+        if len(found) != 1:
+            problems.add("%s is held by %d items %s" % (name, len(found), sorted(found)[:4]))
+            continue
+        if name in variant_of:
+            want = expected_union(a.kind, item, variant_of[name])
+            check_union_item(a.kind, "%s (as %s)" % (name, next(iter(found))), items[next(iter(found))], want,
+                             problems)
+    return problems.report("ok: %d items, each base/other item once%s" %
+                           (len(items), ", paired ones with the union of fields" if variants else ""))
+
+
+def cmd_check_kept(a):
+    items = load_dir(a.dir)
+    index = index_by_key(a.kind, items)
+    problems = Problems()
+    wanted = [p.strip().upper() for p in a.props.split(",") if p.strip()]
+    checked = {p: 0 for p in wanted}
+    for name, item in load_dir(a.base).items():
+        found = holders(a.kind, index, item)
+        if len(found) != 1:
+            problems.add("%s is held by %d items" % (name, len(found)))
+            continue
+        held = items[next(iter(found))]
+        for prop in wanted:
+            if prop not in item:
+                continue
+            checked[prop] += 1
+            if sorted(values(held, prop)) != sorted(values(item, prop)):
+                got = [v[:40] for v in values(held, prop)]
+                problems.add("%s: %s is %s, want %s" % (name, prop, got or "missing",
+                                                        [v[:40] for v in values(item, prop)]))
+    missing = [p for p, n in checked.items() if n == 0]
+    if missing:
+        problems.add("test data has no item with %s" % ",".join(missing))
+    return problems.report("ok: %s kept (%s items checked)" %
+                           (",".join(wanted), ", ".join("%s %d" % kv for kv in checked.items())))
+
+
+def cmd_show(a):
+    items = load_dir(a.dir)
+    for name, item in items.items():
+        if a.key in identity(a.kind, item) or any(a.key in v for vs in item.values() for _, v in vs):
+            print("--", name)
+            for prop, vs in sorted(item.items()):
+                for params, v in vs:
+                    print("  %s%s: %s" % (prop, ";" + params if params else "", v[:100]))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for kind, suffix in (("contacts", ".vcf"), ("events", ".vcs"), ("tasks", ".vcs")):
+        p = sub.add_parser(kind + "-variant")
+        p.add_argument("src")
+        p.add_argument("out")
+        p.add_argument("--count", type=int, required=True)
+        p.set_defaults(func=lambda a, k=kind: cmd_variant(a, k), suffix=suffix)
+    p = sub.add_parser("add-exceptions")
+    p.add_argument("dir")
+    p.set_defaults(func=cmd_add_exceptions)
+    p = sub.add_parser("strip-profile")
+    p.add_argument("src")
+    p.add_argument("out")
+    p.add_argument("props", nargs="+")
+    p.set_defaults(func=cmd_strip_profile)
+    p = sub.add_parser("server-dump")
+    for name in ("url", "tenant", "user", "store", "out"):
+        p.add_argument(name)
+    p.set_defaults(func=cmd_server_dump)
+    p = sub.add_parser("check-union")
+    p.add_argument("dir")
+    p.add_argument("--kind", required=True)
+    p.add_argument("--base", required=True)
+    p.add_argument("--variant")
+    p.add_argument("--others")
+    p.add_argument("--total", type=int, required=True)
+    p.set_defaults(func=cmd_check_union)
+    p = sub.add_parser("check-kept")
+    p.add_argument("dir")
+    p.add_argument("--kind", required=True)
+    p.add_argument("--base", required=True)
+    p.add_argument("--props", required=True)
+    p.set_defaults(func=cmd_check_kept)
+    p = sub.add_parser("show")
+    p.add_argument("dir")
+    p.add_argument("--kind", required=True)
+    p.add_argument("--key", required=True)
+    p.set_defaults(func=cmd_show)
+    a = ap.parse_args()
+    return a.func(a) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
