@@ -3,6 +3,9 @@
 #include <poll.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
+#include <cstdio>
+
 #include "persistence/detail/connection_access.hpp"
 
 namespace syncml::persistence {
@@ -79,6 +82,15 @@ bool retryable_sqlstate(const std::string& state) {
 }
 
 }  // namespace
+
+std::string prepared_name(std::string_view sql) {
+    // FNV-1a, 64 bits: a collision would need two of our few dozen statements to hash alike.
+    std::uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : sql) hash = (hash ^ c) * 1099511628211ull;
+    char name[20];
+    std::snprintf(name, sizeof name, "s%016llx", static_cast<unsigned long long>(hash));
+    return name;
+}
 
 void drop_if_broken(database& db, const std::exception& error) {
     auto& connection = db.internals().connection;

@@ -62,6 +62,32 @@ TEST_F(database_test, retries_a_transaction_whose_connection_died_midway) {
     EXPECT_NE(pids[0], pids[1]);
 }
 
+TEST_F(database_test, prepares_a_statement_once_per_connection_and_again_after_a_reconnect) {
+    database db(url());
+    const std::string sql = "SELECT $1::int + 1";
+    auto run = [&] {
+        return in_transaction(db, [&](pqxx::work& tx) { return exec_prepared_sql(tx, sql, 41)[0][0].as<int>(); });
+    };
+    auto prepared_here = [&] {
+        return in_transaction(db, [&](pqxx::work& tx) {
+            return tx.exec_params1("SELECT count(*) FROM pg_prepared_statements WHERE name = $1", prepared_name(sql))[0]
+                .as<int>();
+        });
+    };
+    EXPECT_EQ(prepared_here(), 0);
+    EXPECT_EQ(run(), 42);
+    EXPECT_EQ(run(), 42);
+    EXPECT_EQ(prepared_here(), 1);
+    terminate_backend(url(), backend_pid(db));
+    EXPECT_EQ(run(), 42);  // the new connection prepares it again instead of failing on an unknown name
+    EXPECT_EQ(prepared_here(), 1);
+}
+
+TEST(database, names_different_statements_differently) {
+    EXPECT_EQ(prepared_name("SELECT 1"), prepared_name("SELECT 1"));
+    EXPECT_NE(prepared_name("SELECT 1"), prepared_name("SELECT 2"));
+}
+
 TEST_F(database_test, names_itself_in_pg_stat_activity) {
     database db(url());
     const auto name = in_transaction(

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -40,6 +42,20 @@ void drop_if_broken(database& db, const std::exception& error);
 // True when running the whole transaction again may succeed: never for in-doubt commits or
 // non-pqxx exceptions.
 bool is_retryable(const std::exception& error, const pqxx::connection* connection);
+
+// The name `sql` is prepared under on every connection: derived from its text, so call sites need no
+// registry and two statements never share a name.
+std::string prepared_name(std::string_view sql);
+
+// Runs `sql` as a prepared statement, so PostgreSQL parses and plans it once per connection instead of on
+// every call. pqxx only records the definition here and sends it to the server on first use (again on a new
+// connection after a reconnect), which makes this safe inside a transaction.
+template <typename Tx, typename... Args>
+pqxx::result exec_prepared_sql(Tx& tx, const std::string& sql, Args&&... args) {
+    auto name = prepared_name(sql);
+    tx.conn().prepare(name, sql);
+    return tx.exec_prepared(name, std::forward<Args>(args)...);
+}
 
 struct retry_policy {
     int attempts = 3;
@@ -82,6 +98,8 @@ auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
 
 // The names the brief promised, for repositories outside detail.
 using detail::connection_of;
+using detail::exec_prepared_sql;
+using detail::prepared_name;
 using detail::in_transaction;
 using detail::retry_policy;
 
