@@ -13,7 +13,15 @@ Subcommands (all work on directories of one item per file, as the SyncEvolution 
   check-union DIR --kind K --base SRC --variant VAR [--others OTHERS] --total N
                                        every base/other item once in DIR, paired ones with the union of fields
   check-kept DIR --kind K --base SRC --props P,...  items of SRC found in DIR with those properties unchanged
-  show DIR --kind K --base SRC --key KEY             print the properties of the DIR item holding KEY
+  find DIR --key KEY                   the file names of DIR items holding phone number KEY (trailing digits)
+  edit FILE [--set LINE]... [--add LINE]...  change a vCard 3.0 / iCalendar 2.0 item in place: --set replaces
+                                       the lines of LINE's property, --add adds LINE ("NAME;PARAMS:VALUE")
+  first-key FILE                       the first phone number key of a contact (as find --key takes it)
+  check-conflict DIR --key KEY --expect a|b|merged|both  the items holding KEY after an edit-edit conflict
+  compare-calendar DIR_A DIR_B         compare.py for a vCalendar 1.0 and an iCalendar 2.0 phone: only what both
+                                       formats express, in one spelling (alarm run time, RRULE, all-day dates,
+                                       priority scale, status)
+  show DIR --key KEY                   print the properties of the DIR items holding KEY
 Exit status 0 = check passed; failures print one line per problem (at most 10) and a summary.
 """
 
@@ -59,6 +67,10 @@ def props(text):
     for line in lines:
         head, _, value = line.partition(":")
         name, _, params = head.partition(";")
+        # Properties of the item's own component without its path ("VEVENT/SUMMARY" -> "SUMMARY").
+        component, _, rest = name.partition("/")
+        if rest and component in ("VEVENT", "VTODO", "VJOURNAL"):
+            name = rest
         out.setdefault(name, []).append((params, value))
     return out
 
@@ -110,7 +122,9 @@ def summary_key(item):
 
 def identity(kind, item):
     """Keys under which an item of the base set is found again in a directory."""
-    return contact_keys(item) if kind == "contacts" else {summary_key(item)}
+    if kind == "contacts":
+        return contact_keys(item)
+    return {"summary:" + summary_key(item)} | {"uid:" + v for v in values(item, "UID")}
 
 
 # ---------------------------------------------------------------- writing vCard 2.1 / vCalendar 1.0
@@ -290,7 +304,7 @@ def cmd_add_exceptions(a):
 def cmd_strip_profile(a):
     text = read_text(a.src)
     for name in a.props:
-        pattern = r'[ \t]*<property name="%s"[^>]*?(/>|>.*?</property>)[ \t]*\r?\n?' % re.escape(name)
+        pattern = r'[ \t]*<property\b[^>]*\bname="%s"[^>]*?(/>|>.*?</property>)[ \t]*\r?\n?' % re.escape(name)
         text, n = re.subn(pattern, "", text, flags=re.S)
         if n == 0:
             sys.exit("property %s not found in %s" % (name, a.src))
@@ -332,6 +346,157 @@ def cmd_server_dump(a):
             f.write(base64.b64decode(content))
         count += 1
     print(count)
+
+
+# ---------------------------------------------------------------- vCalendar 1.0 vs iCalendar 2.0
+
+WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+
+
+def parse_time(value):
+    import datetime
+    value = value.strip()
+    for fmt in ("%Y%m%dT%H%M%SZ", "%Y%m%dT%H%M%S", "%Y%m%d"):
+        try:
+            return datetime.datetime.strptime(value, fmt), fmt
+        except ValueError:
+            pass
+    return None, None
+
+
+def common_date(prop, value, item):
+    """All-day values as dates: iCalendar VALUE=DATE, vCalendar 1.0 midnight-to-midnight (or 23:59)."""
+    import datetime
+    t, fmt = parse_time(value)
+    if fmt != "%Y%m%dT%H%M%S":
+        return value
+    starts = [parse_time(v)[0] for v in values(item, "DTSTART")]
+    allday = starts and starts[0] and starts[0].time() == datetime.time(0)
+    if not allday:
+        return value
+    if t.time() == datetime.time(0):
+        return t.strftime("%Y%m%d")
+    if prop == "DTEND" and t.time() == datetime.time(23, 59):
+        return (t + datetime.timedelta(minutes=1)).strftime("%Y%m%d")
+    if prop == "UNTIL" and t.time() >= datetime.time(23, 59):
+        return t.strftime("%Y%m%d")
+    return value
+
+
+def common_rrule(value, item):
+    rule = {}
+    if "=" in value:
+        rule = dict(x.split("=", 1) for x in value.upper().split(";") if "=" in x)
+    else:  # vCalendar 1.0: "W1 WE 20240228T094500Z", "D1 20240520T091500Z", "W2 #5"
+        words = value.upper().split()
+        m = re.match(r"([DWMY][DP]?)(\d+)$", words[0]) if words else None
+        if not m:
+            return value
+        rule["FREQ"] = {"D": "DAILY", "W": "WEEKLY", "MD": "MONTHLY", "MP": "MONTHLY", "YD": "YEARLY",
+                        "YM": "YEARLY"}.get(m.group(1), m.group(1))
+        rule["INTERVAL"] = m.group(2)
+        days = [w for w in words[1:] if w in WEEKDAYS]
+        if days:
+            rule["BYDAY"] = ",".join(days)
+        for w in words[1:]:
+            if w.startswith("#") and w != "#0":
+                rule["COUNT"] = w[1:]
+            elif re.match(r"\d{8}T", w):
+                rule["UNTIL"] = w
+    if rule.get("INTERVAL") == "1":
+        del rule["INTERVAL"]
+    if rule.get("FREQ") == "WEEKLY" and "BYDAY" not in rule:
+        start = parse_time((values(item, "DTSTART") or [""])[0])[0]
+        if start:
+            rule["BYDAY"] = WEEKDAYS[start.weekday()]
+    if "UNTIL" in rule:
+        rule["UNTIL"] = common_date("UNTIL", rule["UNTIL"], item)
+    return ";".join("%s=%s" % kv for kv in sorted(rule.items()))
+
+
+def alarm_times(item):
+    """Run times of the item's alarms: vCalendar AALARM/DALARM values or iCalendar VALARM triggers."""
+    import datetime
+    times = {v.split(";")[0] for name in ("AALARM", "DALARM") for v in values(item, name)}
+    start, fmt = parse_time((values(item, "DTSTART") or values(item, "DUE") or [""])[0])
+    for trigger in values(item, "VALARM/TRIGGER"):
+        m = re.fullmatch(r"(-?)(\d+)s", trigger)
+        if m and start:
+            delta = datetime.timedelta(seconds=int(m.group(2)))
+            at = start - delta if m.group(1) else start + delta
+            times.add(at.strftime("%Y%m%dT%H%M%SZ" if fmt.endswith("Z") else "%Y%m%dT%H%M%S"))
+        else:
+            times.add(trigger)
+    return times
+
+
+def common_priority(value):
+    """iCalendar 1-9 and vCalendar 1-3 on one scale: high, medium, low."""
+    n = int(value) if value.isdigit() else 0
+    if n == 0:
+        return None
+    ical = {1: "high", 2: "high", 3: "high", 4: "high", 5: "medium", 6: "low", 7: "low", 8: "low", 9: "low"}
+    return ical[n]
+
+
+ONLY_ONE_FORMAT = {"PERCENT-COMPLETE", "VALARM/ACTION", "VALARM/DESCRIPTION", "VALARM/TRIGGER", "VALARM/ATTACH",
+                   "AALARM", "DALARM", "UID", "SEQUENCE", "TRANSP", "VTIMEZONE"}
+
+
+def common_calendar(item):
+    out = set()
+    for name, entries in item.items():
+        if name in ONLY_ONE_FORMAT or name.startswith("VTIMEZONE") or name.startswith("VCALENDAR"):
+            continue
+        for params, value in entries:
+            params = re.sub(r";?VALUE=DATE(-TIME)?", "", params)
+            if name in ("DTSTART", "DTEND", "DUE", "COMPLETED", "EXDATE"):
+                value = common_date(name, value, item)
+            elif name == "RRULE":
+                value = common_rrule(value, item)
+            elif name == "STATUS":
+                value = value.replace(" ", "-")
+            elif name == "PRIORITY" and value not in ("high", "medium", "low"):
+                value = common_priority(value)
+            if value is not None:
+                out.add("%s%s:%s" % (name, ";" + params if params else "", value))
+    out |= {"ALARM:" + t for t in alarm_times(item)}
+    return out
+
+
+def load_calendar(directory):
+    items = {}
+    for path in item_files(directory):
+        text = read_text(path)
+        item = props(text)
+        if re.search(r"^VERSION:1\.0", text, re.M) and "PRIORITY" in item:
+            scale = {"1": "high", "2": "medium", "3": "low"}
+            item["PRIORITY"] = [(p, scale.get(v, v)) for p, v in item["PRIORITY"]]
+        items[os.path.basename(path)] = item
+    return items
+
+
+def cmd_compare_calendar(a):
+    import collections
+    sides = []
+    for directory in (a.dir_a, a.dir_b):
+        sides.append({name: (summary_key(item), frozenset(common_calendar(item)))
+                      for name, item in load_calendar(directory).items()})
+    ca = collections.Counter(v[1] for v in sides[0].values())
+    cb = collections.Counter(v[1] for v in sides[1].values())
+    only_a, only_b = ca - cb, cb - ca
+    if not only_a and not only_b:
+        print("same: %d items in %s and %s (fields both formats express)" % (len(sides[0]), a.dir_a, a.dir_b))
+        return 0
+    print("DIFFERENT: %d only in %s, %d only in %s" % (sum(only_a.values()), a.dir_a, sum(only_b.values()), a.dir_b))
+    by_summary = {v[0]: v[1] for v in sides[1].values() if v[1] in only_b}
+    for key, lines in sorted((v for v in sides[0].values() if v[1] in only_a), key=lambda v: v[0])[:a.show]:
+        other = by_summary.get(key)
+        if other is None:
+            print("  only in A: %r" % key)
+            continue
+        print("  %r: A %s, B %s" % (key, sorted(lines - other), sorted(other - lines)))
+    return 1
 
 
 # ---------------------------------------------------------------- checks
@@ -451,10 +616,75 @@ def cmd_check_kept(a):
                            (",".join(wanted), ", ".join("%s %d" % kv for kv in checked.items())))
 
 
+def key_holders(items, key):
+    return {n: i for n, i in items.items() if key in contact_keys(i)}
+
+
+def cmd_find(a):
+    for name in sorted(key_holders(load_dir(a.dir), a.key)):
+        print(name)
+    return 0
+
+
+def cmd_edit(a):
+    """Content lines go before the item's END line; --set first drops the lines of the same property."""
+    text = read_text(a.file)
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = COMPARE.logical_lines(text)
+    end = max(i for i, line in enumerate(lines) if line.upper().startswith("END:V") and
+              line.upper() != "END:VCALENDAR" and line.upper() != "END:VALARM")
+    tail, lines = lines[end:], lines[:end]
+    for line in a.set:
+        prop = re.split(r"[;:]", line, 1)[0].upper()
+        lines = [l for l in lines if re.split(r"[;:]", l, 1)[0].upper() != prop] + [line]
+    lines += a.add
+    with open(a.file, "w", encoding="utf-8", newline="") as f:
+        f.write(nl.join(lines + tail) + nl)
+    return 0
+
+
+EDIT_A = {"TITLE": "Title from A", "EMAIL": "from-a@example.com"}
+EDIT_B = {"TITLE": "Title from B", "TEL": "+49 89 5550123"}
+
+
+def version_of(item):
+    """Which edit(s) an item carries: 'a', 'b', 'merged' (both), or a description of what it is."""
+    title = values(item, "TITLE")
+    has_a = EDIT_A["EMAIL"] in [norm_email(v) for v in values(item, "EMAIL")]
+    has_b = phone_key(EDIT_B["TEL"]) in contact_keys(item)
+    if has_a and has_b and title in ([EDIT_A["TITLE"]], [EDIT_B["TITLE"]]):
+        return "merged"
+    if has_a and not has_b and title == [EDIT_A["TITLE"]]:
+        return "a"
+    if has_b and not has_a and title == [EDIT_B["TITLE"]]:
+        return "b"
+    return "TITLE %s, A's email %s, B's phone %s" % (title, "present" if has_a else "absent",
+                                                     "present" if has_b else "absent")
+
+
+def cmd_check_conflict(a):
+    found = key_holders(load_dir(a.dir), a.key)
+    versions = sorted(version_of(i) for i in found.values())
+    want = ["a", "b"] if a.expect == "both" else [a.expect]
+    if versions == want:
+        print("ok: %s holds %s" % (a.key, " and ".join(want)))
+        return 0
+    print("  %d items hold %s in %s: %s; want %s" % (len(found), a.key, a.dir, versions, want))
+    return 1
+
+
+def cmd_first_key(a):
+    keys = sorted(contact_keys(props(read_text(a.file))))
+    if not keys:
+        sys.exit("no phone number in " + a.file)
+    print(keys[0])
+    return 0
+
+
 def cmd_show(a):
     items = load_dir(a.dir)
     for name, item in items.items():
-        if a.key in identity(a.kind, item) or any(a.key in v for vs in item.values() for _, v in vs):
+        if a.key in contact_keys(item) or any(a.key in v for vs in item.values() for _, v in vs):
             print("--", name)
             for prop, vs in sorted(item.items()):
                 for params, v in vs:
@@ -497,11 +727,29 @@ def main():
     p.add_argument("--base", required=True)
     p.add_argument("--props", required=True)
     p.set_defaults(func=cmd_check_kept)
-    p = sub.add_parser("show")
+    for name, func in (("show", cmd_show), ("find", cmd_find)):
+        p = sub.add_parser(name)
+        p.add_argument("dir")
+        p.add_argument("--key", required=True)
+        p.set_defaults(func=func)
+    p = sub.add_parser("edit")
+    p.add_argument("file")
+    p.add_argument("--set", action="append", default=[])
+    p.add_argument("--add", action="append", default=[])
+    p.set_defaults(func=cmd_edit)
+    p = sub.add_parser("compare-calendar")
+    p.add_argument("dir_a")
+    p.add_argument("dir_b")
+    p.add_argument("--show", type=int, default=5)
+    p.set_defaults(func=cmd_compare_calendar)
+    p = sub.add_parser("first-key")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_first_key)
+    p = sub.add_parser("check-conflict")
     p.add_argument("dir")
-    p.add_argument("--kind", required=True)
     p.add_argument("--key", required=True)
-    p.set_defaults(func=cmd_show)
+    p.add_argument("--expect", required=True, choices=["a", "b", "merged", "both"])
+    p.set_defaults(func=cmd_check_conflict)
     a = ap.parse_args()
     return a.func(a) or 0
 
