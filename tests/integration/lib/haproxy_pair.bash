@@ -52,7 +52,7 @@ defaults
     timeout connect 2s
     timeout client 180s
     timeout server 180s
-    timeout check 1s
+    timeout check 2s
     retries 3
     option redispatch 1
     retry-on conn-failure empty-response response-timeout
@@ -65,7 +65,8 @@ backend servers
     http-reuse never
     option http-server-close
     option httpchk GET /readyz
-    default-server check inter 300ms fall 1 rise 2
+    # A killed instance refuses connections at once (retried elsewhere); the check then takes it out.
+    default-server check inter 300ms fall 2 rise 2
     server a 127.0.0.1:${pair_port[a]} port ${pair_metrics[a]}
     server b 127.0.0.1:${pair_port[b]} port ${pair_metrics[b]}
 CFG
