@@ -180,6 +180,8 @@ second_phone() {  # second_phone TENANT KIND FORMAT_A FORMAT_B BASE SHARED OTHER
     n=$(server_items "$tenant" bob "$kind" "$work/server/$tenant-before")
     expect_eq "server items after A's slow sync" "$n" "$base" || return 1
     phone_sync "$tenant-b" slow || return 1
+    expect_eq "items B received as new in its slow sync (A's items it does not hold)" "$local_new" $((base - shared)) ||
+        ok=1
     n=$(server_items "$tenant" bob "$kind" "$work/server/$tenant-after-b")
     expect_eq "server items after B's slow sync" "$n" "$total" || ok=1
     python3 "$helper" check-union "$work/server/$tenant-after-b" --kind "$kind" --base "$in/base" \
@@ -262,6 +264,14 @@ ctcap() {  # ctcap TENANT KIND FORMAT PROFILE EDIT_PROP PROPS...
         fail "server lost $list in the limited phone's slow sync" || ok=1
     n=$(grep -l "^$edit_prop:Edited on the limited phone" "$work/server/$tenant-after-slow"/* | wc -l)
     expect_eq "server items with the limited phone's changes" "$n" 5 || ok=1
+    # The full phone gets the limited phone's changes with everything it had before.
+    phone_sync "$tenant-full" two-way || return 1
+    expect_eq "changed items the full phone received" "$local_mod" 5 || ok=1
+    python3 "$helper" check-kept "$(data "$tenant-full" "$kind")" --kind "$kind" \
+        --base "$work/server/$tenant-before" --props "$list" ||
+        fail "the full phone lost $list after the limited phone's changes" || ok=1
+    n=$(grep -l "^$edit_prop:Edited on the limited phone" "$(data "$tenant-full" "$kind")"/* | wc -l)
+    expect_eq "items on the full phone with the limited phone's changes" "$n" 5 || ok=1
     return $ok
 }
 
