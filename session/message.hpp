@@ -3,8 +3,10 @@
 // WBXML) decode to and encode from these types, so the protocol engine never sees the wire format.
 //
 // Conventions:
-// - Text fields keep the bytes the peer sent (no trimming of item data, no charset conversion), so
-//   IDs like MsgID/CmdID/CmdRef stay strings: phones send "-1", leading zeros and other oddities.
+// - Text fields keep the bytes the peer sent (no trimming of item data), so IDs like MsgID/CmdID/CmdRef
+//   stay strings: phones send "-1", leading zeros and other oddities. The one change: a document in
+//   an 8-bit charset (XML encoding="ISO-8859-1", WBXML charset 4, ...) has its text converted to UTF-8,
+//   because the encoders always write UTF-8. WBXML opaque data stays byte-exact.
 // - An absent optional element is std::nullopt; an empty element (<Last/>) is an empty string.
 // - Empty-content flag elements (<NoResp/>, <Final/>, <MoreData/>, <Archive/>...) are bools.
 // - operator== compares models, which is what the codec round-trip tests rely on.

@@ -16,7 +16,22 @@ constexpr std::uint8_t k_literal = 0x04;
 constexpr std::uint8_t k_pi = 0x43;
 constexpr std::uint8_t k_str_t = 0x83;
 constexpr std::uint8_t k_opaque = 0xC3;
-constexpr std::uint32_t k_charset_latin1 = 4;
+constexpr std::uint32_t k_charset_utf8 = 106;
+
+// IANA MIBenum -> charset name for the 8-bit and legacy charsets phones declare; strings in them are
+// converted to UTF-8 (opaque data stays as is). Others, and UTF-8 itself, pass through unchanged.
+std::string charset_name(std::uint32_t mib) {
+    if (mib == 4) return "ISO-8859-1";
+    if (mib >= 5 && mib <= 12) return "ISO-8859-" + std::to_string(mib - 3);
+    if (mib == 109) return "ISO-8859-13";
+    if (mib == 111) return "ISO-8859-15";
+    if (mib >= 2250 && mib <= 2258) return "WINDOWS-" + std::to_string(mib - 1000);
+    if (mib == 17) return "SHIFT_JIS";
+    if (mib == 2025) return "GB2312";
+    if (mib == 2026) return "BIG5";
+    if (mib == 2084) return "KOI8-R";
+    return {};
+}
 
 class wbxml_reader {
   public:
@@ -76,7 +91,9 @@ class wbxml_reader {
         if (!mb_uint(public_id, "public identifier")) return false;
         std::optional<std::uint32_t> public_id_index;
         if (public_id == 0 && !mb_uint(public_id_index.emplace(), "public identifier string index")) return false;
-        if (version >= 0x01 && !mb_uint(charset_, "charset")) return false;
+        std::uint32_t charset = k_charset_utf8;
+        if (version >= 0x01 && !mb_uint(charset, "charset")) return false;
+        charset_ = charset_name(charset);
         std::uint32_t table_length = 0;
         if (!mb_uint(table_length, "string table length")) return false;
         if (table_length > in_.size() - pos_) return fail(pos_, "string table within input");
@@ -122,11 +139,14 @@ class wbxml_reader {
     }
 
     void append_text(std::string& out, std::string_view text) const {
-        if (charset_ != k_charset_latin1) {
+        if (charset_.empty() || matching::is_ascii(text)) {
             out.append(text);
             return;
         }
-        for (char c : text) matching::append_utf8(out, static_cast<unsigned char>(c));
+        if (auto utf8 = matching::to_utf8(text, charset_))
+            out += *utf8;
+        else
+            out.append(text);
     }
 
     bool skip_pis() {
@@ -304,7 +324,7 @@ class wbxml_reader {
     std::size_t depth_used_;
     std::size_t pos_ = 0;
     std::size_t elements_ = 0;
-    std::uint32_t charset_ = 106;
+    std::string charset_;  // non-empty: strings are converted from it to UTF-8
     std::string_view table_;
     std::optional<wbxml_public_id> id_;
     wbxml_doc doc_ = wbxml_doc::syncml;

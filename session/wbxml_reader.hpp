@@ -1,7 +1,8 @@
 #pragma once
 // WBXML 1.0-1.3 reader for SyncML and DevInf documents: multi-byte integers, string table,
 // inline and table strings, entities, opaque data, SWITCH_PAGE, attributes (skipped), public ids
-// as numbers or strings, UTF-8 and ISO-8859-1 (converted to UTF-8; opaque data stays as is).
+// as numbers or strings, UTF-8 and the 8-bit charsets phones declare, ISO-8859-x and Windows-125x
+// (strings converted to UTF-8; opaque data stays as is).
 
 #include <optional>
 #include <string_view>

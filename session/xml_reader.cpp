@@ -9,8 +9,9 @@ namespace syncml::session {
 
 namespace {
 
-constexpr std::string_view k_left_quote = "\xE2\x80\x98";
-constexpr std::string_view k_right_quote = "\xE2\x80\x99";
+// Typographic quotes around attribute values (specs pasted into client code): ‘ ’ “ ” in UTF-8, and
+// their Windows-1252 bytes 0x91..0x94 in 8-bit documents.
+constexpr std::string_view k_typographic_quotes[] = {"\xE2\x80\x98", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x9D"};
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -59,7 +60,10 @@ class xml_reader {
   private:
     bool parse(codec_node& root) {
         if (in_.size() > limits_.max_input_bytes) return fail(limits_.max_input_bytes, "input within size limit");
-        if (in_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+        if (in_.substr(0, 3) == "\xEF\xBB\xBF")
+            pos_ = 3;
+        else
+            charset_ = charset_to_convert();
         if (!skip_misc(true)) return false;
         if (pos_ >= in_.size() || in_[pos_] != '<') return fail(pos_, "root element");
         if (!element(root, depth_used_ + 1)) return false;
@@ -153,6 +157,16 @@ class xml_reader {
         }
     }
 
+    // Length of the typographic quote at `at` (see k_typographic_quotes), 0 when there is none.
+    std::size_t typographic_quote_at(std::size_t at) const {
+        if (at >= in_.size()) return 0;
+        const auto c = static_cast<unsigned char>(in_[at]);
+        if (!charset_.empty() && c >= 0x91 && c <= 0x94) return 1;
+        for (auto q : k_typographic_quotes)
+            if (in_.substr(at, q.size()) == q) return q.size();
+        return 0;
+    }
+
     bool attribute(codec_node& node) {
         const auto attr_name = name();
         if (attr_name.empty()) return fail(pos_, "attribute name or '>'");
@@ -160,21 +174,56 @@ class xml_reader {
         if (pos_ >= in_.size() || in_[pos_] != '=') return fail(pos_, "'=' after attribute name");
         ++pos_;
         skip_space();
-        std::string_view quote = in_.substr(pos_, 1);
-        // Typographic quotes come from specs pasted into client code; accept them like ASCII ones.
-        if (starts(k_left_quote) || starts(k_right_quote))
-            quote = in_.substr(pos_, 3);
-        else if (quote != "\"" && quote != "'")
+        const char quote = pos_ < in_.size() ? in_[pos_] : '\0';
+        auto end = std::string_view::npos;
+        std::size_t close = 1;
+        if (quote == '"' || quote == '\'') {
+            end = in_.find(quote, ++pos_);
+        } else if (const auto open = typographic_quote_at(pos_)) {
+            pos_ += open;
+            for (auto at = pos_; at < in_.size() && end == std::string_view::npos; ++at)
+                if ((close = typographic_quote_at(at))) end = at;
+        } else {
             return fail(pos_, "quoted attribute value");
-        pos_ += quote.size();
-        auto end = quote.size() == 1 ? in_.find(quote, pos_) : in_.find(k_right_quote, pos_);
-        if (quote.size() == 3 && end == std::string_view::npos) end = in_.find(k_left_quote, pos_);
+        }
         if (end == std::string_view::npos) return fail(in_.size(), "closing quote of attribute value");
         const auto value = in_.substr(pos_, end - pos_);
-        pos_ = end + quote.size();
+        pos_ = end + close;
         if (attr_name == "xmlns") node.ns = ns_from_uri(value);
         if (node.ns == codec_ns::syncml && !ns_version_) ns_version_ = version_from_namespace(value);
         return true;
+    }
+
+    // The charset named by the XML declaration when the text must be converted to UTF-8: not for UTF-8
+    // or ASCII, and not when the bytes are valid UTF-8 anyway (phones that say Latin-1 but send UTF-8,
+    // nested DevInf text that the outer document already converted).
+    std::string charset_to_convert() const {
+        const auto begin = in_.find_first_not_of(" \t\r\n");
+        if (begin == std::string_view::npos || in_.substr(begin, 5) != "<?xml") return {};
+        const auto decl = in_.substr(begin, in_.find("?>", begin) - begin);
+        auto at = decl.find("encoding");
+        if (at != std::string_view::npos) at = decl.find_first_of("\"'", at);
+        if (at == std::string_view::npos) return {};
+        const auto close = decl.find(decl[at], at + 1);
+        if (close == std::string_view::npos) return {};
+        const auto charset = decl.substr(at + 1, close - at - 1);
+        for (std::string_view same : {"utf-8", "utf8", "us-ascii", "ascii"})
+            if (iequals(charset, same)) return {};
+        if (matching::is_valid_utf8(in_)) return {};
+        return std::string(charset);
+    }
+
+    // Character data into the tree: converted to UTF-8 when the document uses an 8-bit charset. A charset
+    // nobody knows leaves the bytes as they are (tolerance, like item data in an undeclared charset).
+    void append_text(std::string& out, std::string_view text) const {
+        if (charset_.empty() || matching::is_ascii(text)) {
+            out.append(text);
+            return;
+        }
+        if (auto utf8 = matching::to_utf8(text, charset_))
+            out += *utf8;
+        else
+            out.append(text);
     }
 
     void entity(std::string& out) {
@@ -248,7 +297,7 @@ class xml_reader {
         for (;;) {
             const auto next = in_.find_first_of("<&", pos_);
             if (next == std::string_view::npos) return fail(in_.size(), "</" + std::string(qname) + ">");
-            node.text.append(in_.substr(pos_, next - pos_));
+            append_text(node.text, in_.substr(pos_, next - pos_));
             pos_ = next;
             if (in_[pos_] == '&') {
                 entity(node.text);
@@ -256,7 +305,7 @@ class xml_reader {
                 const auto content_end = pos_;
                 if (!end_tag(qname)) return false;
                 if (node.name == "Data" && !node.children.empty())
-                    node.raw = std::string(in_.substr(content_begin, content_end - content_begin));
+                    append_text(node.raw.emplace(), in_.substr(content_begin, content_end - content_begin));
                 return true;
             } else if (!markup(node, depth)) {
                 return false;
@@ -280,7 +329,7 @@ class xml_reader {
         if (starts("<![CDATA[")) {
             const auto end = in_.find("]]>", pos_ + 9);
             if (end == std::string_view::npos) return fail(in_.size(), "']]>' closing CDATA");
-            node.text.append(in_.substr(pos_ + 9, end - pos_ - 9));
+            append_text(node.text, in_.substr(pos_ + 9, end - pos_ - 9));
             pos_ = end + 3;
             return true;
         }
@@ -301,6 +350,7 @@ class xml_reader {
     std::size_t elements_ = 0;
     std::optional<decode_error> error_;
     std::optional<syncml_version> ns_version_;
+    std::string charset_;  // non-empty: the document's 8-bit charset, converted to UTF-8 on the way in
 };
 
 }  // namespace
