@@ -1,5 +1,6 @@
 #include "persistence/accounts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -20,8 +21,7 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
     tenant.id = row[0].as<std::int64_t>();
     tenant.name = row[1].as<std::string>();
-    tenant.settings.on_conflict =
-        parse_conflict_policy(row[2].as<std::string>()).value_or(conflict_policy::server_wins);
+    tenant.settings.on_conflict = parse_conflict_policy(row[2].as<std::string>()).value_or(conflict_policy::merge);
     tenant.settings.auth_basic = row[3].as<bool>();
     tenant.settings.auth_md5 = row[4].as<bool>();
     tenant.settings.max_sessions = row[5].as<int>();
@@ -76,6 +76,8 @@ void validate_settings(const tenant_settings& settings) {
 
 std::string_view to_string(conflict_policy policy) {
     switch (policy) {
+        case conflict_policy::merge:
+            return "merge";
         case conflict_policy::server_wins:
             return "server_wins";
         case conflict_policy::client_wins:
@@ -85,13 +87,15 @@ std::string_view to_string(conflict_policy policy) {
         case conflict_policy::duplicate:
             return "duplicate";
     }
-    return "server_wins";
+    return "merge";
 }
 
 std::optional<conflict_policy> parse_conflict_policy(std::string_view text) {
-    for (auto policy : {conflict_policy::server_wins, conflict_policy::client_wins, conflict_policy::newest_wins,
-                        conflict_policy::duplicate}) {
-        if (text == to_string(policy)) return policy;
+    std::string name(text);
+    std::replace(name.begin(), name.end(), '-', '_');
+    for (auto policy : {conflict_policy::merge, conflict_policy::server_wins, conflict_policy::client_wins,
+                        conflict_policy::newest_wins, conflict_policy::duplicate}) {
+        if (name == to_string(policy)) return policy;
     }
     return std::nullopt;
 }

@@ -17,12 +17,14 @@ class database;
 // The tenant that `POST /sync` (no tenant in the path) uses; created by the first migration.
 inline constexpr std::string_view default_tenant = "default";
 
-enum class conflict_policy { server_wins, client_wins, newest_wins, duplicate };
+// The same policies, in the same order, as matching::conflict_policy (merge_items.hpp); stored as
+// "merge", "server_wins", ... (matching spells them with '-', which parse_conflict_policy accepts too).
+enum class conflict_policy { merge, server_wins, client_wins, newest_wins, duplicate };
 std::string_view to_string(conflict_policy policy);
 std::optional<conflict_policy> parse_conflict_policy(std::string_view text);
 
 struct tenant_settings {
-    conflict_policy on_conflict = conflict_policy::server_wins;
+    conflict_policy on_conflict = conflict_policy::merge;
     bool auth_basic = true;
     bool auth_md5 = true;
     int max_sessions = 100;  // concurrent sync sessions of the tenant

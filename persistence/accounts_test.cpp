@@ -86,7 +86,7 @@ TEST_F(accounts_test, update_a_tenants_settings) {
     EXPECT_FALSE(found.settings.auth_md5);
     EXPECT_TRUE(found.settings.auth_basic);
     EXPECT_EQ(found.settings.max_object_bytes, 2048);
-    EXPECT_EQ(find_tenant(db(), "default").value().settings.on_conflict, conflict_policy::server_wins);
+    EXPECT_EQ(find_tenant(db(), "default").value().settings.on_conflict, conflict_policy::merge);
     EXPECT_THROW(update_tenant(db(), "nowhere", settings), not_found);
     settings.max_sessions = 0;
     EXPECT_THROW(update_tenant(db(), "acme", settings), std::invalid_argument);
@@ -226,10 +226,11 @@ TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
 }
 
 TEST(conflict_policy, round_trips_through_text) {
-    for (auto policy : {conflict_policy::server_wins, conflict_policy::client_wins, conflict_policy::newest_wins,
-                        conflict_policy::duplicate}) {
+    for (auto policy : {conflict_policy::merge, conflict_policy::server_wins, conflict_policy::client_wins,
+                        conflict_policy::newest_wins, conflict_policy::duplicate}) {
         EXPECT_EQ(parse_conflict_policy(to_string(policy)), policy);
     }
+    EXPECT_EQ(parse_conflict_policy("server-wins"), conflict_policy::server_wins);
     EXPECT_FALSE(parse_conflict_policy("whatever"));
 }
 

@@ -22,6 +22,33 @@ std::string content_type_of(const std::string& content) {
     return "text/plain";
 }
 
+// A text[] literal: libpqxx 6 has no conversion for arrays.
+std::string text_array(const std::vector<std::string>& values) {
+    std::string out = "{";
+    for (const auto& v : values) {
+        if (out.size() > 1) out += ',';
+        out += '"';
+        for (char c : v) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
+std::vector<std::string> split_keys(const std::string& joined) {
+    std::vector<std::string> keys;
+    std::size_t pos = 0;
+    while (pos <= joined.size()) {
+        auto end = joined.find('\x1f', pos);
+        if (end == std::string::npos) end = joined.size();
+        keys.push_back(joined.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return keys;
+}
+
 session_record session_of(const pqxx::row& row) {
     session_record s;
     s.id = row[0].as<int64_t>();
@@ -90,18 +117,19 @@ class pg_sync_store final : public sync_store {
     }
 
     item_record add_item(int64_t tenant, int64_t datastore, const std::string& content,
-                         const std::string& match_key) override {
+                         const std::vector<std::string>& match_keys) override {
         auto row = tx_.exec_params1(std::string(sql::bump) + sql::add_item, tenant, datastore, content_type_of(content),
                                     content);
-        set_key(tenant, datastore, row[0].as<int64_t>(), match_key);
+        set_keys(tenant, datastore, row[0].as<int64_t>(), match_keys, true);
         return {row[1].as<std::string>(), content, row[2].as<int64_t>(), false};
     }
     std::optional<item_record> replace_item(int64_t tenant, int64_t datastore, const std::string& guid,
-                                            const std::string& content, const std::string& match_key) override {
+                                            const std::string& content,
+                                            const std::vector<std::string>& match_keys) override {
         auto rows = tx_.exec_params(std::string(sql::bump) + sql::replace_item, tenant, datastore, guid,
                                     content_type_of(content), content);
         if (rows.empty()) return std::nullopt;
-        set_key(tenant, datastore, rows[0][0].as<int64_t>(), match_key);
+        set_keys(tenant, datastore, rows[0][0].as<int64_t>(), match_keys, false);
         return item_record{guid, content, rows[0][1].as<int64_t>(), false};
     }
     std::optional<item_record> delete_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
@@ -116,13 +144,16 @@ class pg_sync_store final : public sync_store {
         const auto& row = rows[0];
         return item_record{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<bool>()};
     }
-    std::vector<std::string> find_by_match_key(int64_t tenant, int64_t datastore,
-                                               const std::string& match_key) override {
-        std::vector<std::string> guids;
-        for (const auto& row : tx_.exec_params(sql::find_by_key, tenant, datastore, match_key)) {
-            guids.push_back(row[0].as<std::string>());
+    std::vector<twin_candidate> twin_candidates(int64_t tenant, int64_t datastore, int64_t device_store,
+                                                const std::vector<std::string>& match_keys) override {
+        std::vector<twin_candidate> out;
+        if (match_keys.empty()) return out;
+        for (const auto& row : tx_.exec_params(sql::twin_candidates, tenant, datastore, device_store,
+                                               text_array(match_keys), k_candidates_per_key)) {
+            out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
+                           split_keys(row[3].as<std::string>())});
         }
-        return guids;
+        return out;
     }
     int64_t current_modseq(int64_t tenant, int64_t datastore) override {
         return tx_.exec_params1(sql::current_modseq, tenant, datastore)[0].as<int64_t>();
@@ -142,6 +173,21 @@ class pg_sync_store final : public sync_store {
         auto rows = tx_.exec_params(sql::guid_for_luid, tenant, device_store, luid);
         if (rows.empty()) return std::nullopt;
         return rows[0][0].as<std::string>();
+    }
+    std::optional<mapping_record> mapping_of_luid(int64_t tenant, int64_t device_store,
+                                                  const std::string& luid) override {
+        auto rows = tx_.exec_params(sql::mapping_of_luid, tenant, device_store, luid);
+        if (rows.empty()) return std::nullopt;
+        return mapping_record{rows[0][0].as<std::string>(), rows[0][1].as<int64_t>()};
+    }
+    std::vector<std::pair<std::string, mapping_record>> held_mappings(int64_t tenant, int64_t device_store,
+                                                                      const std::vector<std::string>& luids) override {
+        std::vector<std::pair<std::string, mapping_record>> out;
+        if (luids.empty()) return out;
+        for (const auto& row : tx_.exec_params(sql::held_mappings, tenant, device_store, text_array(luids))) {
+            out.emplace_back(row[0].as<std::string>(), mapping_record{row[1].as<std::string>(), row[2].as<int64_t>()});
+        }
+        return out;
     }
     std::optional<std::string> confirmed_luid(int64_t tenant, int64_t device_store, const std::string& guid) override {
         auto rows = tx_.exec_params(sql::confirmed_luid, tenant, device_store, guid);
@@ -163,12 +209,16 @@ class pg_sync_store final : public sync_store {
     void unconfirm_mappings(int64_t tenant, int64_t device_store) override {
         tx_.exec_params0(sql::unconfirm_mappings, tenant, device_store);
     }
+    std::string conflict_policy(int64_t tenant) override {
+        auto rows = tx_.exec_params(sql::conflict_policy, tenant);
+        return rows.empty() ? std::string() : rows[0][0].as<std::string>();
+    }
     std::string token_secret() override { return tx_.exec1(sql::token_secret)[0].as<std::string>(); }
 
   private:
-    void set_key(int64_t tenant, int64_t datastore, int64_t item, const std::string& key) {
-        tx_.exec_params0(sql::drop_keys, tenant, item);
-        if (!key.empty()) tx_.exec_params0(sql::add_key, tenant, datastore, key, item);
+    void set_keys(int64_t tenant, int64_t datastore, int64_t item, const std::vector<std::string>& keys, bool fresh) {
+        if (!fresh) tx_.exec_params0(sql::drop_keys, tenant, item);
+        if (!keys.empty()) tx_.exec_params0(sql::add_keys, tenant, datastore, text_array(keys), item);
     }
 
     pqxx::work& tx_;

@@ -7,11 +7,14 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace syncml::persistence {
 
 class database;
+
+inline constexpr int k_candidates_per_key = 50;
 
 struct device_record {
     std::int64_t id = 0;
@@ -42,6 +45,21 @@ struct change_record {
     std::int64_t modseq = 0;
     bool deleted = false;
     std::optional<std::string> luid;  // the device's id for the item, when the mapping is confirmed
+};
+
+// A stored item that shares match keys with an incoming item of a slow sync.
+struct twin_candidate {
+    std::string guid;
+    std::string content;
+    std::int64_t modseq = 0;
+    std::vector<std::string> keys;  // which of the requested keys the item has
+};
+
+// The device's id for a server item and the modseq it last sent or received (-1: unconfirmed, the
+// device must send the item again in a slow sync before it counts as held).
+struct mapping_record {
+    std::string guid;
+    std::int64_t revision = -1;
 };
 
 struct session_record {
@@ -81,18 +99,21 @@ class sync_store {
 
     // Each change takes the next modseq of its datastore; the datastore's counter stays locked until
     // commit so that modseqs become visible in order and a reader never skips one.
+    // `match_keys` (matching::to_string of each key) replace the item's keys in the index.
     virtual item_record add_item(std::int64_t tenant, std::int64_t datastore, const std::string& content,
-                                 const std::string& match_key) = 0;
+                                 const std::vector<std::string>& match_keys) = 0;
     virtual std::optional<item_record> replace_item(std::int64_t tenant, std::int64_t datastore,
                                                     const std::string& guid, const std::string& content,
-                                                    const std::string& match_key) = 0;
+                                                    const std::vector<std::string>& match_keys) = 0;
     virtual std::optional<item_record> delete_item(std::int64_t tenant, std::int64_t datastore,
                                                    const std::string& guid) = 0;
     virtual std::optional<item_record> find_item(std::int64_t tenant, std::int64_t datastore,
                                                  const std::string& guid) = 0;
-    // Live items with this match key, oldest first.
-    virtual std::vector<std::string> find_by_match_key(std::int64_t tenant, std::int64_t datastore,
-                                                       const std::string& match_key) = 0;
+    // Live items with one of `match_keys` that `device_store` does not hold confirmed, oldest first, at
+    // most k_candidates_per_key per key so a key thousands of items share stays cheap. One query.
+    virtual std::vector<twin_candidate> twin_candidates(std::int64_t tenant, std::int64_t datastore,
+                                                        std::int64_t device_store,
+                                                        const std::vector<std::string>& match_keys) = 0;
     virtual std::int64_t current_modseq(std::int64_t tenant, std::int64_t datastore) = 0;
     // Changes with after < modseq <= upto that this device has not sent or received itself. With
     // include_deleted false, only live items (for slow and refresh syncs).
@@ -101,6 +122,11 @@ class sync_store {
 
     virtual std::optional<std::string> guid_for_luid(std::int64_t tenant, std::int64_t device_store,
                                                      const std::string& luid) = 0;
+    virtual std::optional<mapping_record> mapping_of_luid(std::int64_t tenant, std::int64_t device_store,
+                                                          const std::string& luid) = 0;
+    // The confirmed mappings (revision >= 0) of these LUIDs, as (luid, mapping) pairs. One query.
+    virtual std::vector<std::pair<std::string, mapping_record>> held_mappings(
+        std::int64_t tenant, std::int64_t device_store, const std::vector<std::string>& luids) = 0;
     // The LUID of the device's confirmed mapping of this item, if any.
     virtual std::optional<std::string> confirmed_luid(std::int64_t tenant, std::int64_t device_store,
                                                       const std::string& guid) = 0;
@@ -114,6 +140,8 @@ class sync_store {
     // is replaced by a new one when the server sends the item. Unconfirmed mappings keep their LUID
     // for matching but count as "device does not hold the item".
     virtual void unconfirm_mappings(std::int64_t tenant, std::int64_t device_store) = 0;
+    // The tenant's conflict policy as stored (tenants.conflict_policy), e.g. "merge", "server_wins".
+    virtual std::string conflict_policy(std::int64_t tenant) = 0;
     // Secret for signing RespURI tokens, the same for every server instance of the database.
     virtual std::string token_secret() = 0;
 };

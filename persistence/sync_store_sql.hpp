@@ -60,14 +60,22 @@ inline constexpr const char* delete_item =
     "WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3 AND NOT deleted RETURNING items.item_id, items.content, "
     "items.modseq";
 inline constexpr const char* drop_keys = "DELETE FROM item_match_keys WHERE tenant_id = $1 AND item_id = $2";
-inline constexpr const char* add_key =
-    "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) VALUES ($1, $2, $3, $4) "
-    "ON CONFLICT DO NOTHING";
+inline constexpr const char* add_keys =
+    "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) "
+    "SELECT $1, $2, k, $4 FROM unnest($3::text[]) AS k ON CONFLICT DO NOTHING";
 inline constexpr const char* find_item =
     "SELECT guid, content, modseq, deleted FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3";
-inline constexpr const char* find_by_key =
-    "SELECT i.guid FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
-    "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = $3 AND NOT i.deleted ORDER BY i.item_id";
+// Candidates per key are capped before the join, so the cost is bounded by keys x cap, never by the
+// datastore's size; the keys of one item come back joined by \x1f.
+inline constexpr const char* twin_candidates =
+    "WITH hits AS (SELECT k.match_key, k.item_id, row_number() OVER (PARTITION BY k.match_key ORDER BY k.item_id) "
+    "AS n FROM item_match_keys k WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = ANY($4::text[]) "
+    "AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.tenant_id = k.tenant_id AND m.device_store_id = $3 "
+    "AND m.item_id = k.item_id AND GREATEST(m.last_modseq_sent, m.last_modseq_received) >= 0)) "
+    "SELECT i.guid, i.content, i.modseq, string_agg(h.match_key, chr(31)) FROM hits h JOIN items i "
+    "ON i.tenant_id = $1 AND i.item_id = h.item_id WHERE h.n <= $5 AND NOT i.deleted "
+    "GROUP BY i.item_id, i.guid, i.content, i.modseq ORDER BY i.item_id";
+inline constexpr const char* conflict_policy = "SELECT conflict_policy FROM tenants WHERE tenant_id = $1";
 inline constexpr const char* current_modseq =
     "SELECT modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
 inline constexpr const char* changes =
@@ -87,6 +95,14 @@ inline constexpr const char* changes =
 inline constexpr const char* guid_for_luid =
     "SELECT i.guid FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id "
     "WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.luid = $3";
+inline constexpr const char* mapping_of_luid =
+    "SELECT i.guid, GREATEST(m.last_modseq_sent, m.last_modseq_received) FROM mappings m JOIN items i "
+    "ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id WHERE m.tenant_id = $1 AND m.device_store_id = $2 "
+    "AND m.luid = $3";
+inline constexpr const char* held_mappings =
+    "SELECT m.luid, i.guid, GREATEST(m.last_modseq_sent, m.last_modseq_received) FROM mappings m JOIN items i "
+    "ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id WHERE m.tenant_id = $1 AND m.device_store_id = $2 "
+    "AND m.luid = ANY($3::text[]) AND GREATEST(m.last_modseq_sent, m.last_modseq_received) >= 0";
 inline constexpr const char* confirmed_luid =
     "SELECT luid FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND item_id = " SYNCML_ITEM_OF_STORE
     " AND GREATEST(last_modseq_sent, last_modseq_received) >= 0";

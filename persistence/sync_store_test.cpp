@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "persistence/accounts.hpp"
 #include "persistence/migrations.hpp"
 #include "persistence/test_support.hpp"
@@ -37,7 +39,7 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         ds = s.datastore(tenant_, user_, "contacts");
         store_a = s.device_store(tenant_, s.device(tenant_, user_, "a").id, ds, "./c").id;
         store_b = s.device_store(tenant_, s.device(tenant_, user_, "b").id, ds, "./c").id;
-        auto item = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", "k1");
+        auto item = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", {"k1"});
         guid = item.guid;
         s.set_mapping(tenant_, store_a, "1", guid, item.modseq);
     });
@@ -50,19 +52,23 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         EXPECT_EQ(for_b[0].guid, guid);
         EXPECT_FALSE(for_b[0].luid);
         EXPECT_EQ(s.guid_for_luid(tenant_, store_a, "1"), guid);
-        EXPECT_EQ(s.find_by_match_key(tenant_, ds, "k1"), std::vector<std::string>{guid});
+        auto found = s.twin_candidates(tenant_, ds, store_b, {"k1", "k9"});
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].guid, guid);
+        EXPECT_EQ(found[0].keys, std::vector<std::string>{"k1"});
+        EXPECT_TRUE(s.twin_candidates(tenant_, ds, store_a, {"k1"}).empty()) << "A holds it confirmed";
     });
     // B replaces it: A sees the change with its own LUID, B does not.
     tx([&](sync_store& s) {
         s.set_mapping(tenant_, store_b, "b1", guid, 1);
-        auto replaced = s.replace_item(tenant_, ds, guid, "BEGIN:VCARD\r\nFN:B\r\nEND:VCARD\r\n", "k2");
+        auto replaced = s.replace_item(tenant_, ds, guid, "BEGIN:VCARD\r\nFN:B\r\nEND:VCARD\r\n", {"k2"});
         ASSERT_TRUE(replaced);
         s.touch_mapping(tenant_, store_b, guid, replaced->modseq);
         auto for_a = s.changes(tenant_, store_a, 1, replaced->modseq, true);
         ASSERT_EQ(for_a.size(), 1u);
         EXPECT_EQ(for_a[0].luid, "1");
         EXPECT_TRUE(s.changes(tenant_, store_b, 1, replaced->modseq, true).empty());
-        EXPECT_TRUE(s.find_by_match_key(tenant_, ds, "k1").empty());
+        EXPECT_TRUE(s.twin_candidates(tenant_, ds, store_a, {"k1"}).empty());
     });
     // A deletion is a tombstone with the next modseq; unconfirmed mappings hide the LUID.
     tx([&](sync_store& s) {
@@ -76,6 +82,56 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         ASSERT_EQ(for_a.size(), 1u);
         EXPECT_TRUE(for_a[0].deleted);
         EXPECT_TRUE(s.changes(tenant_, store_a, 0, 3, false).empty());
+    });
+}
+
+TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_per_item) {
+    tx([&](sync_store& s) {
+        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto phone = s.device_store(tenant_, s.device(tenant_, user_, "c").id, ds, "./c").id;
+        auto ann = s.add_item(tenant_, ds, "ann", {"name:ann", "tel:1"});
+        auto bob = s.add_item(tenant_, ds, "bob", {"tel:1"});
+        auto odd = s.add_item(tenant_, ds, "odd", {"name:a \"b\" \\c,{d}"});
+        s.replace_item(tenant_, ds, ann.guid, "ann b", {"name:ann b", "tel:1"});
+        auto found = s.twin_candidates(tenant_, ds, phone, {"name:ann", "name:ann b", "tel:1", "name:a \"b\" \\c,{d}"});
+        ASSERT_EQ(found.size(), 3u);
+        EXPECT_EQ(found[0].guid, ann.guid);
+        EXPECT_EQ(found[0].content, "ann b");
+        auto keys = found[0].keys;
+        std::sort(keys.begin(), keys.end());
+        EXPECT_EQ(keys, (std::vector<std::string>{"name:ann b", "tel:1"}));
+        EXPECT_EQ(found[1].guid, bob.guid);
+        EXPECT_EQ(found[2].guid, odd.guid);
+        EXPECT_EQ(found[2].keys, std::vector<std::string>{"name:a \"b\" \\c,{d}"});
+        EXPECT_TRUE(s.twin_candidates(tenant_, ds, phone, {"name:ann"}).empty()) << "replaced keys are gone";
+
+        s.set_mapping(tenant_, phone, "L1", bob.guid, bob.modseq);
+        EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"}).size(), 1u) << "bob is held by the phone";
+        auto mapping = s.mapping_of_luid(tenant_, phone, "L1");
+        ASSERT_TRUE(mapping);
+        EXPECT_EQ(mapping->guid, bob.guid);
+        EXPECT_EQ(mapping->revision, bob.modseq);
+        auto held = s.held_mappings(tenant_, phone, {"L1", "L2"});
+        ASSERT_EQ(held.size(), 1u);
+        EXPECT_EQ(held[0].first, "L1");
+        EXPECT_EQ(held[0].second.guid, bob.guid);
+        s.unconfirm_mappings(tenant_, phone);
+        EXPECT_EQ(s.mapping_of_luid(tenant_, phone, "L1")->revision, -1);
+        EXPECT_TRUE(s.held_mappings(tenant_, phone, {"L1"}).empty());
+        EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"}).size(), 2u) << "unconfirmed: a candidate again";
+        EXPECT_EQ(s.conflict_policy(tenant_), "merge");
+    });
+}
+
+TEST_F(sync_store_test, twin_candidates_are_capped_per_key) {
+    tx([&](sync_store& s) {
+        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto phone = s.device_store(tenant_, s.device(tenant_, user_, "c").id, ds, "./c").id;
+        for (int i = 0; i < k_candidates_per_key + 10; ++i) s.add_item(tenant_, ds, "x", {"tel:switchboard"});
+        auto last = s.add_item(tenant_, ds, "y", {"tel:switchboard", "name:y"});
+        auto found = s.twin_candidates(tenant_, ds, phone, {"tel:switchboard", "name:y"});
+        EXPECT_EQ(found.size(), static_cast<std::size_t>(k_candidates_per_key) + 1);
+        EXPECT_EQ(found.back().guid, last.guid) << "found by its other key";
     });
 }
 

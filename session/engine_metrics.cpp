@@ -1,5 +1,7 @@
 #include "session/engine_metrics.hpp"
 
+#include <array>
+#include <cctype>
 #include <string>
 
 namespace syncml::session {
@@ -44,7 +46,12 @@ prometheus::Histogram::BucketBoundaries seconds_buckets() {
     return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 }
 
+constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
+constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
+
 }  // namespace
+
+std::atomic<engine_metrics*> engine_metrics::active_{nullptr};
 
 engine_metrics::engine_metrics(prometheus::Registry& registry)
     : messages_(prometheus::BuildCounter()
@@ -78,7 +85,44 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
                             .Name("syncml_session_duration_seconds")
                             .Help("Wall time from a session's first to its last message")
                             .Register(registry)
-                            .Add({}, seconds_buckets())) {}
+                            .Add({}, seconds_buckets())),
+      conflicts_(prometheus::BuildCounter()
+                     .Name("syncml_conflicts_total")
+                     .Help("Items changed on both the device and the server since the device's last sync, by "
+                           "tenant policy and how each was resolved")
+                     .Register(registry)),
+      statuses_(prometheus::BuildCounter()
+                    .Name("syncml_statuses_total")
+                    .Help("SyncML Status elements the server sent, by status code")
+                    .Register(registry)) {
+    // Every combination exists from the start, so dashboards and alerts see zeros rather than no data.
+    for (const char* policy : k_policies) {
+        for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});
+    }
+    active_.store(this);
+}
+
+engine_metrics::~engine_metrics() {
+    engine_metrics* self = this;
+    active_.compare_exchange_strong(self, nullptr);
+}
+
+void engine_metrics::conflict(std::string_view policy, std::string_view resolution) {
+    auto* m = active_.load();
+    if (!m) return;
+    m->conflicts_.Add({{"policy", std::string(policy)}, {"resolution", std::string(resolution)}}).Increment();
+}
+
+void engine_metrics::statuses_sent(const session::message& reply) {
+    auto* m = active_.load();
+    if (!m) return;
+    for (const auto& cmd : reply.body.commands) {
+        const auto* s = std::get_if<status>(&cmd.value);
+        // Codes are three digits by the protocol; anything else is one bounded label value.
+        bool valid = s && s->data.size() == 3 && std::isdigit(static_cast<unsigned char>(s->data[0]));
+        if (s) m->statuses_.Add({{"code", valid ? s->data : std::string("other")}}).Increment();
+    }
+}
 
 void engine_metrics::message(message_result result, std::chrono::duration<double> duration) {
     messages_.Add({{"result", result_name(result)}}).Increment();

@@ -2,6 +2,7 @@
 
 #include "session/engine_run.hpp"
 
+#include "session/engine_match.hpp"
 #include "session/item_convert.hpp"
 
 namespace syncml::session::detail {
@@ -14,9 +15,9 @@ struct item_context {
     const char* cmd_name;
     std::string luid;    // Source LocURI: the client's id
     std::string target;  // Target LocURI: our id, when the client knows it
+    item_applier& applier;
+    std::vector<incoming_item>& batch;
 };
-
-bool slow_mode(int mode) { return mode == 201 || mode == 203; }
 
 status& item_status(item_context& c, int code) {
     auto& st = c.r.add_status(c.cmd_id, c.cmd_name, code);
@@ -32,46 +33,19 @@ std::string meta_type(const item& it, const item_command& cmd, const sync& conta
     return {};
 }
 
-// A server item this device does not hold yet whose content equals the incoming one.
-std::optional<std::string> twin(item_context& c, const std::string& key) {
-    for (const auto& guid : c.r.store.find_by_match_key(c.r.tenant(), c.s.datastore_id, key)) {
-        if (!c.r.store.confirmed_luid(c.r.tenant(), c.s.device_store_id, guid)) return guid;
-    }
-    return std::nullopt;
-}
-
-void store_item(item_context& c, const std::string& data, const std::string& mime) {
-    auto& r = c.r;
-    auto content = to_canonical(data, mime, "", c.s.kind);
-    auto key = match_key(content);
-    auto guid = r.store.guid_for_luid(r.tenant(), c.s.device_store_id, c.luid);
-    if (!guid && !c.target.empty() && r.store.find_item(r.tenant(), c.s.datastore_id, c.target)) guid = c.target;
-    if (!guid && slow_mode(c.s.mode)) guid = twin(c, key);
-    std::optional<persistence::item_record> stored;
-    if (guid) {
-        auto existing = r.store.find_item(r.tenant(), c.s.datastore_id, *guid);
-        if (existing && !existing->deleted && match_key(existing->content) == key) {
-            stored = existing;
-        } else if (existing && !existing->deleted) {
-            stored = r.store.replace_item(r.tenant(), c.s.datastore_id, *guid, content, key);
-        }
-    }
-    bool added = !stored;
-    if (added) stored = r.store.add_item(r.tenant(), c.s.datastore_id, content, key);
-    r.store.set_mapping(r.tenant(), c.s.device_store_id, c.luid, stored->guid, stored->modseq);
+// Queues the item; its Status is answered (in command order) when the batch is applied.
+void queue_item(item_context& c, const std::string& data, const std::string& mime) {
     bool as_add = std::string_view(c.cmd_name) == "Add";
     (as_add ? c.s.received_add : c.s.received_replace) += 1;
-    item_status(c, as_add && added ? 201 : 200);
+    item_status(c, 500);  // the outcome replaces it when the batch is applied
+    incoming_item in{c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, to_canonical(data, mime, "", c.s.kind)};
+    c.batch.push_back(std::move(in));
 }
 
 void delete_item(item_context& c) {
-    auto& r = c.r;
-    auto guid = r.store.guid_for_luid(r.tenant(), c.s.device_store_id, c.luid);
-    if (!guid && !c.target.empty()) guid = c.target;
-    auto deleted = guid ? r.store.delete_item(r.tenant(), c.s.datastore_id, *guid) : std::nullopt;
-    if (guid) r.store.remove_mapping(r.tenant(), c.s.device_store_id, *guid);
-    if (deleted) ++c.s.received_delete;
-    item_status(c, deleted ? 200 : 211);
+    // Keeps the order of the client's commands: a Delete after an Add of the same message sees the Add.
+    c.applier.apply(c.batch);
+    item_status(c, c.applier.remove(c.luid, c.target));
 }
 
 std::int64_t declared_size(const item& it, const item_command& cmd) {
@@ -107,9 +81,22 @@ std::optional<std::string> assemble(item_context& c, const item& it, const item_
     return whole;
 }
 
-void handle_item(run& r, store_state& s, const sync& container, const item_command& cmd, const char* name,
-                 const item& it) {
-    item_context c{r, s, cmd.cmd_id, name, it.source ? it.source->loc_uri : "", it.target ? it.target->loc_uri : ""};
+// The items of one Sync command, applied together so that a slow sync looks up twins once per message.
+struct sync_items {
+    item_applier applier;
+    std::vector<incoming_item> batch;
+};
+
+void handle_item(run& r, store_state& s, sync_items& items, const sync& container, const item_command& cmd,
+                 const char* name, const item& it) {
+    item_context c{r,
+                   s,
+                   cmd.cmd_id,
+                   name,
+                   it.source ? it.source->loc_uri : "",
+                   it.target ? it.target->loc_uri : "",
+                   items.applier,
+                   items.batch};
     if (s.mode == 204 || s.mode == 205) {
         item_status(c, 403);  // the client agreed to receive only
         return;
@@ -121,13 +108,13 @@ void handle_item(run& r, store_state& s, const sync& container, const item_comma
     auto mime = meta_type(it, cmd, container);
     if (!mime.empty()) s.device_mime = mime;
     auto data = assemble(c, it, cmd, mime);
-    if (data) store_item(c, *data, mime.empty() && s.partial ? s.partial->mime : mime);
+    if (data) queue_item(c, *data, mime.empty() && s.partial ? s.partial->mime : mime);
 }
 
 template <class Cmd>
-void handle_items(run& r, store_state& s, const sync& container, const Cmd& cmd, const char* name) {
+void handle_items(run& r, store_state& s, sync_items& items, const sync& container, const Cmd& cmd, const char* name) {
     if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, 412);
-    for (const auto& it : cmd.items) handle_item(r, s, container, cmd, name, it);
+    for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it);
 }
 
 }  // namespace
@@ -139,20 +126,24 @@ void handle_sync(run& r, const sync& cmd) {
     auto& st = r.add_status(cmd.cmd_id, "Sync", s ? 200 : 404);
     st.target_refs = {target};
     st.source_refs = {source};
+    if (!s) {
+        for (const auto& inner : cmd.commands) r.add_status("", command_name(inner), 404);
+        return;
+    }
+    sync_items items{item_applier(r, *s), {}};
     for (const auto& inner : cmd.commands) {
-        if (!s) {
-            r.add_status("", command_name(inner), 404);
-        } else if (auto* a = std::get_if<add>(&inner.value)) {
-            handle_items(r, *s, cmd, *a, "Add");
+        if (auto* a = std::get_if<add>(&inner.value)) {
+            handle_items(r, *s, items, cmd, *a, "Add");
         } else if (auto* p = std::get_if<replace>(&inner.value)) {
-            handle_items(r, *s, cmd, *p, "Replace");
+            handle_items(r, *s, items, cmd, *p, "Replace");
         } else if (auto* d = std::get_if<delete_>(&inner.value)) {
-            handle_items(r, *s, cmd, *d, "Delete");
+            handle_items(r, *s, items, cmd, *d, "Delete");
         } else {
             r.add_status("", command_name(inner), 406);
         }
     }
-    if (s) s->client_sync_done = true;
+    items.applier.apply(items.batch);
+    s->client_sync_done = true;
 }
 
 void handle_map(run& r, const map& cmd) {

@@ -18,7 +18,7 @@ class fake_sync_store final : public persistence::sync_store {
         std::string guid;
         std::int64_t datastore = 0;
         std::string content;
-        std::string key;
+        std::vector<std::string> keys;
         std::int64_t modseq = 0;
         bool deleted = false;
     };
@@ -36,6 +36,8 @@ class fake_sync_store final : public persistence::sync_store {
     std::vector<stored_item> items;
     std::map<std::int64_t, std::map<std::string, mapping>> mappings;  // device store -> guid -> mapping
     std::int64_t next_id = 1;
+    std::string policy = "merge";  // the tenant's conflict policy
+    int candidate_queries = 0;     // twin_candidates calls, to check one lookup per message
 
     std::vector<const stored_item*> live_items(std::int64_t datastore) const {
         std::vector<const stored_item*> out;
@@ -101,17 +103,18 @@ class fake_sync_store final : public persistence::sync_store {
     }
 
     persistence::item_record add_item(std::int64_t, std::int64_t ds, const std::string& content,
-                                      const std::string& key) override {
-        stored_item it{"guid-" + std::to_string(next_id++), ds, content, key, ++modseqs[ds], false};
+                                      const std::vector<std::string>& keys) override {
+        stored_item it{"guid-" + std::to_string(next_id++), ds, content, keys, ++modseqs[ds], false};
         items.push_back(it);
         return {it.guid, it.content, it.modseq, false};
     }
     std::optional<persistence::item_record> replace_item(std::int64_t, std::int64_t ds, const std::string& guid,
-                                                         const std::string& content, const std::string& key) override {
+                                                         const std::string& content,
+                                                         const std::vector<std::string>& keys) override {
         auto* it = find(ds, guid);
         if (!it || it->deleted) return std::nullopt;
         it->content = content;
-        it->key = key;
+        it->keys = keys;
         it->modseq = ++modseqs[ds];
         return persistence::item_record{guid, content, it->modseq, false};
     }
@@ -120,6 +123,7 @@ class fake_sync_store final : public persistence::sync_store {
         auto* it = find(ds, guid);
         if (!it || it->deleted) return std::nullopt;
         it->deleted = true;
+        it->keys.clear();
         it->modseq = ++modseqs[ds];
         return persistence::item_record{guid, it->content, it->modseq, true};
     }
@@ -128,10 +132,21 @@ class fake_sync_store final : public persistence::sync_store {
         if (!it) return std::nullopt;
         return persistence::item_record{it->guid, it->content, it->modseq, it->deleted};
     }
-    std::vector<std::string> find_by_match_key(std::int64_t, std::int64_t ds, const std::string& key) override {
-        std::vector<std::string> out;
+    std::vector<persistence::twin_candidate> twin_candidates(std::int64_t, std::int64_t ds, std::int64_t device_store,
+                                                             const std::vector<std::string>& keys) override {
+        ++candidate_queries;
+        std::vector<persistence::twin_candidate> out;
+        std::map<std::string, int> per_key;
         for (const auto& it : items) {
-            if (it.datastore == ds && !it.deleted && it.key == key) out.push_back(it.guid);
+            if (it.datastore != ds || it.deleted) continue;
+            auto& m = mappings[device_store];
+            if (auto found = m.find(it.guid); found != m.end() && found->second.modseq >= 0) continue;
+            persistence::twin_candidate c{it.guid, it.content, it.modseq, {}};
+            for (const auto& k : it.keys) {
+                if (std::find(keys.begin(), keys.end(), k) == keys.end()) continue;
+                if (++per_key[k] <= persistence::k_candidates_per_key) c.keys.push_back(k);
+            }
+            if (!c.keys.empty()) out.push_back(std::move(c));
         }
         return out;
     }
@@ -166,6 +181,22 @@ class fake_sync_store final : public persistence::sync_store {
         }
         return std::nullopt;
     }
+    std::optional<persistence::mapping_record> mapping_of_luid(std::int64_t, std::int64_t device_store,
+                                                               const std::string& luid) override {
+        for (const auto& [guid, m] : mappings[device_store]) {
+            if (m.luid == luid) return persistence::mapping_record{guid, m.modseq};
+        }
+        return std::nullopt;
+    }
+    std::vector<std::pair<std::string, persistence::mapping_record>> held_mappings(
+        std::int64_t, std::int64_t device_store, const std::vector<std::string>& luids) override {
+        std::vector<std::pair<std::string, persistence::mapping_record>> out;
+        for (const auto& [guid, m] : mappings[device_store]) {
+            if (m.modseq >= 0 && std::find(luids.begin(), luids.end(), m.luid) != luids.end())
+                out.emplace_back(m.luid, persistence::mapping_record{guid, m.modseq});
+        }
+        return out;
+    }
     std::optional<std::string> confirmed_luid(std::int64_t, std::int64_t device_store,
                                               const std::string& guid) override {
         auto& m = mappings[device_store];
@@ -189,6 +220,7 @@ class fake_sync_store final : public persistence::sync_store {
     void unconfirm_mappings(std::int64_t, std::int64_t device_store) override {
         for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;
     }
+    std::string conflict_policy(std::int64_t) override { return policy; }
     std::string token_secret() override { return "test-secret"; }
 
   private:

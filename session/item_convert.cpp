@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "matching/item_format.hpp"
+#include "matching/match_keys.hpp"
 #include "session/store_names.hpp"
 
 namespace syncml::session {
@@ -89,6 +90,34 @@ std::string match_key(std::string_view content) {
         out += hex[digest[i] & 15];
     }
     return out;
+}
+
+std::optional<matching::item> parse_canonical(std::string_view content) {
+    auto dialect = matching::detect_dialect(content);
+    if (!dialect) return std::nullopt;
+    auto parsed = matching::parse_item(content, *dialect);
+    if (!parsed) return std::nullopt;
+    return std::move(parsed.value());
+}
+
+std::optional<std::string> write_canonical(const matching::item& value, std::string_view content_like) {
+    auto dialect = matching::detect_dialect(content_like);
+    if (!dialect) return std::nullopt;
+    auto written = matching::serialize_item(value, *dialect);
+    if (!written) return std::nullopt;
+    return std::move(written.value());
+}
+
+std::string content_key(std::string_view content) { return "content:" + match_key(content); }
+
+std::vector<std::string> index_keys(std::string_view content, const matching::item* parsed) {
+    std::vector<std::string> keys{content_key(content)};
+    if (parsed) {
+        for (const auto& key : matching::match_keys_of(*parsed)) keys.push_back(matching::to_string(key));
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
 }
 
 }  // namespace syncml::session

@@ -2,8 +2,12 @@
 // Items between the device's format and the canonical stored form, and the key that pairs equal items
 // in slow syncs.
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "matching/item.hpp"
 
 namespace syncml::session {
 
@@ -18,5 +22,15 @@ std::string to_device(const std::string& content, std::string_view mime, std::st
 // Equal for items that differ only in what engines rewrite on every sync (REV, PRODID, DTSTAMP, line
 // order, folding), so a repeated slow sync pairs items instead of duplicating them.
 std::string match_key(std::string_view content);
+
+// Canonical content as an item; nullopt for content the item codecs cannot read (stored as sent).
+std::optional<matching::item> parse_canonical(std::string_view content);
+// The canonical form of a merged item; nullopt when it cannot be written in that form.
+std::optional<std::string> write_canonical(const matching::item& value, std::string_view content_like);
+// What the item index stores for one item: every matching::match_keys_of key ("kind:value") and the
+// exact-content key ("content:" + match_key), which pairs byte-identical resends even of items without
+// a name, phone or UID. Sorted, without duplicates.
+std::vector<std::string> index_keys(std::string_view content, const matching::item* parsed);
+std::string content_key(std::string_view content);
 
 }  // namespace syncml::session

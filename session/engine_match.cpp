@@ -1,0 +1,330 @@
+#include "session/engine_match.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+
+#include "matching/match_score.hpp"
+#include "session/device_caps.hpp"
+#include "session/engine_metrics.hpp"
+#include "session/item_convert.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+using matching::conflict_policy;
+
+bool slow_mode(int mode) { return mode == 201 || mode == 203; }
+
+// tenants.conflict_policy and metric labels spell policies with '_', matching with '-'.
+std::string policy_label(conflict_policy policy) {
+    std::string name(matching::name_of(policy));
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+std::string resolution_of(conflict_policy policy, const matching::merge_result& result) {
+    if (result.keep_both) return "duplicated";
+    switch (policy) {
+        case conflict_policy::server_wins:
+            return "server_won";
+        case conflict_policy::client_wins:
+            return "client_won";
+        case conflict_policy::newest_wins:
+            return result.stored_changed ? "client_won" : "server_won";
+        default:
+            return "merged";
+    }
+}
+
+// OMA DS 1.2.1 representation protocol: 207 merged, 208 client's command won, 209 duplicate, and 419
+// (server data won), which libsynthesis sends as a server and accepts as a client.
+int conflict_status(const std::string& resolution) {
+    if (resolution == "merged") return 207;
+    if (resolution == "client_won") return 208;
+    if (resolution == "duplicated") return 209;
+    return 419;
+}
+
+persistence::item_record record_of(const persistence::twin_candidate& c) {
+    return {c.guid, c.content, c.modseq, false};
+}
+
+}  // namespace
+
+const matching::device_capabilities& item_applier::caps(const std::string& mime) {
+    if (!caps_) caps_ = capabilities_of_stored(r_.device.devinf);
+    return caps_->for_content_type(mime.empty() ? s_.device_mime : mime);
+}
+
+conflict_policy item_applier::policy() {
+    if (!policy_) {
+        auto name = r_.store.conflict_policy(r_.tenant());
+        std::replace(name.begin(), name.end(), '_', '-');
+        policy_ = matching::conflict_policy_from_name(name).value_or(conflict_policy::merge);
+    }
+    return *policy_;
+}
+
+void item_applier::set_status(const incoming_item& in, int code) {
+    r_.statuses.at(in.status_index).data = std::to_string(code);
+}
+
+void item_applier::apply(std::vector<incoming_item>& batch) {
+    if (slow_mode(s_.mode)) {
+        if (!batch.empty()) apply_slow(batch);
+    } else {
+        for (auto& in : batch) apply_one(in);
+    }
+    batch.clear();
+}
+
+void item_applier::apply_slow(std::vector<incoming_item>& batch) {
+    std::vector<std::optional<matching::item>> parsed;
+    parsed.reserve(batch.size());
+    for (const auto& in : batch) parsed.push_back(parse_canonical(in.content));
+    auto pairs = pair_batch(batch, parsed);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        auto& in = batch[i];
+        const matching::item* item = parsed[i] ? &*parsed[i] : nullptr;
+        if (!pairs[i]) {
+            add_new(in, item);
+            continue;
+        }
+        const auto& p = *pairs[i];
+        if (p.identical || !item || !p.stored_item) {
+            r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, p.stored.guid, p.stored.modseq);
+            set_status(in, 200);
+            continue;
+        }
+        auto result = matching::merge(*p.stored_item, *item, caps(in.mime), policy(), matching::merge_mode::slow_sync);
+        store_merged(in, p.stored, result, item);
+        if (!result.keep_both) set_status(in, 200);
+    }
+}
+
+// Items the device already sent in this slow sync (before an interruption it resumes from) update
+// their item instead of looking for a twin: the device holds them confirmed.
+std::vector<std::optional<item_applier::paired>> item_applier::held_pairs(const std::vector<incoming_item>& batch) {
+    std::vector<std::optional<paired>> out(batch.size());
+    std::vector<std::string> luids;
+    for (const auto& in : batch) luids.push_back(in.luid);
+    std::map<std::string, std::string> guid_of;
+    for (auto& [luid, mapping] : r_.store.held_mappings(r_.tenant(), s_.device_store_id, luids)) {
+        guid_of[luid] = mapping.guid;
+    }
+    for (std::size_t i = 0; i < batch.size() && !guid_of.empty(); ++i) {
+        auto found = guid_of.find(batch[i].luid);
+        if (found == guid_of.end()) continue;
+        auto stored = r_.store.find_item(r_.tenant(), s_.datastore_id, found->second);
+        if (!stored || stored->deleted) continue;
+        bool identical = match_key(stored->content) == match_key(batch[i].content);
+        out[i] = paired{*stored, identical ? std::nullopt : parse_canonical(stored->content), identical};
+    }
+    return out;
+}
+
+std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
+    const std::vector<incoming_item>& batch, const std::vector<std::optional<matching::item>>& parsed) {
+    auto out = held_pairs(batch);
+    std::vector<std::vector<std::string>> keys(batch.size());
+    std::vector<std::string> all;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (out[i]) continue;
+        keys[i] = index_keys(batch[i].content, parsed[i] ? &*parsed[i] : nullptr);
+        all.insert(all.end(), keys[i].begin(), keys[i].end());
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    auto candidates = r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all);
+    std::map<std::string, std::vector<std::size_t>> by_key;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        for (const auto& k : candidates[c].keys) by_key[k].push_back(c);
+    }
+    std::vector<bool> used(candidates.size(), false);
+    // Byte-identical resends pair first and need no scoring (they may have no name, phone or UID).
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (out[i]) continue;
+        auto found = by_key.find(content_key(batch[i].content));
+        if (found == by_key.end()) continue;
+        for (auto c : found->second) {
+            if (used[c]) continue;
+            used[c] = true;
+            out[i] = paired{record_of(candidates[c]), std::nullopt, true};
+            break;
+        }
+    }
+    std::vector<matching::item> stored;
+    std::vector<std::size_t> stored_at;
+    std::vector<std::optional<std::size_t>> position(candidates.size());
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        if (used[c]) continue;
+        auto p = parse_canonical(candidates[c].content);
+        if (!p) continue;
+        position[c] = stored.size();
+        stored.push_back(std::move(*p));
+        stored_at.push_back(c);
+    }
+    std::vector<matching::item> incoming;
+    std::vector<std::size_t> incoming_at;
+    std::vector<std::vector<std::size_t>> lists;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (out[i] || !parsed[i]) continue;
+        std::vector<std::size_t> list;
+        for (const auto& k : keys[i]) {
+            auto found = by_key.find(k);
+            if (found == by_key.end()) continue;
+            for (auto c : found->second) {
+                if (position[c]) list.push_back(*position[c]);
+            }
+        }
+        if (list.empty()) continue;
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+        incoming.push_back(*parsed[i]);
+        incoming_at.push_back(i);
+        lists.push_back(std::move(list));
+    }
+    for (const auto& pair : matching::assign_twins(incoming, stored, lists)) {
+        out[incoming_at[pair.incoming]] =
+            paired{record_of(candidates[stored_at[pair.stored]]), std::move(stored[pair.stored]), false};
+    }
+    return out;
+}
+
+void item_applier::apply_one(incoming_item& in) {
+    auto parsed = parse_canonical(in.content);
+    const matching::item* item = parsed ? &*parsed : nullptr;
+    auto mapping = r_.store.mapping_of_luid(r_.tenant(), s_.device_store_id, in.luid);
+    std::optional<persistence::item_record> existing;
+    std::optional<std::int64_t> revision;
+    if (mapping) {
+        existing = r_.store.find_item(r_.tenant(), s_.datastore_id, mapping->guid);
+        revision = mapping->revision;
+    }
+    if ((!existing || existing->deleted) && !in.target.empty()) {
+        existing = r_.store.find_item(r_.tenant(), s_.datastore_id, in.target);
+        revision.reset();
+    }
+    if (!existing || existing->deleted) {
+        add_new(in, item);
+        return;
+    }
+    update(in, *existing, revision, item);
+}
+
+void item_applier::update(incoming_item& in, const persistence::item_record& existing,
+                          std::optional<std::int64_t> revision, const matching::item* item) {
+    // Changed on the server since the device last sent or received it: both sides changed it.
+    bool conflict = revision && *revision >= 0 && existing.modseq > *revision;
+    if (match_key(existing.content) == match_key(in.content)) {
+        r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, existing.guid, existing.modseq);
+        set_status(in, 200);
+        return;
+    }
+    auto stored = parse_canonical(existing.content);
+    auto p = conflict ? policy() : conflict_policy::client_wins;
+    matching::merge_result result;
+    if (stored && item) {
+        result = matching::merge(*stored, *item, caps(in.mime), p, matching::merge_mode::update);
+    } else {
+        // Content the item codecs cannot read is replaced whole, unless the server's copy wins.
+        bool server = p == conflict_policy::server_wins || p == conflict_policy::merge;
+        result.stored_changed = !server && p != conflict_policy::duplicate;
+        result.device_needs_update = server;
+        result.keep_both = p == conflict_policy::duplicate;
+    }
+    if (!stored || !item) {
+        write_whole(in, existing, result);
+    } else {
+        store_merged(in, existing, result, item);
+    }
+    if (!conflict) {
+        set_status(in, 200);
+        return;
+    }
+    auto resolution = resolution_of(p, result);
+    report_conflict(existing.guid, resolution);
+    set_status(in, conflict_status(resolution));
+}
+
+void item_applier::write_whole(incoming_item& in, const persistence::item_record& existing,
+                               const matching::merge_result& result) {
+    if (result.keep_both) {
+        add_new(in, nullptr);
+        return;
+    }
+    auto modseq = existing.modseq;
+    if (result.stored_changed) {
+        auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, existing.guid, in.content,
+                                              index_keys(in.content, nullptr));
+        if (replaced) modseq = replaced->modseq;
+    }
+    map_item(in, existing.guid, modseq, result.device_needs_update);
+}
+
+void item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
+                                const matching::merge_result& result, const matching::item* item) {
+    for (const auto& decision : result.decisions) {
+        spdlog::debug("merge tenant={} device={} guid={}: {}", r_.tenant(), r_.in.header.source.loc_uri, stored.guid,
+                      decision);
+    }
+    if (result.keep_both) {
+        // The stored copy stays and reaches the device as a new item once the LUID maps to the new one.
+        add_new(in, item);
+        return;
+    }
+    auto modseq = stored.modseq;
+    if (result.stored_changed) {
+        if (auto content = write_canonical(result.merged, stored.content)) {
+            auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, stored.guid, *content,
+                                                  index_keys(*content, &result.merged));
+            if (replaced) modseq = replaced->modseq;
+        }
+    }
+    map_item(in, stored.guid, modseq, result.device_needs_update);
+}
+
+// A mapping revision below the item's modseq makes package 4 send the item back as a Replace. A refresh
+// from the client sends nothing back: there the device's copy is simply taken as held.
+void item_applier::map_item(const incoming_item& in, const std::string& guid, std::int64_t modseq, bool resend) {
+    bool send_back = resend && s_.mode != 203 && modseq > 0;
+    r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, guid, send_back ? modseq - 1 : modseq);
+}
+
+void item_applier::add_new(incoming_item& in, const matching::item* item) {
+    auto added = r_.store.add_item(r_.tenant(), s_.datastore_id, in.content, index_keys(in.content, item));
+    r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, added.guid, added.modseq);
+    set_status(in, in.as_add ? 201 : 200);
+}
+
+int item_applier::remove(const std::string& luid, const std::string& target) {
+    auto mapping = luid.empty() ? std::nullopt : r_.store.mapping_of_luid(r_.tenant(), s_.device_store_id, luid);
+    std::string guid = mapping ? mapping->guid : target;
+    if (guid.empty()) return 211;
+    auto existing = r_.store.find_item(r_.tenant(), s_.datastore_id, guid);
+    bool conflict =
+        existing && !existing->deleted && mapping && mapping->revision >= 0 && existing->modseq > mapping->revision;
+    r_.store.remove_mapping(r_.tenant(), s_.device_store_id, guid);
+    if (conflict && policy() != conflict_policy::client_wins) {
+        // The server's newer copy survives; without a mapping it goes back to the device as a new item.
+        report_conflict(guid, "server_won");
+        return 419;
+    }
+    auto deleted = r_.store.delete_item(r_.tenant(), s_.datastore_id, guid);
+    if (!deleted) return 211;
+    ++s_.received_delete;
+    if (!conflict) return 200;
+    report_conflict(guid, "client_won");
+    return 208;
+}
+
+void item_applier::report_conflict(const std::string& guid, const std::string& resolution) {
+    auto label = policy_label(policy());
+    engine_metrics::conflict(label, resolution);
+    spdlog::info("conflict tenant={} user={} device={} datastore={} guid={} policy={} resolution={}", r_.tenant(),
+                 r_.st.user_name, r_.in.header.source.loc_uri, s_.server_uri, guid, label, resolution);
+}
+
+}  // namespace syncml::session::detail
