@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "persistence/accounts.hpp"
+#include "src/process_metrics.hpp"
 
 namespace syncml::server {
 namespace {
@@ -80,7 +81,10 @@ http_reply probe_reply(const front_end_state& state, endpoint_kind endpoint) {
         if (state.services.readiness.ready(reason)) return text_reply(200, "ready\n");
         return with_header(text_reply(503, "not ready: " + reason + "\n"), "Retry-After", "1");
     }
-    http_reply reply = text_reply(200, serialize_metrics(state.services.registry));
+    std::string reason;
+    const bool ready = state.services.readiness.ready(reason);
+    http_reply reply =
+        text_reply(200, serialize_metrics(state.services.registry, scrape_time_families(read_process_stats(), ready)));
     reply.content_type = "text/plain; version=0.0.4; charset=utf-8";
     return reply;
 }

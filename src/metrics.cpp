@@ -81,8 +81,10 @@ void server_metrics::queue_wait(std::chrono::duration<double> wait) { queue_wait
 
 void server_metrics::database_error() { db_errors_.Increment(); }
 
-std::string serialize_metrics(const prometheus::Registry& registry) {
-    return prometheus::TextSerializer().Serialize(registry.Collect());
+std::string serialize_metrics(const prometheus::Registry& registry, std::vector<prometheus::MetricFamily> extra) {
+    auto families = registry.Collect();
+    for (auto& family : extra) families.push_back(std::move(family));
+    return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace syncml::server

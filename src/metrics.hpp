@@ -5,11 +5,13 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
 #include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
+#include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
 
 #include "persistence/worker_pool.hpp"
@@ -39,7 +41,7 @@ class server_metrics : public persistence::pool_observer {
     prometheus::Counter& db_errors_;
 };
 
-// The registry in the Prometheus text exposition format.
-std::string serialize_metrics(const prometheus::Registry& registry);
+// The registry in the Prometheus text exposition format, followed by families computed at scrape time.
+std::string serialize_metrics(const prometheus::Registry& registry, std::vector<prometheus::MetricFamily> extra = {});
 
 }  // namespace syncml::server
