@@ -224,10 +224,13 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
         return;
     }
     auto stored = parse_canonical(existing.content);
+    // Without a conflict the device's copy is authoritative for what it can store. In a conflict both
+    // sides changed the item since the device last saw it: nothing is cleared for being absent.
     auto p = conflict ? policy() : conflict_policy::client_wins;
+    auto mode = conflict ? matching::merge_mode::slow_sync : matching::merge_mode::update;
     matching::merge_result result;
     if (stored && item) {
-        result = matching::merge(*stored, *item, caps(in.mime), p, matching::merge_mode::update);
+        result = matching::merge(*stored, *item, caps(in.mime), p, mode);
     } else {
         // Content the item codecs cannot read is replaced whole, unless the server's copy wins.
         bool server = p == conflict_policy::server_wins || p == conflict_policy::merge;

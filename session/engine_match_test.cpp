@@ -1,0 +1,439 @@
+#include "session/engine_match.hpp"
+
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+
+#include <map>
+
+#include "session/auth.hpp"
+#include "session/codec.hpp"
+#include "session/device_caps.hpp"
+#include "session/engine_metrics.hpp"
+#include "session/fake_sync_store.hpp"
+
+// Issue 7 through the whole engine: slow-sync twins, CTCap-aware merge and conflict policies.
+
+namespace syncml::session {
+namespace {
+
+using store_t = testing::fake_sync_store;
+
+struct change {
+    std::string luid;
+    std::string data;  // empty: Delete
+    bool replace = false;
+};
+
+// A device at the message level: one session per sync(), state through encode/decode as in the database.
+class device {
+  public:
+    device(store_t& store, std::string id, std::string mime) : store_(store), id_(std::move(id)), mime_(mime) {}
+
+    std::map<std::string, std::string> items;  // luid -> data, as the device holds them
+    std::optional<dev_inf> devinf;             // sent with Put in the first message
+    message package4;
+
+    // One session: Alert `mode`, the client's changes, the server's changes applied, Map. Returns the
+    // statuses of the client's item commands in order.
+    std::vector<std::string> sync(int mode, const std::vector<change>& changes) {
+        ++session_;
+        msg_ = 0;
+        state_ = encode_state(session_state{});
+        auto first = send(first_message(mode));
+        EXPECT_TRUE(first.reply.body.final);
+        package4 = send(changes_message(changes)).reply;
+        EXPECT_TRUE(package4.body.final);
+        std::vector<std::string> codes;
+        for (const auto& c : package4.body.commands) {
+            auto* s = std::get_if<status>(&c.value);
+            if (s && (s->cmd == "Add" || s->cmd == "Replace" || s->cmd == "Delete")) codes.push_back(s->data);
+        }
+        EXPECT_TRUE(send(apply_package4()).session_done);
+        last_ = next_;
+        return codes;
+    }
+    std::size_t sent(const char* kind) const {
+        std::size_t n = 0;
+        for (const auto& c : package4.body.commands) {
+            auto* s = std::get_if<session::sync>(&c.value);
+            if (!s) continue;
+            for (const auto& inner : s->commands) n += std::string_view(command_name(inner)) == kind;
+        }
+        return n;
+    }
+
+  private:
+    message blank() {
+        message m;
+        m.header.ver_dtd = "1.2";
+        m.header.session_id = std::to_string(session_);
+        m.header.msg_id = std::to_string(++msg_);
+        m.header.target.loc_uri = "http://server/sync";
+        m.header.source.loc_uri = id_;
+        m.body.final = true;
+        return m;
+    }
+    message first_message(int mode) {
+        message m = blank();
+        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
+        m.header.cred->meta->type = "syncml:auth-basic";
+        if (devinf && session_ == 1) {
+            put p;
+            p.cmd_id = "9";
+            item it;
+            it.source = location{"./devinf12", std::nullopt, std::nullopt};
+            it.data = item_data{{}, *devinf, std::nullopt};
+            p.items.push_back(it);
+            m.body.commands.push_back(command{p});
+        }
+        alert a;
+        a.cmd_id = "1";
+        a.data = std::to_string(mode);
+        item it;
+        it.target = location{"contacts", std::nullopt, std::nullopt};
+        it.source = location{"./contacts", std::nullopt, std::nullopt};
+        it.meta = meta_info{};
+        next_ = "anchor-" + std::to_string(session_);
+        it.meta->anchor = sync_anchor{last_, next_};
+        a.items.push_back(it);
+        m.body.commands.push_back(command{a});
+        return m;
+    }
+    message changes_message(const std::vector<change>& changes) {
+        message m = blank();
+        session::sync s;
+        s.cmd_id = "1";
+        s.target = location{"contacts", std::nullopt, std::nullopt};
+        s.source = location{"./contacts", std::nullopt, std::nullopt};
+        int id = 2;
+        for (const auto& c : changes) {
+            item it;
+            it.source = location{c.luid, std::nullopt, std::nullopt};
+            item_command cmd;
+            cmd.cmd_id = std::to_string(id++);
+            if (c.data.empty()) {
+                items.erase(c.luid);
+                cmd.items.push_back(it);
+                s.commands.push_back(command{delete_{cmd}});
+                continue;
+            }
+            items[c.luid] = c.data;
+            it.meta = meta_info{};
+            it.meta->type = mime_;
+            it.data = item_data{c.data, std::nullopt, std::nullopt};
+            cmd.items.push_back(it);
+            s.commands.push_back(c.replace ? command{replace{cmd}} : command{add{cmd}});
+        }
+        m.body.commands.push_back(command{s});
+        return m;
+    }
+    message apply_package4() {
+        message m = blank();
+        map mp;
+        mp.cmd_id = "1";
+        mp.target = location{"contacts", std::nullopt, std::nullopt};
+        mp.source = location{"./contacts", std::nullopt, std::nullopt};
+        for (const auto& cmd : package4.body.commands) {
+            auto* s = std::get_if<session::sync>(&cmd.value);
+            if (!s) continue;
+            for (const auto& inner : s->commands) {
+                if (auto* a = std::get_if<add>(&inner.value)) {
+                    auto luid = "srv-" + std::to_string(++next_luid_);
+                    items[luid] = a->items[0].data->bytes;
+                    mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
+                } else if (auto* r = std::get_if<replace>(&inner.value)) {
+                    items[r->items[0].target->loc_uri] = r->items[0].data->bytes;
+                } else if (auto* d = std::get_if<delete_>(&inner.value)) {
+                    items.erase(d->items[0].target->loc_uri);
+                }
+            }
+        }
+        if (!mp.items.empty()) m.body.commands.push_back(command{mp});
+        return m;
+    }
+    engine_outcome send(const message& m) {
+        auto state = decode_state(state_).value();
+        engine_context ctx;
+        ctx.tenant_id = 1;
+        ctx.account = account_info{7, "u1", true, {}};
+        ctx.now_ms = 1000 * session_;
+        auto dev = store_.device(1, 7, id_);
+        auto outcome = process_message(m, state, dev, ctx, store_);
+        state_ = encode_state(state);
+        return outcome;
+    }
+
+    store_t& store_;
+    std::string id_, mime_, state_, last_, next_;
+    int session_ = 0, msg_ = 0, next_luid_ = 0;
+};
+
+std::string vcard30(const std::string& given, const std::string& family, const std::string& extra) {
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\nN:" + family + ";" + given + ";;;\r\nFN:" + given + " " + family + "\r\n" +
+           extra + "END:VCARD\r\n";
+}
+
+std::vector<const store_t::stored_item*> live(const store_t& store) {
+    return store.items.empty() ? std::vector<const store_t::stored_item*>{}
+                               : store.live_items(store.items[0].datastore);
+}
+
+const store_t::stored_item* live_with(const store_t& store, const std::string& text) {
+    for (const auto* it : live(store)) {
+        if (it->content.find(text) != std::string::npos) return it;
+    }
+    return nullptr;
+}
+
+// A 1.2 DevInf whose contacts CTCap lists only these properties.
+dev_inf devinf_storing(const std::string& ct_type, const std::string& version) {
+    dev_inf info;
+    info.ver_dtd = "1.2";
+    info.dev_id = "phone-b";
+    info.dev_typ = "phone";
+    datastore ds;
+    ds.source_ref = "./contacts";
+    ds.rx_pref = content_type_ref{ct_type, version};
+    ds.tx_pref = content_type_ref{ct_type, version};
+    ct_cap cap;
+    cap.ct_type = ct_type;
+    cap.ver_ct = version;
+    for (const char* name : {"BEGIN", "END", "VERSION", "N", "FN", "TEL", "EMAIL"}) {
+        ct_property p;
+        p.prop_name = name;
+        cap.properties.push_back(p);
+    }
+    ds.ct_caps.push_back(cap);
+    info.datastores.push_back(ds);
+    return info;
+}
+
+TEST(engine_match, repeated_slow_syncs_pair_every_item_with_one_lookup_per_message) {
+    store_t store;
+    device a(store, "phone-a", "text/vcard");
+    std::vector<change> all;
+    for (int i = 0; i < 50; ++i) {
+        all.push_back({std::to_string(i), vcard30("Given" + std::to_string(i), "Family",
+                                                  "TEL:+49 30 5550" + std::to_string(100 + i) + "\r\n")});
+    }
+    a.sync(201, all);
+    ASSERT_EQ(live(store).size(), 50u);
+    for (int round = 0; round < 3; ++round) {
+        // Engines rewrite REV on every sync: the resend is not byte-identical.
+        auto resend = all;
+        for (auto& c : resend) c.data.insert(c.data.find("END:VCARD"), "REV:2024010" + std::to_string(round) + "\r\n");
+        int queries = store.candidate_queries;
+        auto codes = a.sync(201, resend);
+        EXPECT_EQ(store.candidate_queries - queries, 1) << "one candidate lookup for the whole message";
+        EXPECT_EQ(live(store).size(), 50u) << "round " << round;
+        EXPECT_EQ(a.sent("Add"), 0u) << "nothing comes back as new";
+        EXPECT_EQ(std::count(codes.begin(), codes.end(), "200"), 50);
+    }
+}
+
+TEST(engine_match, a_twin_in_another_format_and_name_order_pairs_and_gets_the_union_of_fields) {
+    store_t store;
+    device a(store, "phone-a", "text/vcard");
+    a.sync(201, {{"1", vcard30("Anna", "Schmidt", "TEL;TYPE=CELL:+49 171 2345678\r\nEMAIL:anna@example.org\r\n")},
+                 {"2", vcard30("Bernd", "Meier", "TEL:+49 30 9876543\r\n")}});
+    device b(store, "phone-b", "text/x-vcard");
+    b.devinf = devinf_storing("text/x-vcard", "2.1");  // it can store the email it lacks: it gets it
+    auto codes = b.sync(201, {{"b1",
+                               "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Schmidt;Anna\r\nFN:Schmidt, Anna\r\nTEL;CELL:0171 "
+                               "2345678\r\nTEL;HOME:030 1112223\r\nEND:VCARD\r\n"},
+                              {"b2", "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Neu;Nora\r\nTEL:0301234567\r\nEND:VCARD\r\n"}});
+    EXPECT_EQ(codes, (std::vector<std::string>{"200", "201"}));
+    ASSERT_EQ(live(store).size(), 3u) << "Anna once, Bernd, Nora";
+    const auto* anna = live_with(store, "Schmidt");
+    ASSERT_TRUE(anna);
+    EXPECT_NE(anna->content.find("anna@example.org"), std::string::npos) << anna->content;
+    EXPECT_NE(anna->content.find("1112223"), std::string::npos) << "the home number B added" << anna->content;
+    EXPECT_EQ(b.items.size(), 3u) << "B gets Bernd, and its Anna back with the email";
+    EXPECT_EQ(b.sent("Add"), 1u);
+    EXPECT_EQ(b.sent("Replace"), 1u);
+}
+
+TEST(engine_match, fields_missing_from_the_devices_ctcap_survive_a_slow_sync_and_a_replace) {
+    store_t store;
+    device a(store, "phone-a", "text/vcard");
+    a.sync(201, {{"1", vcard30("Carl", "Rich",
+                               "TEL:+49 89 1234567\r\nNOTE:met at the fair\r\nBDAY:1980-02-03\r\n"
+                               "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRg==\r\n")}});
+    device b(store, "phone-b", "text/x-vcard");
+    b.devinf = devinf_storing("text/x-vcard", "2.1");
+    b.sync(201, {{"b1", "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Rich;Carl\r\nTEL:089 1234567\r\nEND:VCARD\r\n"}});
+    ASSERT_EQ(live(store).size(), 1u);
+    auto content = live(store)[0]->content;
+    for (const char* kept : {"NOTE:met at the fair", "BDAY", "PHOTO"}) {
+        EXPECT_NE(content.find(kept), std::string::npos) << kept << " kept after the slow sync:\n" << content;
+    }
+    auto codes =
+        b.sync(200, {{"b1", "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Rich;Carl\r\nTEL:089 7654321\r\nEND:VCARD\r\n", true}});
+    EXPECT_EQ(codes, std::vector<std::string>{"200"});
+    content = live(store)[0]->content;
+    EXPECT_NE(content.find("7654321"), std::string::npos) << content;
+    EXPECT_EQ(content.find("1234567"), std::string::npos) << "the device stores TEL: its change replaces it";
+    for (const char* kept : {"NOTE:met at the fair", "BDAY", "PHOTO"}) {
+        EXPECT_NE(content.find(kept), std::string::npos) << kept << " kept after the Replace:\n" << content;
+    }
+}
+
+// A and B hold Dora; A changes her email, then B changes her phone before syncing again.
+struct conflict_setup {
+    store_t store;
+    device a{store, "phone-a", "text/vcard"};
+    device b{store, "phone-b", "text/vcard"};
+    std::string b_luid;
+
+    explicit conflict_setup(const std::string& policy) {
+        store.policy = policy;
+        b.devinf = devinf_storing("text/vcard", "3.0");
+        a.sync(201, {{"1", vcard30("Dora", "Doe", "TEL:+49 40 1111111\r\nEMAIL:dora@old.example\r\n")}});
+        b.sync(201, {});
+        b_luid = b.items.begin()->first;
+        a.sync(
+            200,
+            {{"1", vcard30("Dora", "Doe", "TEL:+49 40 1111111\r\nEMAIL:dora@new.example\r\nREV:20200101T000000Z\r\n"),
+              true}});
+    }
+    std::vector<std::string> b_changes_phone() {
+        return b.sync(
+            200, {{b_luid,
+                   vcard30("Dora", "Doe", "TEL:+49 40 2222222\r\nEMAIL:dora@old.example\r\nREV:20990101T000000Z\r\n"),
+                   true}});
+    }
+};
+
+double conflicts(prometheus::Registry& registry, const std::string& policy, const std::string& resolution) {
+    for (const auto& family : registry.Collect()) {
+        if (family.name != "syncml_conflicts_total") continue;
+        for (const auto& metric : family.metric) {
+            std::map<std::string, std::string> labels;
+            for (const auto& l : metric.label) labels[l.name] = l.value;
+            if (labels["policy"] == policy && labels["resolution"] == resolution) return metric.counter.value;
+        }
+    }
+    return -1;
+}
+
+TEST(engine_match, conflict_merge_keeps_both_changes_answers_207_and_sends_the_merge_back) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    conflict_setup t("merge");
+    EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"207"});
+    ASSERT_EQ(live(t.store).size(), 1u);
+    auto content = live(t.store)[0]->content;
+    EXPECT_NE(content.find("2222222"), std::string::npos) << content;
+    EXPECT_NE(content.find("dora@new.example"), std::string::npos) << content;
+    EXPECT_EQ(t.b.sent("Replace"), 1u) << "B gets the merged copy";
+    EXPECT_NE(t.b.items[t.b_luid].find("dora@new.example"), std::string::npos);
+    EXPECT_EQ(conflicts(registry, "merge", "merged"), 1);
+    EXPECT_TRUE(t.a.sync(200, {}).empty());
+    EXPECT_EQ(t.a.sent("Replace"), 1u) << "A gets B's phone";
+}
+
+TEST(engine_match, conflict_server_wins_keeps_the_server_copy_answers_419_and_resends_it) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    conflict_setup t("server_wins");
+    EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"419"});
+    auto content = live(t.store)[0]->content;
+    EXPECT_NE(content.find("1111111"), std::string::npos) << content;
+    EXPECT_EQ(content.find("2222222"), std::string::npos) << content;
+    EXPECT_EQ(t.b.sent("Replace"), 1u);
+    EXPECT_NE(t.b.items[t.b_luid].find("dora@new.example"), std::string::npos);
+    EXPECT_EQ(conflicts(registry, "server_wins", "server_won"), 1);
+}
+
+TEST(engine_match, conflict_client_wins_takes_the_device_copy_and_answers_208) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    conflict_setup t("client_wins");
+    EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"208"});
+    auto content = live(t.store)[0]->content;
+    EXPECT_NE(content.find("2222222"), std::string::npos) << content;
+    EXPECT_NE(content.find("dora@old.example"), std::string::npos) << content;
+    EXPECT_EQ(t.b.sent("Replace") + t.b.sent("Add"), 0u);
+    EXPECT_EQ(conflicts(registry, "client_wins", "client_won"), 1);
+}
+
+TEST(engine_match, conflict_newest_wins_follows_rev_and_duplicate_keeps_both_with_209) {
+    {
+        conflict_setup t("newest_wins");
+        EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"208"}) << "B's REV is newer";
+        EXPECT_NE(live(t.store)[0]->content.find("2222222"), std::string::npos);
+    }
+    conflict_setup t("duplicate");
+    EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"209"});
+    ASSERT_EQ(live(t.store).size(), 2u);
+    EXPECT_TRUE(live_with(t.store, "2222222"));
+    EXPECT_TRUE(live_with(t.store, "dora@new.example"));
+    EXPECT_EQ(t.b.sent("Add"), 1u) << "B gets the server's copy as a new item";
+    EXPECT_EQ(t.b.items.size(), 2u);
+}
+
+TEST(engine_match, deleting_an_item_the_server_changed_keeps_it_and_answers_419_under_merge) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    conflict_setup t("merge");
+    EXPECT_EQ(t.b.sync(200, {{t.b_luid, ""}}), std::vector<std::string>{"419"});
+    ASSERT_EQ(live(t.store).size(), 1u);
+    EXPECT_EQ(t.b.sent("Add"), 1u) << "B gets the changed item back";
+    EXPECT_EQ(conflicts(registry, "merge", "server_won"), 1);
+
+    conflict_setup c("client_wins");
+    EXPECT_EQ(c.b.sync(200, {{c.b_luid, ""}}), std::vector<std::string>{"208"});
+    EXPECT_TRUE(live(c.store).empty());
+}
+
+TEST(engine_match, changes_without_conflict_are_not_counted) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    conflict_setup t("merge");
+    EXPECT_TRUE(t.b.sync(200, {}).empty());
+    auto codes = t.b.sync(200, {{t.b_luid, vcard30("Dora", "Doe", "TEL:+49 40 3333333\r\n"), true}});
+    EXPECT_EQ(codes, std::vector<std::string>{"200"});
+    EXPECT_EQ(conflicts(registry, "merge", "merged"), 0);
+}
+
+TEST(device_caps, reads_flat_and_nested_ctcap_with_bare_type_parameters) {
+    dev_inf info;
+    ct_cap flat;
+    flat.ct_type = "text/x-vCard";
+    ct_property tel;
+    tel.prop_name = "TEL";
+    tel.params.push_back(prop_param{"HOME", std::nullopt, {}, std::nullopt});
+    tel.params.push_back(prop_param{"TYPE", std::nullopt, {"cell", "work"}, std::nullopt});
+    ct_property note;
+    note.prop_name = "note";
+    note.max_size = 255;
+    flat.properties = {tel, note};
+    info.ct_caps.push_back(flat);
+    datastore ds;
+    ct_cap nested;
+    nested.ct_type = "text/calendar";
+    ct_property summary;
+    summary.prop_name = "SUMMARY";
+    nested.properties = {summary};
+    ds.ct_caps.push_back(nested);
+    info.datastores.push_back(ds);
+
+    auto caps = capabilities_of(info);
+    const auto& vcard = caps.for_content_type("text/x-vcard; charset=utf-8");
+    EXPECT_TRUE(vcard.known);
+    EXPECT_TRUE(vcard.can_store("NOTE"));
+    EXPECT_FALSE(vcard.can_store("PHOTO"));
+    ASSERT_TRUE(vcard.find("TEL"));
+    EXPECT_TRUE(vcard.find("TEL")->supports_param_value("TYPE", "home"));
+    EXPECT_TRUE(vcard.find("TEL")->supports_param_value("TYPE", "CELL"));
+    EXPECT_FALSE(vcard.find("TEL")->supports_param_value("TYPE", "FAX"));
+    EXPECT_EQ(vcard.find("NOTE")->max_size, 255u);
+    EXPECT_TRUE(caps.for_content_type("text/calendar").can_store("SUMMARY"));
+    EXPECT_FALSE(caps.for_content_type("text/calendar").can_store("LOCATION"));
+    EXPECT_FALSE(caps.for_content_type("text/plain").known);
+    EXPECT_EQ(capabilities_of_stored(encode_devinf_xml(info)).by_content_type.size(), 2u) << "from the stored XML";
+    EXPECT_TRUE(capabilities_of_stored("").by_content_type.empty());
+}
+
+}  // namespace
+}  // namespace syncml::session
