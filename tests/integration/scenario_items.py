@@ -26,6 +26,9 @@ Exit status 0 = check passed; failures print one line per problem (at most 10) a
 """
 
 import argparse
+import base64
+import collections
+import datetime
 import hashlib
 import importlib.util
 import os
@@ -34,6 +37,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
 
 def load_compare():
@@ -102,12 +106,8 @@ def split3(value, sep):
 def phone_key(raw):
     """Trailing 9 digits: the same line in national ("030 1234567") and international ("+49 30 1234567") form."""
     digits = re.sub(r"\D", "", raw)
-    if raw.strip().startswith("+"):
-        pass
-    elif digits.startswith("00"):
-        digits = digits[2:]
-    elif digits.startswith("0"):
-        digits = digits[1:]
+    if not raw.strip().startswith("+"):
+        digits = digits[2:] if digits.startswith("00") else digits.lstrip("0")
     return digits[-9:]
 
 
@@ -194,13 +194,9 @@ def contact_variant(text, name):
             out.append("PHOTO;ENCODING=BASE64;TYPE=JPEG:" + value.strip() + "\r\n")
         else:
             out.append(legacy_prop(prop, unescape3(value)))
-    out.insert(len(out), "TEL;HOME;VOICE:" + extra_phone(name))
+    out.append("TEL;HOME;VOICE:" + extra_phone(name))
     out.append("END:VCARD")
     return "\r\n".join(out) + "\r\n"
-
-
-def vcal_time(value):
-    return value if value.endswith("Z") else value
 
 
 def vcal_rrule(value, dtstart):
@@ -210,9 +206,7 @@ def vcal_rrule(value, dtstart):
         return None
     day = ""
     if freq == "W1":
-        import datetime
-        d = datetime.datetime.strptime(dtstart[:8], "%Y%m%d")
-        day = " " + ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][d.weekday()]
+        day = " " + WEEKDAYS[datetime.datetime.strptime(dtstart[:8], "%Y%m%d").weekday()]
     return "%s%s %s" % (freq, day, rule["UNTIL"])
 
 
@@ -281,7 +275,6 @@ def cmd_variant(a, kind):
 
 def cmd_add_exceptions(a):
     """An EXDATE on the second occurrence of each recurring event: a recurrence with an exception."""
-    import datetime
     changed = 0
     for path in item_files(a.dir):
         text = read_text(path)
@@ -328,7 +321,6 @@ STORE_KIND = {"contacts": "contacts", "events": "calendar", "tasks": "tasks", "m
 
 
 def cmd_server_dump(a):
-    import base64
     result = subprocess.run(["psql", "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-v",
                              "tenant=" + a.tenant, "-v", "user=" + a.user, "-v", "kind=" + STORE_KIND[a.store],
                              a.url], input=SERVER_ITEMS_SQL, capture_output=True, text=True)
@@ -350,11 +342,7 @@ def cmd_server_dump(a):
 
 # ---------------------------------------------------------------- vCalendar 1.0 vs iCalendar 2.0
 
-WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-
-
 def parse_time(value):
-    import datetime
     value = value.strip()
     for fmt in ("%Y%m%dT%H%M%SZ", "%Y%m%dT%H%M%S", "%Y%m%d"):
         try:
@@ -366,7 +354,6 @@ def parse_time(value):
 
 def common_date(prop, value, item):
     """All-day values as dates: iCalendar VALUE=DATE, vCalendar 1.0 midnight-to-midnight (or 23:59)."""
-    import datetime
     t, fmt = parse_time(value)
     if fmt != "%Y%m%dT%H%M%S":
         return value
@@ -416,7 +403,6 @@ def common_rrule(value, item):
 
 def alarm_times(item):
     """Run times of the item's alarms: vCalendar AALARM/DALARM values or iCalendar VALARM triggers."""
-    import datetime
     times = {v.split(";")[0] for name in ("AALARM", "DALARM") for v in values(item, name)}
     start, fmt = parse_time((values(item, "DTSTART") or values(item, "DUE") or [""])[0])
     for trigger in values(item, "VALARM/TRIGGER"):
@@ -477,7 +463,6 @@ def load_calendar(directory):
 
 
 def cmd_compare_calendar(a):
-    import collections
     sides = []
     for directory in (a.dir_a, a.dir_b):
         sides.append({name: (summary_key(item), frozenset(common_calendar(item)))
