@@ -29,9 +29,16 @@ std::optional<recurrence_rule> parse_rrule(std::string_view text);
 std::string format_rrule(const recurrence_rule& rule);
 
 // The vCalendar 1.0 grammar (D1 #10, W2 MO TU 20261231T000000Z, MP1 1+ MO, MD1 1 15 #0, YM1 6 #5, YD1 100).
-std::optional<recurrence_rule> parse_vcal_rule(std::string_view text);
-// nullopt when the rule has parts the 1.0 grammar cannot express (BYSETPOS, BYHOUR, ...).
+// With the event's DTSTART, rules that only mean something relative to it read as what they mean: every
+// 12 months by weekday or month day (MP12 2+ SU) is yearly in DTSTART's month, a bare YD is DTSTART's day of year.
+std::optional<recurrence_rule> parse_vcal_rule(std::string_view text,
+                                               const std::optional<date_time>& start = std::nullopt);
+// nullopt when the rule has parts the 1.0 grammar cannot express (BYSETPOS, BYHOUR, ...). Yearly rules in one
+// month by weekday or month day come out as MP12/MD12, which only reads back as the same rule when DTSTART
+// is in that month.
 std::optional<std::string> format_vcal_rule(const recurrence_rule& rule);
+// The yearly form of an every-12-months rule by weekday or month day starting at `start`; nullopt for others.
+std::optional<recurrence_rule> yearly_equivalent(const recurrence_rule& rule, const date_time& start);
 
 std::string_view weekday_name(int weekday);  // SU..SA
 std::optional<int> weekday_from_name(std::string_view name);

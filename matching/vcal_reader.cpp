@@ -180,7 +180,7 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
     if (n == "RRULE" || n == "EXRULE") {
         auto rule = n == "RRULE" ? parse_vcal_rule(line.value) : std::nullopt;
         if (rule && line.params.empty())
-            c.rrules.push_back(*rule);
+            deferred.push_back(line);  // read again once DTSTART is known
         else
             line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
         return true;
@@ -207,6 +207,8 @@ void finish_vcal_component(calendar_component& c, std::vector<content_line>& def
     for (auto& line : deferred) {
         if (line.name.starts_with(k_ical_hint))
             hints.push_back(std::move(line));
+        else if (line.name == "RRULE")
+            c.rrules.push_back(*parse_vcal_rule(line.value, c.start));
         else
             c.alarms.push_back(read_vcal_alarm(line, c));
     }

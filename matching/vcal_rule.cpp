@@ -127,6 +127,14 @@ std::optional<std::string> rule_body(const recurrence_rule& r) {
             return out;
         }
         case frequency::yearly: {
+            if (r.by_month.size() == 1 && r.by_year_day.empty() && (r.by_day.empty() != r.by_month_day.empty())) {
+                // 1.0 has no yearly-by-weekday (or by-month-day) rule: every 12 months from DTSTART says it.
+                recurrence_rule every_12_months = r;
+                every_12_months.freq = frequency::monthly;
+                every_12_months.interval = r.interval * 12;
+                every_12_months.by_month.clear();
+                return rule_body(every_12_months);
+            }
             if (!r.by_day.empty() || !r.by_month_day.empty() || (!r.by_month.empty() && !r.by_year_day.empty())) break;
             std::string out = (r.by_year_day.empty() ? "YM" : "YD") + i;
             for (int m : r.by_month) out += " " + std::to_string(m);
@@ -141,7 +149,19 @@ std::optional<std::string> rule_body(const recurrence_rule& r) {
 
 }  // namespace
 
-std::optional<recurrence_rule> parse_vcal_rule(std::string_view text) {
+std::optional<recurrence_rule> yearly_equivalent(const recurrence_rule& r, const date_time& start) {
+    if (r.freq != frequency::monthly || r.interval % 12 != 0 || !r.by_month.empty() || !r.by_year_day.empty() ||
+        r.by_day.empty() == r.by_month_day.empty()) {
+        return std::nullopt;
+    }
+    recurrence_rule yearly = r;
+    yearly.freq = frequency::yearly;
+    yearly.interval = r.interval / 12;
+    yearly.by_month = {start.month};
+    return yearly;
+}
+
+std::optional<recurrence_rule> parse_vcal_rule(std::string_view text, const std::optional<date_time>& start) {
     auto parts = tokens(text);
     if (parts.empty()) return std::nullopt;
     recurrence_rule r;
@@ -160,7 +180,13 @@ std::optional<recurrence_rule> parse_vcal_rule(std::string_view text) {
     }
     // vCalendar 1.0 section 3.1.2: a rule without a duration repeats twice.
     if (!has_duration) r.count = 2;
-    return r;
+    if (!start) return r;
+    // Without a list, YD repeats DTSTART's day of the year (not its date: they differ in leap years).
+    if (kind == "YD" && r.by_year_day.empty())
+        r.by_year_day.push_back(static_cast<int>(days_from_civil(start->year, start->month, start->day) -
+                                                 days_from_civil(start->year, 1, 1)) +
+                                1);
+    return yearly_equivalent(r, *start).value_or(r);
 }
 
 std::optional<std::string> format_vcal_rule(const recurrence_rule& r) {

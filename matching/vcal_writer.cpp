@@ -5,6 +5,7 @@
 #include "matching/calendar_codec.hpp"
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
+#include "matching/normalize_time.hpp"
 #include "matching/vcal_reader.hpp"
 
 namespace syncml::matching {
@@ -34,10 +35,24 @@ class vcal_writer {
     std::string write();
 
   private:
+    // A local time in another zone than the calendar's TZ: 1.0 has one zone per calendar, so the time goes out
+    // in UTC (the phone shows the right instant) and its hint restores the original TZID on the way back.
+    date_time as_written(const date_time& d) const {
+        if (d.utc || d.date_only || d.tzid.empty() || d.tzid == tzid_) return d;
+        for (const auto& tz : cal_.timezones) {
+            if (tz.tzid != d.tzid) continue;
+            if (auto offset = utc_offset_at(d, tz))
+                return from_epoch_seconds(wall_clock_seconds(d) - *offset, true, {});
+        }
+        return d;
+    }
+    std::optional<date_time> as_written(const std::optional<date_time>& d) const {
+        return d ? std::optional<date_time>(as_written(*d)) : std::nullopt;
+    }
     // Local times in the calendar's zone are what 1.0 can say; other zones travel as hints.
     void time(std::string_view name, const std::optional<date_time>& d, bool end_of_all_day = false) {
         if (!d) return;
-        date_time v = *d;
+        date_time v = as_written(*d);
         if (end_of_all_day && v.date_only) {
             civil_from_days(days_from_civil(v.year, v.month, v.day) - 1, v.year, v.month, v.day);
             v = date_time{v.year, v.month, v.day, 23, 59, 0, false, false, {}};
@@ -92,7 +107,7 @@ void vcal_writer::write_dates(std::string_view name, const std::vector<date_time
     std::string value;
     bool foreign = false;
     for (const auto& d : dates) {
-        date_time v = d.date_only ? date_time{d.year, d.month, d.day, 0, 0, 0, false, false, {}} : d;
+        date_time v = d.date_only ? date_time{d.year, d.month, d.day, 0, 0, 0, false, false, {}} : as_written(d);
         {
             if (!value.empty()) value += ';';
             value += format_date_time(v);
@@ -104,15 +119,17 @@ void vcal_writer::write_dates(std::string_view name, const std::vector<date_time
     for (const auto& d : dates) time_hint(name, d);
 }
 
-// The rule as 1.0 text, when reading that text back (as the reader does) gives the same rule.
+// The rule as 1.0 text, when reading that text back (as the reader does) gives the same rule. Every 12 months
+// by weekday or month day reads back as the yearly rule it means (same occurrences).
 std::optional<std::string> exact_vcal_rule(const recurrence_rule& r, const calendar_component& c) {
     auto text = format_vcal_rule(r);
     if (!text) return std::nullopt;
-    auto back = parse_vcal_rule(*text);
+    auto back = parse_vcal_rule(*text, c.start);
     if (back && back->until && c.start && c.start->date_only && !back->until->utc) {
         back->until = date_time{back->until->year, back->until->month, back->until->day, 0, 0, 0, true, false, {}};
     }
-    if (!back || *back != r) return std::nullopt;
+    const auto meant = c.start ? yearly_equivalent(r, *c.start).value_or(r) : r;
+    if (!back || *back != meant) return std::nullopt;
     return text;
 }
 
@@ -158,6 +175,11 @@ void vcal_writer::write_value_sets(const calendar_component& c) {
 
 // 1.0 alarms are flat lines: when one of them cannot carry its VALARM exactly, every VALARM travels as a hint.
 void vcal_writer::write_alarms(const calendar_component& c) {
+    // The reader sees the times as written (before their hints restore other zones).
+    calendar_component read_back = c;
+    read_back.start = as_written(c.start);
+    read_back.end = as_written(c.end);
+    read_back.due = as_written(c.due);
     bool exact = true;
     for (const auto& a : c.alarms) {
         content_writer probe(line_syntax::legacy);
@@ -165,7 +187,7 @@ void vcal_writer::write_alarms(const calendar_component& c) {
         write_alarm(a, c);
         std::swap(probe, out_);
         auto lines = read_content_lines(probe.take());
-        exact = exact && lines && lines->size() == 1 && read_vcal_alarm(lines->front(), c) == a;
+        exact = exact && lines && lines->size() == 1 && read_vcal_alarm(lines->front(), read_back) == a;
     }
     for (const auto& a : c.alarms) write_alarm(a, c);
     if (exact) return;
@@ -175,7 +197,8 @@ void vcal_writer::write_alarms(const calendar_component& c) {
 void vcal_writer::write_alarm(const alarm& a, const calendar_component& c) {
     std::vector<std::string> parts(4);
     const property* runtime = find_extra(a.extra, std::string(k_vcal_hint) + "RUNTIME");
-    std::optional<date_time> base = a.trigger_related_end && (c.end || c.due) ? (c.end ? c.end : c.due) : c.start;
+    std::optional<date_time> base =
+        as_written(a.trigger_related_end && (c.end || c.due) ? (c.end ? c.end : c.due) : c.start);
     if (a.trigger_time) {
         parts[0] = format_date_time(*a.trigger_time);
     } else if (!a.trigger_duration.empty() && base) {
