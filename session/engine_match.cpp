@@ -125,6 +125,24 @@ std::vector<std::optional<item_applier::paired>> item_applier::held_pairs(const 
     return out;
 }
 
+// The stored items one message's keys found, indexed by key.
+struct candidate_set {
+    std::vector<persistence::twin_candidate> items;
+    std::map<std::string, std::vector<std::size_t>> by_key;
+    std::vector<bool> used;
+
+    explicit candidate_set(std::vector<persistence::twin_candidate> found) : items(std::move(found)) {
+        for (std::size_t c = 0; c < items.size(); ++c) {
+            for (const auto& k : items[c].keys) by_key[k].push_back(c);
+        }
+        used.assign(items.size(), false);
+    }
+    const std::vector<std::size_t>* with_key(const std::string& key) const {
+        auto found = by_key.find(key);
+        return found == by_key.end() ? nullptr : &found->second;
+    }
+};
+
 std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     const std::vector<incoming_item>& batch, const std::vector<std::optional<matching::item>>& parsed) {
     auto out = held_pairs(batch);
@@ -137,30 +155,31 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
-    auto candidates = r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all);
-    std::map<std::string, std::vector<std::size_t>> by_key;
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-        for (const auto& k : candidates[c].keys) by_key[k].push_back(c);
-    }
-    std::vector<bool> used(candidates.size(), false);
+    candidate_set found(r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all));
     // Byte-identical resends pair first and need no scoring (they may have no name, phone or UID).
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (out[i]) continue;
-        auto found = by_key.find(content_key(batch[i].content));
-        if (found == by_key.end()) continue;
-        for (auto c : found->second) {
-            if (used[c]) continue;
-            used[c] = true;
-            out[i] = paired{record_of(candidates[c]), std::nullopt, true};
+        const auto* same = out[i] ? nullptr : found.with_key(content_key(batch[i].content));
+        if (!same) continue;
+        for (auto c : *same) {
+            if (found.used[c]) continue;
+            found.used[c] = true;
+            out[i] = paired{record_of(found.items[c]), std::nullopt, true};
             break;
         }
     }
+    pair_scored(found, keys, parsed, out);
+    return out;
+}
+
+// The rest pair by twin score, each stored item with one incoming item at most.
+void item_applier::pair_scored(candidate_set& found, const std::vector<std::vector<std::string>>& keys,
+                               const std::vector<std::optional<matching::item>>& parsed,
+                               std::vector<std::optional<paired>>& out) {
     std::vector<matching::item> stored;
     std::vector<std::size_t> stored_at;
-    std::vector<std::optional<std::size_t>> position(candidates.size());
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-        if (used[c]) continue;
-        auto p = parse_canonical(candidates[c].content);
+    std::vector<std::optional<std::size_t>> position(found.items.size());
+    for (std::size_t c = 0; c < found.items.size(); ++c) {
+        auto p = found.used[c] ? std::nullopt : parse_canonical(found.items[c].content);
         if (!p) continue;
         position[c] = stored.size();
         stored.push_back(std::move(*p));
@@ -169,14 +188,13 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     std::vector<matching::item> incoming;
     std::vector<std::size_t> incoming_at;
     std::vector<std::vector<std::size_t>> lists;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
         if (out[i] || !parsed[i]) continue;
         std::vector<std::size_t> list;
         for (const auto& k : keys[i]) {
-            auto found = by_key.find(k);
-            if (found == by_key.end()) continue;
-            for (auto c : found->second) {
-                if (position[c]) list.push_back(*position[c]);
+            const auto* with = found.with_key(k);
+            for (std::size_t n = 0; with && n < with->size(); ++n) {
+                if (position[(*with)[n]]) list.push_back(*position[(*with)[n]]);
             }
         }
         if (list.empty()) continue;
@@ -188,9 +206,8 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     }
     for (const auto& pair : matching::assign_twins(incoming, stored, lists)) {
         out[incoming_at[pair.incoming]] =
-            paired{record_of(candidates[stored_at[pair.stored]]), std::move(stored[pair.stored]), false};
+            paired{record_of(found.items[stored_at[pair.stored]]), std::move(stored[pair.stored]), false};
     }
-    return out;
 }
 
 void item_applier::apply_one(incoming_item& in) {

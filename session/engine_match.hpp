@@ -13,6 +13,8 @@
 
 namespace syncml::session::detail {
 
+struct candidate_set;
+
 // One complete client item (Add or Replace), already converted to the canonical form.
 struct incoming_item {
     std::size_t status_index = 0;  // its Status in run::statuses, whose code is set once applied
@@ -48,6 +50,8 @@ class item_applier {
     // Pairs batch items with candidates; result[i] is the pair of batch[i], if any.
     std::vector<std::optional<paired>> pair_batch(const std::vector<incoming_item>& batch,
                                                   const std::vector<std::optional<matching::item>>& parsed);
+    void pair_scored(candidate_set& found, const std::vector<std::vector<std::string>>& keys,
+                     const std::vector<std::optional<matching::item>>& parsed, std::vector<std::optional<paired>>& out);
     void add_new(incoming_item& in, const matching::item* parsed);
     // Writes the outcome of a merge and maps the device's LUID to the result.
     void store_merged(incoming_item& in, const persistence::item_record& stored, const matching::merge_result& result,
