@@ -1,4 +1,5 @@
-// Package 1: the client's Alerts, anchors and the sync mode we grant per datastore.
+// Package 1: the client's Alerts, anchors and the sync mode we grant per datastore, and resuming an
+// interrupted session (Alert 225).
 
 #include "session/engine_run.hpp"
 
@@ -13,19 +14,72 @@ bool is_sync_mode(int code) { return (code >= 200 && code <= 205) || code == 225
 
 // Two-way and one-way syncs need both sides to agree on the last sync; anything else is slow.
 int granted_mode(int requested, const sync_anchor& anchor, const persistence::device_store_record& ds) {
-    if (requested == 225) return 201;  // resume state is not kept across sessions: restart safely
+    if (requested == 225) return 201;  // nothing to resume (see resumable_store): restart safely
     if (requested == 201 || requested == 203 || requested == 205) return requested;
     bool known = !ds.needs_slow_sync && !ds.client_anchor.empty();
     if (!known || anchor.last.value_or("") != ds.client_anchor) return 201;
     return requested;
 }
 
-sync_anchor alert_anchor(const alert& cmd, const item& it) {
+sync_anchor alert_anchor(const item& it) {
     if (it.meta && it.meta->anchor) return *it.meta->anchor;
     // Tolerated: anchors sent as item data instead of item meta.
     if (it.data && it.data->anchor) return *it.data->anchor;
-    (void)cmd;
     return {};
+}
+
+// Each device store remembers the SyncML SessionID of the last session that worked on it in a session
+// row of its own, so that a resume (which comes with a new SessionID) finds the interrupted state. The
+// sessions table keeps it without a schema change, and it expires with the sessions it points to.
+std::string resume_pointer(std::int64_t device_store) { return "resume:" + std::to_string(device_store); }
+
+void remember_session(run& r, std::int64_t device_store) {
+    const auto& device_uri = r.in.header.source.loc_uri;
+    auto id = resume_pointer(device_store);
+    auto rec = r.store.lock_session(r.tenant(), device_uri, id);
+    if (!rec) {
+        rec = persistence::session_record{};
+        rec->id = r.store.create_session(r.tenant(), device_uri, id);
+        rec->session_id = id;
+        rec->device_uri = device_uri;
+    }
+    rec->user_id = r.st.user_id;
+    rec->state = r.in.header.session_id;
+    r.store.save_session(r.tenant(), *rec);
+}
+
+// The state this device store had when its last session was interrupted, when that session can be
+// continued: same user, not completed, and the client presents the same Last anchor as then.
+std::optional<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
+    const auto& device_uri = r.in.header.source.loc_uri;
+    auto pointer = r.store.lock_session(r.tenant(), device_uri, resume_pointer(device_store));
+    if (!pointer || pointer->state.empty() || pointer->state == r.in.header.session_id) return std::nullopt;
+    auto old = r.store.lock_session(r.tenant(), device_uri, pointer->state);
+    if (!old || old->user_id != r.st.user_id) return std::nullopt;
+    auto state = decode_state(old->state);
+    if (!state || state->current == phase::done) return std::nullopt;
+    for (const auto& s : state->stores) {
+        if (s.device_store_id == device_store && s.client_last == anchor.last.value_or("")) return s;
+    }
+    return std::nullopt;
+}
+
+// Continues with the interrupted session's mode, anchors and half-received large object. What the
+// device holds is in the mappings (package 4 changes count only once acknowledged), so the server's
+// changes are queued afresh and what already arrived is not sent again.
+store_state continued(store_state old, const std::string& target, const std::string& source,
+                      const sync_anchor& anchor) {
+    old.server_uri = target;
+    old.client_uri = source;
+    old.client_next = anchor.next.value_or("");
+    old.upto_modseq = 0;
+    old.client_sync_done = false;
+    old.server_sync_started = false;
+    old.outgoing.clear();
+    old.in_flight.clear();
+    old.out_offset = 0;
+    old.resumed = true;
+    return old;
 }
 
 command our_alert(const store_state& s, const persistence::device_store_record& ds) {
@@ -41,6 +95,15 @@ command our_alert(const store_state& s, const persistence::device_store_record& 
     return command{std::move(a)};
 }
 
+void acknowledge_alert(run& r, const alert& cmd, const store_state& s, int code) {
+    auto& st = r.add_status(cmd.cmd_id, "Alert", code);
+    st.target_refs = {s.server_uri};
+    st.source_refs = {s.client_uri};
+    item echo;
+    echo.data = item_data{{}, std::nullopt, sync_anchor{std::nullopt, s.client_next}};
+    st.items.push_back(std::move(echo));
+}
+
 void open_store(run& r, const alert& cmd, int requested) {
     const item& it = cmd.items.front();
     std::string target = it.target ? it.target->loc_uri : "";
@@ -52,24 +115,27 @@ void open_store(run& r, const alert& cmd, int requested) {
         s.source_refs = {source};
         return;
     }
+    auto datastore_id = r.store.datastore(r.tenant(), r.st.user_id, *kind);
+    auto ds = r.store.device_store(r.tenant(), r.device.id, datastore_id, source);
+    auto anchor = alert_anchor(it);
+    auto old = requested == 225 ? resumable_store(r, ds.id, anchor) : std::nullopt;
     store_state s;
-    s.server_uri = target;
-    s.client_uri = source;
-    s.kind = *kind;
-    s.datastore_id = r.store.datastore(r.tenant(), r.st.user_id, *kind);
-    auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
-    s.device_store_id = ds.id;
-    auto anchor = alert_anchor(cmd, it);
-    s.mode = granted_mode(requested, anchor, ds);
-    s.client_next = anchor.next.value_or("");
-    s.server_next = std::to_string(r.ctx.now_ms);
-    if (s.mode == 201 || s.mode == 203 || s.mode == 205) r.store.unconfirm_mappings(r.tenant(), ds.id);
-    auto& st = r.add_status(cmd.cmd_id, "Alert", s.mode == requested ? 200 : 508);
-    st.target_refs = {target};
-    st.source_refs = {source};
-    item echo;
-    echo.data = item_data{{}, std::nullopt, sync_anchor{std::nullopt, s.client_next}};
-    st.items.push_back(std::move(echo));
+    if (old) {
+        s = continued(std::move(*old), target, source, anchor);
+    } else {
+        s.server_uri = target;
+        s.client_uri = source;
+        s.kind = *kind;
+        s.datastore_id = datastore_id;
+        s.device_store_id = ds.id;
+        s.mode = granted_mode(requested, anchor, ds);
+        s.client_last = anchor.last.value_or("");
+        s.client_next = anchor.next.value_or("");
+        s.server_next = std::to_string(r.ctx.now_ms);
+        if (s.mode == 201 || s.mode == 203 || s.mode == 205) r.store.unconfirm_mappings(r.tenant(), ds.id);
+    }
+    remember_session(r, ds.id);
+    acknowledge_alert(r, cmd, s, old || s.mode == requested ? 200 : 508);
     r.commands.push_back(our_alert(s, ds));
     auto& stores = r.st.stores;
     stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),

@@ -67,6 +67,9 @@ outcome next_command(run& r, store_state& s, std::size_t room, command& result, 
     }
     auto stored = r.store.find_item(r.tenant(), s.datastore_id, change.guid);
     if (!stored || stored->deleted) return outcome::skip;  // gone since the package started
+    // A resumed client may have received the Add before the interruption and mapped it since.
+    if (s.resumed && change.luid.empty() && r.store.confirmed_luid(r.tenant(), s.device_store_id, change.guid))
+        return outcome::skip;
     auto data = to_device(stored->content, s.device_mime, s.device_version, s.kind);
     auto offset = static_cast<std::size_t>(s.out_offset);
     auto length = data.size() - offset;
@@ -95,9 +98,9 @@ outcome next_command(run& r, store_state& s, std::size_t room, command& result, 
     return outcome::command;
 }
 
-// Records what the device holds once it got the command (statuses of Replace/Delete are not needed
-// for that: a failure makes the device send the item back in its next sync).
-void sent(run& r, store_state& s, const outgoing_change& change) {
+// Records what the device holds once the message with the command arrived (statuses of Replace/Delete
+// are not needed for that: a failure makes the device send the item back in its next sync).
+void delivered(run& r, store_state& s, const outgoing_change& change) {
     if (change.deleted) {
         r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
         ++s.sent_delete;
@@ -139,12 +142,20 @@ bool fill_store(run& r, store_state& s, std::size_t& budget) {
             full = true;
             break;
         }
-        sent(r, s, s.outgoing.front());
+        s.in_flight.push_back(std::move(s.outgoing.front()));
         s.outgoing.erase(s.outgoing.begin());
     }
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
     return s.outgoing.empty() && !full;
+}
+
+// The client answered our previous reply, so it holds what that reply carried.
+void acknowledge_delivery(run& r) {
+    for (auto& s : r.st.stores) {
+        for (const auto& change : s.in_flight) delivered(r, s, change);
+        s.in_flight.clear();
+    }
 }
 
 }  // namespace
@@ -160,6 +171,7 @@ void start_server_changes(run& r) {
 }
 
 void fill_server_changes(run& r, std::size_t budget) {
+    acknowledge_delivery(r);
     bool done = true;
     for (auto& s : r.st.stores) {
         if (s.server_sync_started && s.outgoing.empty()) continue;
@@ -175,6 +187,7 @@ void fill_server_changes(run& r, std::size_t budget) {
 }
 
 void complete_session(run& r) {
+    acknowledge_delivery(r);
     for (auto& s : r.st.stores) {
         auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
         ds.client_anchor = s.client_next;

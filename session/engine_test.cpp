@@ -7,176 +7,18 @@
 #include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/fake_sync_store.hpp"
+#include "session/test_phone.hpp"
 
 namespace syncml::session {
 namespace {
 
-std::string vcard(const std::string& name) {
-    return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:;" + name + ";;;\r\nEND:VCARD\r\n";
-}
-
-// b64(md5("u1:pw")), as the accounts repository stores it.
-std::string md5_digest_secret() { return "svUovaeQ6WT9T0Bet7dSMg=="; }
-
-// One simulated phone talking to the engine at the model level. Session state goes through
-// encode_state/decode_state between messages, as it does through the database.
-class phone {
-  public:
-    phone(testing::fake_sync_store& store, std::string device) : store_(store), device_(std::move(device)) {}
-
-    std::map<std::string, std::string> items;  // luid -> data
-    std::string last_anchor;
-
-    message start(int mode) {
-        ++session_;
-        msg_id_ = 0;
-        state_ = encode_state(session_state{});
-        message m = blank();
-        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
-        m.header.cred->meta->type = "syncml:auth-basic";
-        alert a;
-        a.cmd_id = "1";
-        a.data = std::to_string(mode);
-        item it;
-        it.target = location{"contacts", std::nullopt, std::nullopt};
-        it.source = location{"./contacts", std::nullopt, std::nullopt};
-        it.meta = meta_info{};
-        next_anchor_ = "anchor-" + std::to_string(session_);
-        it.meta->anchor = sync_anchor{last_anchor, next_anchor_};
-        a.items.push_back(it);
-        m.body.commands.push_back(command{a});
-        return m;
-    }
-
-    message blank() {
-        message m;
-        m.header.ver_dtd = "1.2";
-        m.header.session_id = std::to_string(session_);
-        m.header.msg_id = std::to_string(++msg_id_);
-        m.header.target.loc_uri = "http://server/sync";
-        m.header.source.loc_uri = device_;
-        m.body.final = true;
-        return m;
-    }
-
-    // A Sync carrying `changes` (luid -> data; empty data = Delete).
-    message changes(const std::map<std::string, std::string>& changes, bool as_replace = false) {
-        message m = blank();
-        sync s;
-        s.cmd_id = "1";
-        s.target = location{"contacts", std::nullopt, std::nullopt};
-        s.source = location{"./contacts", std::nullopt, std::nullopt};
-        int id = 2;
-        for (const auto& [luid, data] : changes) {
-            item it;
-            it.source = location{luid, std::nullopt, std::nullopt};
-            if (data.empty()) {
-                delete_ d;
-                d.cmd_id = std::to_string(id++);
-                d.items.push_back(it);
-                s.commands.push_back(command{d});
-                continue;
-            }
-            it.meta = meta_info{};
-            it.meta->type = "text/vcard";
-            it.data = item_data{data, std::nullopt, std::nullopt};
-            item_command c;
-            c.cmd_id = std::to_string(id++);
-            c.items.push_back(it);
-            if (as_replace) {
-                s.commands.push_back(command{replace{c}});
-            } else {
-                s.commands.push_back(command{add{c}});
-            }
-        }
-        m.body.commands.push_back(command{s});
-        return m;
-    }
-
-    engine_outcome send(const message& m) {
-        auto state = decode_state(state_).value();
-        engine_context ctx;
-        ctx.tenant_id = 1;
-        ctx.account = account_info{7, "u1", true, {}};
-        ctx.now_ms = 1000 * session_;
-        auto device = store_.device(1, 7, device_);
-        auto outcome = process_message(m, state, device, ctx, store_);
-        state_ = encode_state(state);
-        return outcome;
-    }
-
-    // Applies the server's Sync commands like a client and answers with a Map for the Adds.
-    message apply_server_changes(const message& reply) {
-        message m = blank();
-        map mp;
-        mp.cmd_id = "1";
-        mp.target = location{"contacts", std::nullopt, std::nullopt};
-        mp.source = location{"./contacts", std::nullopt, std::nullopt};
-        for (const auto& cmd : reply.body.commands) {
-            auto* s = std::get_if<sync>(&cmd.value);
-            if (!s) continue;
-            for (const auto& inner : s->commands) apply(inner, mp);
-        }
-        if (!mp.items.empty()) m.body.commands.push_back(command{mp});
-        return m;
-    }
-
-    void finish() { last_anchor = next_anchor_; }
-
-  private:
-    void apply(const command& inner, map& mp) {
-        if (auto* a = std::get_if<add>(&inner.value)) {
-            auto luid = "srv-" + std::to_string(items.size() + 100);
-            items[luid] = a->items[0].data->bytes;
-            mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
-        } else if (auto* r = std::get_if<replace>(&inner.value)) {
-            items[r->items[0].target->loc_uri] = r->items[0].data->bytes;
-        } else if (auto* d = std::get_if<delete_>(&inner.value)) {
-            items.erase(d->items[0].target->loc_uri);
-        }
-    }
-
-    testing::fake_sync_store& store_;
-    std::string device_;
-    std::string state_;
-    std::string next_anchor_;
-    int session_ = 0;
-    int msg_id_ = 0;
-};
-
-std::vector<const status*> statuses_of(const message& m, const std::string& cmd) {
-    std::vector<const status*> out;
-    for (const auto& c : m.body.commands) {
-        if (auto* s = std::get_if<status>(&c.value); s && s->cmd == cmd) out.push_back(s);
-    }
-    return out;
-}
-
-const sync* sync_of(const message& m) {
-    for (const auto& c : m.body.commands) {
-        if (auto* s = std::get_if<sync>(&c.value)) return s;
-    }
-    return nullptr;
-}
-
-const alert* alert_of(const message& m) {
-    for (const auto& c : m.body.commands) {
-        if (auto* a = std::get_if<alert>(&c.value)) return a;
-    }
-    return nullptr;
-}
-
-// Runs a whole session: alert, the client's changes, the server's changes, map.
-message full_sync(phone& p, int mode, const std::map<std::string, std::string>& changes, bool as_replace = false) {
-    auto first = p.send(p.start(mode));
-    EXPECT_TRUE(first.reply.body.final);
-    auto package4 = p.send(p.changes(changes, as_replace));
-    EXPECT_TRUE(package4.reply.body.final);
-    auto done = p.send(p.apply_server_changes(package4.reply));
-    EXPECT_TRUE(done.session_done);
-    p.finish();
-    return package4.reply;
-}
+using testing::alert_of;
+using testing::full_sync;
+using testing::md5_digest_secret;
+using testing::phone;
+using testing::statuses_of;
+using testing::sync_of;
+using testing::vcard;
 
 TEST(engine, rejects_a_message_without_credentials_with_407_and_a_challenge) {
     testing::fake_sync_store store;

@@ -84,6 +84,7 @@ std::string encode_store(const store_state& s) {
     w.put("mode", std::int64_t{s.mode});
     w.put("datastore", s.datastore_id);
     w.put("device_store", s.device_store_id);
+    w.put("client_last", s.client_last);
     w.put("client_next", s.client_next);
     w.put("server_next", s.server_next);
     w.put("upto", s.upto_modseq);
@@ -92,6 +93,8 @@ std::string encode_store(const store_state& s) {
     w.put("client_done", s.client_sync_done);
     w.put("server_started", s.server_sync_started);
     for (const auto& change : s.outgoing) w.put("out", encode_change(change));
+    for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
+    w.put("resumed", s.resumed);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("r_add", s.received_add);
@@ -136,6 +139,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"server_uri", &store_state::server_uri},
         {"client_uri", &store_state::client_uri},
         {"kind", &store_state::kind},
+        {"client_last", &store_state::client_last},
         {"client_next", &store_state::client_next},
         {"server_next", &store_state::server_next},
         {"device_mime", &store_state::device_mime},
@@ -151,10 +155,11 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
     if (name == "server_started") s.server_sync_started = value == "1";
-    if (name == "out") {
+    if (name == "resumed") s.resumed = value == "1";
+    if (name == "out" || name == "flight") {
         outgoing_change change;
         if (!decode_change(value, change)) return false;
-        s.outgoing.push_back(std::move(change));
+        (name == "out" ? s.outgoing : s.in_flight).push_back(std::move(change));
     }
     if (name == "partial") {
         incoming_chunks partial;

@@ -42,6 +42,7 @@ struct store_state {
     int mode = 200;          // alert code granted
     std::int64_t datastore_id = 0;
     std::int64_t device_store_id = 0;
+    std::string client_last;  // the client's Last anchor: a resume must present the same one
     std::string client_next;  // anchors to store when the session completes
     std::string server_next;
     std::int64_t upto_modseq = 0;  // modseq the device has seen once package 4 is acknowledged
@@ -50,7 +51,11 @@ struct store_state {
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
     std::vector<outgoing_change> outgoing;  // still to send in package 4
-    std::int64_t out_offset = 0;            // bytes of outgoing.front() already sent as a large object
+    // Sent in our last reply; recorded as held by the device only once the client's next message
+    // shows that the reply arrived, so that a resumed session sends them again.
+    std::vector<outgoing_change> in_flight;
+    bool resumed = false;         // continues an interrupted session (Alert 225)
+    std::int64_t out_offset = 0;  // bytes of outgoing.front() already sent as a large object
     std::optional<incoming_chunks> partial;
     // Counters for metrics and the session log line.
     std::int64_t received_add = 0, received_replace = 0, received_delete = 0;

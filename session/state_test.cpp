@@ -19,9 +19,12 @@ session_state sample_state() {
     store.client_uri = "./contacts";
     store.kind = "contacts";
     store.mode = 201;
+    store.client_last = "last:1";
     store.client_next = "a=b:c";
+    store.resumed = true;
     store.outgoing.push_back({"g1", 5, false, ""});
     store.outgoing.push_back({"g2", 6, true, "17"});
+    store.in_flight.push_back({"g0", 4, false, "12"});
     store.partial = incoming_chunks{"Add", "9", "", "text/vcard", std::string("x\0y=1:2", 7), 300};
     state.stores.push_back(store);
     return state;
@@ -39,7 +42,12 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     ASSERT_EQ(decoded->stores.size(), 1u);
     const auto& store = decoded->stores[0];
     EXPECT_EQ(store.mode, 201);
+    EXPECT_EQ(store.client_last, "last:1");
     EXPECT_EQ(store.client_next, "a=b:c");
+    EXPECT_TRUE(store.resumed);
+    ASSERT_EQ(store.in_flight.size(), 1u);
+    EXPECT_EQ(store.in_flight[0].guid, "g0");
+    EXPECT_EQ(store.in_flight[0].luid, "12");
     ASSERT_EQ(store.outgoing.size(), 2u);
     EXPECT_EQ(store.outgoing[1].luid, "17");
     EXPECT_TRUE(store.outgoing[1].deleted);

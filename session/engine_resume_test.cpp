@@ -1,0 +1,95 @@
+#include "session/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "session/test_phone.hpp"
+
+// Suspend and resume (Alert 225): an interrupted session continues without applying or losing anything.
+
+namespace syncml::session {
+namespace {
+
+using testing::alert_of;
+using testing::full_sync;
+using testing::phone;
+using testing::statuses_of;
+using testing::sync_of;
+using testing::vcard;
+
+TEST(engine, resumes_an_interrupted_slow_sync_without_applying_anything_twice) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.send(a.start(201));
+    auto first_half = a.changes({{"1", vcard("Alice")}, {"2", vcard("Bob")}});
+    first_half.body.final = false;
+    a.send(first_half);
+    ASSERT_EQ(store.items.size(), 2u);
+
+    // The client dies here; its next session asks to resume with the same Last anchor.
+    auto resumed = a.send(a.start(225)).reply;
+    EXPECT_EQ(statuses_of(resumed, "Alert").at(0)->data, "200");
+    ASSERT_TRUE(alert_of(resumed));
+    EXPECT_EQ(alert_of(resumed)->data, "201") << "the interrupted session's mode continues";
+    // It sends again what it got no status for (Bob) and the rest.
+    auto package4 = a.send(a.changes({{"2", vcard("Bob")}, {"3", vcard("Carol")}})).reply;
+    ASSERT_TRUE(package4.body.final);
+    ASSERT_TRUE(sync_of(package4));
+    EXPECT_TRUE(sync_of(package4)->commands.empty()) << "items received before the interruption stay confirmed";
+    EXPECT_TRUE(a.send(a.apply_server_changes(package4)).session_done);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 3u);
+}
+
+TEST(engine, resume_sends_again_the_server_changes_of_a_lost_reply) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    std::map<std::string, std::string> many, changed;
+    for (int i = 0; i < 30; ++i) {
+        auto name = "Person " + std::to_string(i) + std::string(200, 'x');
+        many[std::to_string(i)] = vcard(name);
+        changed[std::to_string(i)] = vcard(name + " Changed");
+    }
+    full_sync(a, 201, many);
+    full_sync(b, 201, {});
+    full_sync(a, 200, changed, true);
+
+    auto small = [](message m) {
+        m.header.meta = meta_info{};
+        m.header.meta->max_msg_size = 4000;
+        return m;
+    };
+    b.send(small(b.start(200)));
+    auto reply = b.send(b.changes({})).reply;
+    ASSERT_FALSE(reply.body.final);
+    b.apply_server_changes(reply);
+    auto lost = b.send(b.more()).reply;  // the phone dies before it reads this one
+    ASSERT_FALSE(sync_of(lost)->commands.empty());
+
+    EXPECT_EQ(statuses_of(b.send(small(b.start(225))).reply, "Alert").at(0)->data, "200");
+    reply = b.send(b.changes({})).reply;
+    for (int messages = 0; !reply.body.final; ++messages) {
+        ASSERT_LT(messages, 50);
+        b.apply_server_changes(reply);
+        reply = b.send(b.more()).reply;
+    }
+    EXPECT_TRUE(b.send(b.apply_server_changes(reply)).session_done);
+    ASSERT_EQ(b.items.size(), 30u);
+    for (const auto& [luid, data] : b.items) EXPECT_NE(data.find("Changed"), std::string::npos) << luid;
+}
+
+TEST(engine, alert_225_without_an_interrupted_session_gets_508_and_a_slow_sync) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    full_sync(a, 201, {{"1", vcard("Alice")}});
+    auto reply = a.send(a.start(225)).reply;
+    EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "508");
+    EXPECT_EQ(alert_of(reply)->data, "201");
+
+    // Interrupted, but the client presents another Last anchor than then: no resume either.
+    a.last_anchor = "elsewhere";
+    reply = a.send(a.start(225)).reply;
+    EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "508");
+}
+
+}  // namespace
+}  // namespace syncml::session
