@@ -2,15 +2,19 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <mutex>
 
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
+#include "persistence/password_hash.hpp"
+#include "persistence/session_guard.hpp"
 #include "persistence/sync_store.hpp"
 #include "session/auth.hpp"
 #include "session/codec.hpp"
+#include "session/credential_cache.hpp"
 #include "session/engine.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/session_log.hpp"
@@ -30,6 +34,7 @@ sync_response http_error(int status) {
 }
 
 sync_response syncml_reply(const message& reply, wire_encoding encoding) {
+    engine_metrics::statuses_sent(reply);
     sync_response r;
     r.content_type = content_type(encoding);
     r.body = encode(reply, encoding);
@@ -50,21 +55,55 @@ std::string base_uri(const sync_request& request) {
     return (request.tls ? "https://" : "http://") + request.host + path;
 }
 
-// The account named by this message's credentials, looked up before the transaction (the accounts
-// repository runs its own). Only messages that carry Cred pay for password hashing.
-std::optional<account_info> find_account(persistence::database& db, const std::string& tenant, const sync_hdr& header) {
+// The account named by this message's credentials, looked up before the transaction. Only messages that
+// carry Cred pay for password hashing, and a password verified a moment ago is not hashed again.
+std::optional<account_info> find_account(persistence::database& db, std::int64_t tenant, const sync_hdr& header,
+                                         credential_cache& cache) {
     if (!header.cred) return std::nullopt;
     auto name = credential_user(header);
     if (!name) return std::nullopt;
-    auto user = persistence::find_user(db, tenant, *name);
-    if (!user) return account_info{};
-    account_info acct{user->id, user->name, false, {}};
+    auto stored = persistence::find_stored_credentials(db, tenant, *name);
+    if (!stored) return account_info{};
+    account_info acct{stored->user_id, *name, false, {}};
     if (is_md5(*header.cred)) {
-        acct.md5_secret = persistence::md5_secret(db, tenant, *name).value_or("");
+        acct.md5_secret = stored->md5_secret;
     } else if (auto basic = parse_basic(*header.cred)) {
-        acct.password_ok = persistence::verify_basic_password(db, tenant, *name, basic->password);
+        acct.password_ok = cache.verified(tenant, *name, basic->password, stored->password_hash);
+        if (!acct.password_ok && persistence::verify_password(basic->password, stored->password_hash)) {
+            acct.password_ok = true;
+            cache.remember(tenant, *name, basic->password, stored->password_hash);
+        }
     }
     return acct;
+}
+
+// Holds the device's lock for the whole message (see session_guard.hpp).
+class device_lock {
+  public:
+    device_lock(persistence::session_guard& guard, std::int64_t tenant, std::string device)
+        : guard_(guard), tenant_(tenant), device_(std::move(device)) {
+        guard_.lock_device(tenant_, device_);
+    }
+    ~device_lock() {
+        try {
+            guard_.unlock_device(tenant_, device_);
+        } catch (const persistence::db_error& e) {
+            // The connection is gone, and the lock with it.
+            spdlog::debug("sync: device unlock failed device={}: {}", device_, e.what());
+        }
+    }
+    device_lock(const device_lock&) = delete;
+    device_lock& operator=(const device_lock&) = delete;
+
+  private:
+    persistence::session_guard& guard_;
+    std::int64_t tenant_;
+    std::string device_;
+};
+
+sync_response retry_later(sync_response response, std::chrono::seconds after) {
+    response.headers.emplace_back("Retry-After", std::to_string(std::max<std::int64_t>(after.count(), 1)));
+    return response;
 }
 
 // What one message did, for metrics and the session log once the transaction committed.
@@ -74,13 +113,17 @@ struct message_report {
     bool session_done = false;
     session_state state;
     std::string device;
+    std::int64_t session_key = 0;
 };
 
 }  // namespace
 
 struct sync_service::impl {
+    impl(service_settings s, engine_metrics* m) : settings(s), metrics(m), credentials(s.credential_cache_ttl) {}
+
     service_settings settings;
     engine_metrics* metrics = nullptr;
+    credential_cache credentials;
     std::mutex secret_mutex;
     std::string secret;  // read once from the database; the same for every instance
 
@@ -147,7 +190,61 @@ struct sync_service::impl {
         report.session_done = outcome.session_done;
         report.state = std::move(state);
         report.device = in.header.source.loc_uri;
+        report.session_key = rec.id;
         return report;
+    }
+
+    // One message: device lock, busy check, throttled credential check, the transaction, and what the
+    // outcome means for the throttle and the guard.
+    sync_response serve(persistence::database& db, const persistence::tenant_info& tenant, const sync_request& request,
+                        const message& in, std::chrono::steady_clock::time_point start) {
+        const auto& device = in.header.source.loc_uri;
+        persistence::pg_session_guard guard(db);
+        device_lock lock(guard, tenant.id, device);
+        if (guard.other_session_running(tenant.id, device, in.header.session_id, settings.session_idle)) {
+            spdlog::info("sync: busy tenant={} device={} session={}: another session of the device is running",
+                         tenant.name, device, in.header.session_id);
+            if (metrics) metrics->message(engine_metrics::message_result::unavailable, {});
+            return retry_later(syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding),
+                               settings.session_idle);
+        }
+        persistence::pg_auth_throttle throttle(db, settings.auth_throttle);
+        std::chrono::seconds blocked{0};
+        if (in.header.cred) blocked = throttle.blocked_for(tenant.id, credential_user(in.header).value_or(""), device);
+        // A blocked user or device is refused without looking at the password: guesses cost nothing.
+        auto acct = blocked.count() > 0 ? std::optional<account_info>(account_info{})
+                                        : find_account(db, tenant.id, in.header, credentials);
+        message_report report;
+        bool ok = persistence::run_sync_transaction(
+            db, [&](persistence::sync_store& store) { report = run(store, tenant.id, request, in, acct); });
+        if (!ok) {
+            report.result = engine_metrics::message_result::unavailable;
+            report.response = retry_later(http_error(503), std::chrono::seconds(5));
+        } else {
+            settle(throttle, guard, tenant, in, report, blocked);
+        }
+        finish(report, tenant.name, start);
+        return std::move(report.response);
+    }
+
+    // What the outcome means for the auth throttle and the busy guard.
+    static void settle(persistence::auth_throttle& throttle, persistence::session_guard& guard,
+                       const persistence::tenant_info& tenant, const message& in, message_report& report,
+                       std::chrono::seconds blocked) {
+        const auto& device = in.header.source.loc_uri;
+        auto user = credential_user(in.header).value_or("");
+        if (report.result == engine_metrics::message_result::auth_failed && in.header.cred) {
+            if (blocked.count() > 0) {
+                report.response = retry_later(std::move(report.response), blocked);
+            } else {
+                spdlog::info("sync: auth failed tenant={} user={} device={}", tenant.name, user, device);
+                throttle.record_failure(tenant.id, user, device);
+            }
+        } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
+                   report.state.authenticated) {
+            throttle.reset(tenant.id, user, device);
+        }
+        if (report.session_done) guard.mark_finished(tenant.id, report.session_key);
     }
 
     void finish(const message_report& report, const std::string& tenant, std::chrono::steady_clock::time_point start) {
@@ -161,10 +258,8 @@ struct sync_service::impl {
     }
 };
 
-sync_service::sync_service(service_settings settings, engine_metrics* metrics) : impl_(std::make_unique<impl>()) {
-    impl_->settings = settings;
-    impl_->metrics = metrics;
-}
+sync_service::sync_service(service_settings settings, engine_metrics* metrics)
+    : impl_(std::make_unique<impl>(settings, metrics)) {}
 
 sync_service::~sync_service() = default;
 
@@ -183,17 +278,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
     try {
         auto tenant = persistence::find_tenant(db, tenant_name);
         if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
-        auto acct = find_account(db, tenant_name, in.header);
-        message_report report;
-        bool ok = persistence::run_sync_transaction(
-            db, [&](persistence::sync_store& store) { report = impl_->run(store, tenant->id, request, in, acct); });
-        if (!ok) {
-            report.result = engine_metrics::message_result::unavailable;
-            report.response = http_error(503);
-            report.response.headers.emplace_back("Retry-After", "5");
-        }
-        impl_->finish(report, tenant_name, start);
-        return std::move(report.response);
+        return impl_->serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
         spdlog::warn("sync: database error tenant={} device={}: {}", tenant_name, in.header.source.loc_uri, e.what());
         auto busy = http_error(503);

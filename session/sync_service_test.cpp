@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "persistence/accounts.hpp"
 #include "persistence/database.hpp"
@@ -154,6 +156,94 @@ TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
     auto next = sync_message("dev-c", 1);
     reply = decoded(post(service, next, "/sync/" + tenant_ + "?s=1-00000000000000000000000000000000"));
     EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"407"});
+}
+
+message with_session(message m, const std::string& session_id, const std::string& msg_id) {
+    m.header.session_id = session_id;
+    m.header.msg_id = msg_id;
+    return m;
+}
+
+bool has_retry_after(const sync_response& response) {
+    for (const auto& [name, value] : response.headers) {
+        if (name == "Retry-After" && !value.empty()) return true;
+    }
+    return false;
+}
+
+TEST_F(sync_service_test, a_second_session_of_a_running_device_is_busy_until_the_first_ends_or_goes_silent) {
+    service_settings settings;
+    settings.session_idle = std::chrono::seconds(2);
+    sync_service first, second(settings);
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(second, alert_message("dev-busy"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    auto intruder = post(first, with_session(alert_message("dev-busy"), "2", "1"), url);
+    EXPECT_EQ(status_codes(decoded(intruder), "SyncHdr"), std::vector<std::string>{"101"});
+    EXPECT_TRUE(has_retry_after(intruder));
+    // The running session continues undisturbed, and other devices are not affected.
+    EXPECT_EQ(status_codes(decoded(post(first, sync_message("dev-busy", 1), url)), "Add"),
+              std::vector<std::string>{"201"});
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(alert_message("dev-idle"), "2", "1"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+
+    // A client that died does not block its device for good: once its session is silent for session_idle,
+    // a new session starts, and the old one is the one kept out if its client comes back.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    ASSERT_EQ(status_codes(decoded(post(second, with_session(alert_message("dev-busy"), "3", "1"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(decoded(post(second, with_session(blank("dev-busy", "3"), "1", "3"), url)), "SyncHdr"),
+              std::vector<std::string>{"101"});
+}
+
+TEST_F(sync_service_test, a_completed_session_does_not_make_its_device_busy) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-done"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    decoded(post(service, sync_message("dev-done", 1), url));
+    ASSERT_TRUE(decoded(post(service, blank("dev-done", "3"), url)).body.final);
+    EXPECT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-done"), "2", "1"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+}
+
+TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_success_resets_the_count) {
+    service_settings settings;
+    settings.auth_throttle = {3, std::chrono::seconds(60)};
+    sync_service service(settings);
+    auto url = "/sync/" + tenant_;
+    auto attempt = [&](const std::string& device, const std::string& password, const std::string& session) {
+        auto m = with_session(alert_message(device), session, "1");
+        m.header.cred->data = base64_encode("u1:" + password);
+        return post(service, m, url);
+    };
+    for (auto s : {"1", "2"}) EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", s)), "SyncHdr")[0], "401");
+    // A success resets the count: two more failures do not block.
+    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "3")), "SyncHdr")[0], "212");
+    for (auto s : {"4", "5"}) EXPECT_EQ(status_codes(decoded(attempt("d3", "bad", s)), "SyncHdr")[0], "401");
+    EXPECT_EQ(status_codes(decoded(attempt("d4", "pw", "6")), "SyncHdr")[0], "212");
+
+    // Three failures from different devices block the user: the right password is refused now too.
+    for (auto d : {"d5", "d6", "d7"}) EXPECT_EQ(status_codes(decoded(attempt(d, "bad", "7")), "SyncHdr")[0], "401");
+    auto refused = attempt("d8", "pw", "8");
+    EXPECT_EQ(status_codes(decoded(refused), "SyncHdr")[0], "401");
+    EXPECT_TRUE(has_retry_after(refused));
+    // Other users of the tenant are not affected.
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    auto other = with_session(alert_message("d9"), "9", "1");
+    other.header.cred->data = base64_encode("u2:pw2");
+    EXPECT_EQ(status_codes(decoded(post(service, other, url)), "SyncHdr")[0], "212");
+}
+
+TEST_F(sync_service_test, a_changed_password_takes_effect_at_once_despite_the_credential_cache) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-pw"), url)), "SyncHdr")[0], "212");
+    ASSERT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-pw2"), "2", "1"), url)), "SyncHdr")[0],
+              "212");
+    persistence::set_password(*db_, tenant_, "u1", "new-pw");
+    EXPECT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-pw3"), "3", "1"), url)), "SyncHdr")[0],
+              "401");
 }
 
 TEST(session_token, verifies_only_tokens_signed_with_the_secret) {

@@ -49,6 +49,18 @@ struct database_config {
     std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
 };
 
+// Protocol engine limits that protect devices and accounts.
+struct engine_config {
+    // A session silent this long no longer keeps a second session of its device out (busy).
+    std::chrono::milliseconds session_idle_timeout{60'000};
+    // Failed authentications per user and per device within auth_failure_window before further attempts
+    // are refused without checking the password.
+    unsigned auth_max_failures = 10;
+    std::chrono::milliseconds auth_failure_window{300'000};
+    // How long a verified basic-auth password is remembered in memory; 0 turns the cache off.
+    std::chrono::milliseconds credential_cache_ttl{60'000};
+};
+
 enum class log_format { text, json };
 
 struct log_config {
@@ -62,6 +74,7 @@ struct server_config {
     pool_config pool;
     database_config database;
     log_config log;
+    engine_config engine;
     std::chrono::milliseconds shutdown_deadline{20'000};
 };
 

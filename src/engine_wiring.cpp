@@ -5,11 +5,24 @@
 
 namespace syncml::server {
 
-std::unique_ptr<session::sync_handler> make_sync_handler(const server_config&, prometheus::Registry& registry,
+namespace {
+
+std::chrono::seconds whole_seconds(std::chrono::milliseconds value) {
+    return std::chrono::duration_cast<std::chrono::seconds>(value);
+}
+
+}  // namespace
+
+std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
                                                          spdlog::logger&) {
     // Lives as long as the process: the registry keeps referring to its families.
     static session::engine_metrics metrics(registry);
-    return std::make_unique<session::sync_service>(session::service_settings{}, &metrics);
+    session::service_settings settings;
+    settings.session_idle = whole_seconds(config.engine.session_idle_timeout);
+    settings.auth_throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
+    settings.auth_throttle.window = whole_seconds(config.engine.auth_failure_window);
+    settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
+    return std::make_unique<session::sync_service>(settings, &metrics);
 }
 
 }  // namespace syncml::server

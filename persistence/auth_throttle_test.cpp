@@ -1,0 +1,88 @@
+#include "persistence/auth_throttle.hpp"
+
+#include <gtest/gtest.h>
+
+#include "persistence/accounts.hpp"
+#include "persistence/migrations.hpp"
+#include "persistence/test_support.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using namespace std::chrono_literals;
+
+class auth_throttle_test : public testing::database_test {
+  protected:
+    void SetUp() override {
+        testing::database_test::SetUp();
+        if (IsSkipped()) return;
+        db_ = std::make_unique<database>(url());
+        apply_migrations(*db_);
+        tenant_ = add_tenant(*db_, "acme").id;
+    }
+
+    void age_windows(std::chrono::seconds by) {
+        in_transaction(*db_, [&](pqxx::work& tx) {
+            tx.exec_params0("UPDATE auth_failures SET window_start = window_start - make_interval(secs => $1)",
+                            static_cast<double>(by.count()));
+        });
+    }
+
+    std::unique_ptr<database> db_;
+    std::int64_t tenant_ = 0;
+};
+
+TEST_F(auth_throttle_test, blocks_a_user_after_the_allowed_failures_until_the_window_passes) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    throttle.record_failure(tenant_, "alice", "phone-1");
+    throttle.record_failure(tenant_, "alice", "phone-2");
+    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-3"), 0s);
+    throttle.record_failure(tenant_, "alice", "phone-3");
+    auto wait = throttle.blocked_for(tenant_, "alice", "phone-9");
+    EXPECT_GT(wait, 50s);
+    EXPECT_LE(wait, 60s);
+    // Other users and devices with fewer failures are not affected.
+    EXPECT_EQ(throttle.blocked_for(tenant_, "bob", "phone-1"), 0s);
+    age_windows(61s);
+    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-9"), 0s);
+    // The next failure opens a new window with a single failure.
+    throttle.record_failure(tenant_, "alice", "phone-1");
+    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-9"), 0s);
+}
+
+TEST_F(auth_throttle_test, blocks_a_device_that_tries_many_user_names_and_a_success_resets_it) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    for (auto user : {"a", "b", "c"}) throttle.record_failure(tenant_, user, "scanner");
+    EXPECT_GT(throttle.blocked_for(tenant_, "d", "scanner"), 0s);
+    EXPECT_EQ(throttle.blocked_for(tenant_, "d", "phone"), 0s);
+    // Tenants are separate.
+    auto other = add_tenant(*db_, "other").id;
+    EXPECT_EQ(throttle.blocked_for(other, "d", "scanner"), 0s);
+    throttle.reset(tenant_, "d", "scanner");
+    EXPECT_EQ(throttle.blocked_for(tenant_, "d", "scanner"), 0s);
+}
+
+TEST_F(auth_throttle_test, forgets_windows_long_past) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    throttle.record_failure(tenant_, "old", "old-phone");
+    age_windows(120s);
+    throttle.record_failure(tenant_, "new", "");
+    auto rows = in_transaction(*db_, [](pqxx::work& tx) {
+        return tx.exec1("SELECT string_agg(subject, ',' ORDER BY subject) FROM auth_failures")[0].as<std::string>();
+    });
+    EXPECT_EQ(rows, "new");
+}
+
+TEST_F(auth_throttle_test, finds_the_stored_password_hash_that_changes_with_the_password) {
+    auto user = add_user(*db_, "acme", "alice", "pw1");
+    auto before = find_stored_credentials(*db_, tenant_, "alice");
+    ASSERT_TRUE(before);
+    EXPECT_EQ(before->user_id, user.id);
+    EXPECT_TRUE(before->password_hash.starts_with("pbkdf2-sha256$"));
+    set_password(*db_, "acme", "alice", "pw2");
+    EXPECT_NE(find_stored_credentials(*db_, tenant_, "alice")->password_hash, before->password_hash);
+    EXPECT_FALSE(find_stored_credentials(*db_, tenant_, "nobody"));
+}
+
+}  // namespace
+}  // namespace syncml::persistence
