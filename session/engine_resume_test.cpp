@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "session/test_phone.hpp"
 
 // Suspend and resume (Alert 225): an interrupted session continues without applying or losing anything.
@@ -89,6 +91,28 @@ TEST(engine, alert_225_without_an_interrupted_session_gets_508_and_a_slow_sync) 
     a.last_anchor = "elsewhere";
     reply = a.send(a.start(225)).reply;
     EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "508");
+}
+
+TEST(engine, a_resumed_session_completes_a_large_object_the_client_had_half_sent) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.send(a.start(201));
+    auto data = vcard("Chunky") + "NOTE:" + std::string(300, 'n') + "\r\n";
+    auto first = a.changes({{"1", data.substr(0, 100)}});
+    first.body.final = false;
+    auto& it = std::get<add>(std::get<sync>(first.body.commands[0].value).commands[0].value).items[0];
+    it.more_data = true;
+    it.meta->size = data.size();
+    EXPECT_EQ(statuses_of(a.send(first).reply, "Add").at(0)->data, "213");
+
+    // Interrupted; the resumed session carries on with the rest of the object.
+    EXPECT_EQ(statuses_of(a.send(a.start(225)).reply, "Alert").at(0)->data, "200");
+    auto reply = a.send(a.changes({{"1", data.substr(100)}})).reply;
+    EXPECT_EQ(statuses_of(reply, "Add").at(0)->data, "201");
+    ASSERT_EQ(store.items.size(), 1u);
+    const auto& content = store.items[0].content;
+    EXPECT_NE(content.find("FN:Chunky"), std::string::npos);
+    EXPECT_GE(std::count(content.begin(), content.end(), 'n'), 300) << "both halves of the note";
 }
 
 }  // namespace
