@@ -30,7 +30,8 @@ sync_anchor alert_anchor(const item& it) {
 
 // Each device store remembers the SyncML SessionID of the last session that worked on it in a session
 // row of its own, so that a resume (which comes with a new SessionID) finds the interrupted state. The
-// sessions table keeps it without a schema change, and it expires with the sessions it points to.
+// sessions table keeps it without a schema change, and it expires with the sessions it points to. It has
+// no user: a row without one is no running session to the busy guard.
 std::string resume_pointer(std::int64_t device_store) { return "resume:" + std::to_string(device_store); }
 
 void remember_session(run& r, std::int64_t device_store) {
@@ -43,7 +44,7 @@ void remember_session(run& r, std::int64_t device_store) {
         rec->session_id = id;
         rec->device_uri = device_uri;
     }
-    rec->user_id = r.st.user_id;
+    rec->user_id = 0;
     rec->state = r.in.header.session_id;
     r.store.save_session(r.tenant(), *rec);
 }
