@@ -1,0 +1,243 @@
+// Issue 7 benchmark: a slow sync of N contacts into a datastore that already holds N (half of the incoming
+// ones are the same people written differently), through the real engine and PostgreSQL store. Prints the
+// time of the client's package 3 and the store calls per item, for N = each argument after the URL.
+//
+// usage: match_bench DATABASE_URL [N ...]   (default N: 1000 10000)
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "persistence/accounts.hpp"
+#include "persistence/database.hpp"
+#include "persistence/migrations.hpp"
+#include "persistence/sync_store.hpp"
+#include "session/auth.hpp"
+#include "session/engine.hpp"
+#include "session/item_convert.hpp"
+
+namespace {
+
+using namespace syncml;
+using std::int64_t;
+
+constexpr std::size_t k_items_per_message = 100;
+
+std::string stored_contact(int i) {
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Family" + std::to_string(i) + ";Given" + std::to_string(i) +
+           ";;;\r\nFN:Given" + std::to_string(i) + " Family" + std::to_string(i) + "\r\nTEL;TYPE=CELL:+49 171 " +
+           std::to_string(1000000 + i) + "\r\nEMAIL:p" + std::to_string(i) + "@example.org\r\nEND:VCARD\r\n";
+}
+
+// Even i: the stored person as a vCard 2.1 phone writes it ("Family, Given", national number, no email).
+// Odd i: a person the server does not know.
+std::string incoming_contact(int i) {
+    std::string n = std::to_string(i);
+    if (i % 2 == 0) {
+        return "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Family" + n + ";Given" + n + "\r\nFN:Family" + n + ", Given" + n +
+               "\r\nTEL;CELL:0171 " + std::to_string(1000000 + i) + "\r\nEND:VCARD\r\n";
+    }
+    return "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Other" + n + ";New" + n + "\r\nTEL;HOME:030 " +
+           std::to_string(5000000 + i) + "\r\nEND:VCARD\r\n";
+}
+
+// Counts the engine's calls into the store (each is one to three SQL statements).
+class counting_store final : public persistence::sync_store {
+  public:
+    explicit counting_store(persistence::sync_store& inner) : in_(inner) {}
+    int64_t calls = 0;
+
+#define SYNCML_FORWARD(ret, name, params, args) \
+    ret name params override {                  \
+        ++calls;                                \
+        return in_.name args;                   \
+    }
+    SYNCML_FORWARD(persistence::device_record, device, (int64_t t, int64_t u, const std::string& d), (t, u, d))
+    SYNCML_FORWARD(void, set_device_nonce, (int64_t t, int64_t d, const std::string& n), (t, d, n))
+    SYNCML_FORWARD(void, set_device_devinf, (int64_t t, int64_t d, const std::string& n), (t, d, n))
+    SYNCML_FORWARD(std::optional<persistence::session_record>, lock_session,
+                   (int64_t t, const std::string& d, const std::string& s), (t, d, s))
+    SYNCML_FORWARD(std::optional<persistence::session_record>, lock_session_by_key, (int64_t t, int64_t k), (t, k))
+    SYNCML_FORWARD(int64_t, create_session, (int64_t t, const std::string& d, const std::string& s), (t, d, s))
+    SYNCML_FORWARD(void, save_session, (int64_t t, const persistence::session_record& s), (t, s))
+    SYNCML_FORWARD(int64_t, datastore, (int64_t t, int64_t u, const std::string& k), (t, u, k))
+    SYNCML_FORWARD(persistence::device_store_record, device_store,
+                   (int64_t t, int64_t d, int64_t ds, const std::string& r), (t, d, ds, r))
+    SYNCML_FORWARD(void, save_device_store, (int64_t t, const persistence::device_store_record& s), (t, s))
+    SYNCML_FORWARD(persistence::item_record, add_item,
+                   (int64_t t, int64_t ds, const std::string& c, const std::vector<std::string>& k), (t, ds, c, k))
+    SYNCML_FORWARD(std::optional<persistence::item_record>, replace_item,
+                   (int64_t t, int64_t ds, const std::string& g, const std::string& c,
+                    const std::vector<std::string>& k),
+                   (t, ds, g, c, k))
+    SYNCML_FORWARD(std::optional<persistence::item_record>, delete_item, (int64_t t, int64_t ds, const std::string& g),
+                   (t, ds, g))
+    SYNCML_FORWARD(std::optional<persistence::item_record>, find_item, (int64_t t, int64_t ds, const std::string& g),
+                   (t, ds, g))
+    SYNCML_FORWARD(std::vector<persistence::twin_candidate>, twin_candidates,
+                   (int64_t t, int64_t ds, int64_t s, const std::vector<std::string>& k), (t, ds, s, k))
+    SYNCML_FORWARD(int64_t, current_modseq, (int64_t t, int64_t ds), (t, ds))
+    SYNCML_FORWARD(std::vector<persistence::change_record>, changes,
+                   (int64_t t, int64_t s, int64_t a, int64_t u, bool d), (t, s, a, u, d))
+    SYNCML_FORWARD(std::optional<std::string>, guid_for_luid, (int64_t t, int64_t s, const std::string& l), (t, s, l))
+    SYNCML_FORWARD(std::optional<persistence::mapping_record>, mapping_of_luid,
+                   (int64_t t, int64_t s, const std::string& l), (t, s, l))
+    using held = std::vector<std::pair<std::string, persistence::mapping_record>>;
+    SYNCML_FORWARD(held, held_mappings, (int64_t t, int64_t s, const std::vector<std::string>& l), (t, s, l))
+    SYNCML_FORWARD(std::optional<std::string>, confirmed_luid, (int64_t t, int64_t s, const std::string& g), (t, s, g))
+    SYNCML_FORWARD(void, set_mapping, (int64_t t, int64_t s, const std::string& l, const std::string& g, int64_t m),
+                   (t, s, l, g, m))
+    SYNCML_FORWARD(void, touch_mapping, (int64_t t, int64_t s, const std::string& g, int64_t m), (t, s, g, m))
+    SYNCML_FORWARD(void, remove_mapping, (int64_t t, int64_t s, const std::string& g), (t, s, g))
+    SYNCML_FORWARD(void, unconfirm_mappings, (int64_t t, int64_t s), (t, s))
+    SYNCML_FORWARD(std::string, conflict_policy, (int64_t t), (t))
+    SYNCML_FORWARD(std::string, token_secret, (), ())
+#undef SYNCML_FORWARD
+
+  private:
+    persistence::sync_store& in_;
+};
+
+struct bench_user {
+    int64_t tenant = 0, user = 0;
+    std::string name;
+};
+
+bench_user prepare(persistence::database& db, int n) {
+    bench_user u;
+    u.name = "bench-" + std::to_string(n) + "-" +
+             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    auto info = persistence::add_user(db, persistence::default_tenant, u.name, "pw");
+    u.tenant = info.tenant_id;
+    u.user = info.id;
+    for (int from = 0; from < n; from += 1000) {
+        persistence::run_sync_transaction(db, [&](persistence::sync_store& s) {
+            auto ds = s.datastore(u.tenant, u.user, "contacts");
+            for (int i = from; i < std::min(n, from + 1000); ++i) {
+                auto content = stored_contact(i);
+                auto parsed = session::parse_canonical(content);
+                s.add_item(u.tenant, ds, content, session::index_keys(content, parsed ? &*parsed : nullptr));
+            }
+        });
+    }
+    return u;
+}
+
+session::message blank(const bench_user& u, int msg) {
+    session::message m;
+    m.header.ver_dtd = "1.2";
+    m.header.session_id = "1";
+    m.header.msg_id = std::to_string(msg);
+    m.header.target.loc_uri = "http://server/sync";
+    m.header.source.loc_uri = "bench-phone-" + u.name;
+    m.header.cred = session::credentials{session::meta_info{}, session::base64_encode(u.name + ":pw")};
+    m.header.cred->meta->type = "syncml:auth-basic";
+    m.body.final = true;
+    return m;
+}
+
+session::message alert_message(const bench_user& u) {
+    auto m = blank(u, 1);
+    session::alert a;
+    a.cmd_id = "1";
+    a.data = "201";
+    session::item it;
+    it.target = session::location{"contacts", std::nullopt, std::nullopt};
+    it.source = session::location{"./contacts", std::nullopt, std::nullopt};
+    it.meta = session::meta_info{};
+    it.meta->anchor = session::sync_anchor{"", "a1"};
+    a.items.push_back(it);
+    m.body.commands.push_back(session::command{a});
+    return m;
+}
+
+session::message items_message(const bench_user& u, int msg, int from, int to, bool final) {
+    auto m = blank(u, msg);
+    m.body.final = final;
+    session::sync s;
+    s.cmd_id = "1";
+    s.target = session::location{"contacts", std::nullopt, std::nullopt};
+    s.source = session::location{"./contacts", std::nullopt, std::nullopt};
+    for (int i = from; i < to; ++i) {
+        session::item it;
+        it.source = session::location{"L" + std::to_string(i), std::nullopt, std::nullopt};
+        it.meta = session::meta_info{};
+        it.meta->type = "text/x-vcard";
+        it.data = session::item_data{incoming_contact(i), std::nullopt, std::nullopt};
+        session::item_command c;
+        c.cmd_id = std::to_string(i + 2);
+        c.items.push_back(it);
+        s.commands.push_back(session::command{session::add{c}});
+    }
+    m.body.commands.push_back(session::command{s});
+    return m;
+}
+
+struct outcome {
+    double seconds = 0;
+    int64_t calls = 0;
+    int64_t paired = 0, added = 0;  // Add statuses 200 and 201
+};
+
+void count_statuses(const session::message& reply, outcome& o) {
+    for (const auto& cmd : reply.body.commands) {
+        const auto* s = std::get_if<session::status>(&cmd.value);
+        if (!s || s->cmd != "Add") continue;
+        if (s->data == "200") ++o.paired;
+        if (s->data == "201") ++o.added;
+    }
+}
+
+outcome run_slow_sync(persistence::database& db, const bench_user& u, int n) {
+    session::session_state state;
+    session::engine_context ctx;
+    ctx.tenant_id = u.tenant;
+    ctx.account = session::account_info{u.user, u.name, true, {}};
+    outcome o;
+    auto send = [&](const session::message& m, bool counted) {
+        persistence::run_sync_transaction(db, [&](persistence::sync_store& inner) {
+            counting_store store(inner);
+            auto device = store.device(u.tenant, u.user, m.header.source.loc_uri);
+            auto out = session::process_message(m, state, device, ctx, store);
+            if (!counted) return;
+            o.calls += store.calls;
+            count_statuses(out.reply, o);
+        });
+    };
+    send(alert_message(u), false);
+    auto start = std::chrono::steady_clock::now();
+    int msg = 2;
+    for (int from = 0; from < n; from += static_cast<int>(k_items_per_message)) {
+        int to = std::min(n, from + static_cast<int>(k_items_per_message));
+        send(items_message(u, msg++, from, to, to == n), true);
+    }
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: match_bench DATABASE_URL [N ...]\n");
+        return 2;
+    }
+    std::vector<int> sizes;
+    for (int i = 2; i < argc; ++i) sizes.push_back(std::stoi(argv[i]));
+    if (sizes.empty()) sizes = {1000, 10000};
+    persistence::database db(argv[1]);
+    persistence::apply_migrations(db);
+    std::printf("%8s %8s %8s %10s %10s %18s %12s\n", "items", "paired", "added", "seconds", "ms/item",
+                "store calls/item", "x first run");
+    double first = 0;
+    for (int n : sizes) {
+        auto u = prepare(db, n);
+        auto o = run_slow_sync(db, u, n);
+        if (first == 0) first = o.seconds;
+        std::printf("%8d %8lld %8lld %10.2f %10.3f %18.2f %12.2f\n", n, static_cast<long long>(o.paired),
+                    static_cast<long long>(o.added), o.seconds, 1000 * o.seconds / n, static_cast<double>(o.calls) / n,
+                    o.seconds / first);
+    }
+    return 0;
+}
