@@ -30,6 +30,7 @@ METRICS = {
     "message_duration": "syncml_message_duration_seconds",
     "slow_syncs": "syncml_slow_syncs_total",
     "auth_failures": "syncml_auth_failures_total",
+    "conflicts": "syncml_conflicts_total",
 }
 M = METRICS
 SEL = 'job=~"$job", instance=~"$instance"'
@@ -140,6 +141,10 @@ def quality(b):
     b.panel("HTTP errors/s by code",
             [(f"sum by (status) ({rate(M['http_requests'], SYNC_ERRORS)})", "{{status}}")],
             "reqps", width=24, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
+    b.panel("Conflicts/s by tenant policy and resolution",
+            [(f"sum by (policy, resolution) ({rate(M['conflicts'])})", "{{policy}}: {{resolution}}")],
+            "reqps", width=24, stack=True, description="An item changed on a device and on the server since that "
+            "device's last sync. Each one is logged with tenant, user, device, datastore and guid.")
 
 
 def capacity(b):
