@@ -122,6 +122,32 @@ TEST(codec_corpus, reencoding_in_both_encodings_keeps_the_model) {
     }
 }
 
+// XML -> WBXML -> XML and WBXML -> XML -> WBXML: the model is the same at every step, and our own output is
+// a fixed point (re-encoding what we decoded from our bytes gives the same bytes).
+TEST(codec_corpus, every_message_survives_chains_of_both_encodings_and_our_output_is_a_fixed_point) {
+    int checked = 0;
+    for (const auto& path : test::message_files()) {
+        const auto name = relative_name(path);
+        if (skipped(name)) continue;
+        auto first = decode(read_bytes(path));
+        if (!first.ok()) continue;
+        for (auto [a, b] : {std::pair{wire_encoding::xml, wire_encoding::wbxml},
+                            std::pair{wire_encoding::wbxml, wire_encoding::xml}}) {
+            const auto bytes_a = encode(first.value(), a);
+            auto via_a = decode(bytes_a);
+            ASSERT_TRUE(via_a.ok()) << name;
+            const auto bytes_b = encode(via_a.value(), b);
+            auto via_b = decode(bytes_b);
+            ASSERT_TRUE(via_b.ok()) << name;
+            EXPECT_TRUE(via_b.value() == as_encoding(first.value(), b)) << name;
+            EXPECT_EQ(encode(via_b.value(), a), bytes_a) << name;
+            EXPECT_EQ(encode(via_a.value(), b), bytes_b) << name;
+        }
+        ++checked;
+    }
+    EXPECT_GE(checked, 60);
+}
+
 TEST(codec_corpus, devinf_documents_reencode_to_the_same_model) {
     for (const auto& path : test::message_files()) {
         const auto name = relative_name(path);

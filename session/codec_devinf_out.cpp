@@ -79,8 +79,18 @@ void add_flat_ct_caps(codec_node& parent, const std::vector<ct_cap>& caps) {
     }
 }
 
+// MaxOccur and NoTruncate exist only inside 1.2 <Property> elements.
+bool flat_style_loses(const std::vector<ct_cap>& caps) {
+    for (const auto& cap : caps)
+        for (const auto& p : cap.properties)
+            if (p.max_occur || p.no_truncate) return true;
+    return false;
+}
+
+// A 1.0/1.1 DevInf whose caps came nested (devices mix the styles) keeps them nested, so that
+// re-encoding loses nothing; readers take either style in any version.
 void add_ct_caps(codec_node& parent, const std::vector<ct_cap>& caps, bool nested) {
-    if (!nested) {
+    if (!nested && !flat_style_loses(caps)) {
         add_flat_ct_caps(parent, caps);
         return;
     }

@@ -112,13 +112,10 @@ class model_reader {
             out.anchor = meta_from_tree(node).anchor;
             return out;
         }
-        if (node.raw) {
-            out.bytes = *node.raw;
-            return out;
-        }
-        out.bytes = node.text;
-        if (!node.children.empty()) return out;
+        out.bytes = node.raw ? *node.raw : node.text;
         (void)item_meta;
+        // Bytes are re-encoded as text or opaque data without child elements, where a DevInf document
+        // in them would be found: find it now too, whatever else the element held.
         if (auto info = devinf_from_bytes(out.bytes, limits_, k_nested_document_depth)) {
             out.devinf = std::move(*info);
             out.bytes.clear();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the SyncML codec fuzzers (built with -DSYNCML_FUZZ=ON, clang) for SECONDS each, seeded from
-# the SyncML/DevInf files of the corpus. Exit status is non-zero when a fuzzer finds a crash.
+# the SyncML/DevInf files of the corpus and session/fuzz/seeds. Exit status is non-zero when a fuzzer
+# finds a crash or an input whose re-encoding decodes to another model (the targets abort on both).
 # usage: tests/fuzz/run-session-fuzz.sh BUILD_DIR SECONDS
 set -euo pipefail
 
@@ -36,6 +37,12 @@ for fuzzer in xml_decode_fuzz wbxml_decode_fuzz; do
                 *.wbxml | *.bin) [[ $fuzzer == wbxml_decode_fuzz ]] && cp "$file" "$seeds/" ;;
             esac
         done
+    done
+    for file in "$source_dir/session/fuzz/seeds"/*; do
+        case "$file" in
+            *.xml) [[ $fuzzer == xml_decode_fuzz ]] && cp "$file" "$seeds/" ;;
+            *.wbxml) [[ $fuzzer == wbxml_decode_fuzz ]] && cp "$file" "$seeds/" ;;
+        esac
     done
     echo "run-session-fuzz: $fuzzer for ${seconds}s with $(ls "$seeds" | wc -l) seeds"
     if ! "$binary" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
