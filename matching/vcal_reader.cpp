@@ -185,6 +185,10 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
             line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
         return true;
     }
+    if (n == "ATTENDEE") {
+        attendee_params_from_vcal(line.params);
+        return false;  // an extra property, now with 2.0 parameters
+    }
     if (n == "CATEGORIES" && line.params.empty()) {
         for (auto& part : split_escaped(line.value, ';')) {
             for (auto& item : split_escaped(part, ',')) c.categories.push_back(unescape_text(item));

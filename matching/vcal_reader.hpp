@@ -27,4 +27,8 @@ alarm read_vcal_alarm(const content_line& line, const calendar_component& c);
 
 bool only_params_named(const content_line& line, std::string_view name);
 
+// ATTENDEE parameters: 1.0 STATUS/RSVP/EXPECT <-> 2.0 PARTSTAT/RSVP/ROLE (vcal_attendee.cpp).
+void attendee_params_from_vcal(std::vector<param>& params);
+std::vector<param> attendee_params_to_vcal(const std::vector<param>& params);
+
 }  // namespace syncml::matching

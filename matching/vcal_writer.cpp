@@ -77,7 +77,9 @@ class vcal_writer {
     void text(std::string_view name, const std::string& value) {
         if (!value.empty()) out_.write(name, escape_text(value, false));
     }
-    void write_extra(const property& p);
+    // `own`: a property of the component itself, read back through the 1.0 property mapping (not one of a
+    // flattened unknown sub-component or of the calendar, which are read back as they are).
+    void write_extra(const property& p, bool own = false);
     void write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date);
     void write_rules(const calendar_component& c);
     void write_value_sets(const calendar_component& c);
@@ -91,7 +93,7 @@ class vcal_writer {
     content_writer out_{line_syntax::legacy};
 };
 
-void vcal_writer::write_extra(const property& p) {
+void vcal_writer::write_extra(const property& p, bool own) {
     std::string name = p.name;
     if (name.starts_with(k_vcal_hint)) {
         name = name.substr(k_vcal_hint.size());
@@ -99,7 +101,7 @@ void vcal_writer::write_extra(const property& p) {
     } else if (!name.starts_with("X-") && (!is_shared_calendar_property(name) || reads_differently(name))) {
         name = hint(name);
     }
-    out_.write(p.group, name, p.params, p.value);
+    out_.write(p.group, name, own && name == "ATTENDEE" ? attendee_params_to_vcal(p.params) : p.params, p.value);
 }
 
 void vcal_writer::write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date) {
@@ -267,7 +269,12 @@ void vcal_writer::write_component(const calendar_component& c) {
     if (c.recurrence_id) time_hint("RECURRENCE-ID", *c.recurrence_id);
     if (!c.duration.empty()) out_.write(hint("DURATION"), c.duration);
     if (c.percent_complete >= 0) out_.write(hint("PERCENT-COMPLETE"), std::to_string(c.percent_complete));
-    for (const auto& p : c.extra) write_extra(p);
+    int flattened = 0;  // depth inside BEGIN/END of unknown sub-components
+    for (const auto& p : c.extra) {
+        flattened += p.name == "BEGIN";
+        write_extra(p, flattened == 0);
+        flattened -= p.name == "END" && flattened > 0;
+    }
     write_alarms(c);
     out_.write("END", kind);
 }

@@ -1,0 +1,102 @@
+// ATTENDEE parameters between vCalendar 1.0 (STATUS, RSVP=YES/NO, EXPECT, ROLE=ORGANIZER...) and iCalendar 2.0
+// (PARTSTAT, RSVP=TRUE/FALSE, ROLE=REQ-PARTICIPANT...): mapped where both can say it, kept exactly otherwise.
+#include <gtest/gtest.h>
+
+#include "matching/calendar_codec.hpp"
+#include "matching/corpus_test_support.hpp"
+#include "matching/vcal_reader.hpp"
+
+namespace syncml::matching {
+namespace {
+
+calendar parse_one(const std::string& text, calendar_version version) {
+    auto parsed = parse_calendars(text, version);
+    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
+    return parsed ? parsed->front() : calendar{};
+}
+
+std::vector<std::string> attendee_lines(std::string text) {
+    for (auto at = text.find("\r\n "); at != std::string::npos; at = text.find("\r\n ")) text.erase(at, 3);
+    std::vector<std::string> out;
+    for (auto at = text.find("\r\nATTENDEE"); at != std::string::npos; at = text.find("\r\nATTENDEE", at + 2))
+        out.push_back(text.substr(at + 2, text.find("\r\n", at + 2) - at - 2));
+    return out;
+}
+
+// syncgw's Symbian capture: 1.0 ROLE/RSVP/STATUS next to 2.0-style PARTSTAT and X- parameters.
+std::string symbian_event() {
+    auto xml = testing::read_file(testing::corpus_dir() / "syncgw/test/mimedata/vevent/in06.xml");
+    auto begin = xml.find("<Data>") + 6;
+    std::string data = xml.substr(begin, xml.find("</Data>") - begin);
+    for (auto [from, to] : {std::pair{"&lt;", "<"}, std::pair{"&gt;", ">"}}) {
+        for (auto at = data.find(from); at != std::string::npos; at = data.find(from)) data.replace(at, 4, to);
+    }
+    return data;
+}
+
+TEST(vcal_attendee, symbian_attendees_read_as_icalendar_parameters_and_go_back_unchanged) {
+    const auto vcal = symbian_event();
+    const auto cal = parse_one(vcal, calendar_version::vcal10);
+    const auto ical = write_calendar(cal, calendar_version::ical20);
+    const auto lines = attendee_lines(ical);
+    ASSERT_EQ(lines.size(), 3u) << ical;
+    EXPECT_NE(lines[1].find("X-SYNCML-VCAL-ROLE=ATTENDEE;RSVP=TRUE;X-ROLE=REQ-PARTICIPANT;"
+                            "X-SYNCML-VCAL-PARTSTAT=NEEDS-ACTION"),
+              std::string::npos)
+        << lines[1];
+    EXPECT_NE(lines[2].find("ATTENDEE;PARTSTAT=NEEDS-ACTION:"), std::string::npos) << lines[2];
+    // 1.0 -> 2.0 -> 1.0: the phone gets its own parameters back.
+    const auto again = write_calendar(parse_one(ical, calendar_version::ical20), calendar_version::vcal10);
+    EXPECT_NE(again.find("ATTENDEE;ROLE=ATTENDEE;RSVP=YES;X-ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION"),
+              std::string::npos)
+        << again;
+    EXPECT_NE(again.find("ATTENDEE;STATUS=NEEDS ACTION:"), std::string::npos) << again;
+    EXPECT_TRUE(parse_one(again, calendar_version::vcal10) == cal);
+}
+
+TEST(vcal_attendee, icalendar_partstat_role_and_rsvp_become_1_0_status_expect_and_rsvp) {
+    const std::string ical =
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20260101T000000Z\r\n"
+        "DTSTART:20260601T090000Z\r\nSUMMARY:m\r\n"
+        "ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE:mailto:joe@example.com\r\n"
+        "ATTENDEE;ROLE=OPT-PARTICIPANT;PARTSTAT=TENTATIVE;RSVP=FALSE:mailto:ann@example.com\r\n"
+        "ATTENDEE;ROLE=CHAIR;CUTYPE=INDIVIDUAL:mailto:b@x.org\r\n"
+        "ATTENDEE;PARTSTAT=IN-PROCESS:mailto:p@x.org\r\n"
+        "ATTENDEE;ROLE=NON-PARTICIPANT;STATUS=odd:mailto:f@x.org\r\n"
+        "END:VEVENT\r\nEND:VCALENDAR\r\n";
+    const auto cal = parse_one(ical, calendar_version::ical20);
+    const auto vcal = write_calendar(cal, calendar_version::vcal10);
+    const auto lines = attendee_lines(vcal);
+    ASSERT_EQ(lines.size(), 5u) << vcal;
+    EXPECT_EQ(lines[0], "ATTENDEE;EXPECT=REQUIRE;STATUS=ACCEPTED;RSVP=YES:mailto:joe@example.com");
+    EXPECT_EQ(lines[1], "ATTENDEE;EXPECT=REQUEST;STATUS=TENTATIVE;RSVP=NO:mailto:ann@example.com");
+    EXPECT_EQ(lines[2], "ATTENDEE;X-SYNCML-ICAL-ROLE=CHAIR;CUTYPE=INDIVIDUAL:mailto:b@x.org");
+    EXPECT_EQ(lines[3], "ATTENDEE;X-SYNCML-ICAL-PARTSTAT=IN-PROCESS:mailto:p@x.org");
+    EXPECT_EQ(lines[4], "ATTENDEE;EXPECT=FYI;X-SYNCML-ICAL-STATUS=odd:mailto:f@x.org");
+    EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal);
+}
+
+TEST(vcal_attendee, reading_what_was_written_gives_every_parameter_back) {
+    const std::vector<param> tricky = {{"PARTSTAT", {"NEEDS-ACTION"}},
+                                       {"PARTSTAT", {"X-CUSTOM"}},
+                                       {"PARTSTAT", {"ACCEPTED", "DECLINED"}},
+                                       {"RSVP", {"yes"}},
+                                       {"ROLE", {"CHAIR"}},
+                                       {"STATUS", {"ACCEPTED"}},
+                                       {"EXPECT", {"REQUIRE"}},
+                                       {"X-SYNCML-VCAL-ROLE", {"OWNER"}},
+                                       {"X-SYNCML-VCAL-STATUS", {"ACCEPTED"}},
+                                       {"X-SYNCML-ICAL-ROLE", {"CHAIR"}},
+                                       {"CN", {"Joe"}},
+                                       {"", {"X-PHONEOWNER"}},
+                                       {"X-SYNCML-VCAL-X-SYNCML-VCAL-A", {}}};
+    for (const auto& p : tricky) {
+        std::vector<param> back = attendee_params_to_vcal({p});
+        attendee_params_from_vcal(back);
+        ASSERT_EQ(back.size(), 1u);
+        EXPECT_TRUE(back[0] == p) << p.name << " came back as " << back[0].name;
+    }
+}
+
+}  // namespace
+}  // namespace syncml::matching
