@@ -11,6 +11,6 @@ CREATE TABLE auth_failures (
 );
 CREATE INDEX auth_failures_by_window ON auth_failures (tenant_id, window_start);
 
--- Set when a session completed, so that it no longer keeps other sessions of its device out (busy).
--- A row reused by a client for a new session gets a later updated_at and counts as running again.
+-- Set when a session completed, which tells completed sessions from abandoned ones (superseded by a newer
+-- session of the device, or expired).
 ALTER TABLE sessions ADD COLUMN finished_at timestamptz;

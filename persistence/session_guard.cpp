@@ -9,12 +9,13 @@ namespace {
 constexpr const char* k_lock_device = "SELECT pg_advisory_lock(hashtextextended($1::bigint::text || '/' || $2, 0))";
 constexpr const char* k_unlock_device = "SELECT pg_advisory_unlock(hashtextextended($1::bigint::text || '/' || $2, 0))";
 
-// A row reused for a new session (same SessionID) gets updated_at after its finished_at: running again.
-constexpr const char* k_other_running =
-    "SELECT EXISTS (SELECT 1 FROM sessions WHERE tenant_id = $1 AND device_uri = $2 "
-    "AND syncml_session_id <> $3 AND user_id IS NOT NULL AND expires_at > now() "
-    "AND (finished_at IS NULL OR finished_at < updated_at) "
-    "AND updated_at > now() - make_interval(secs => $4))";
+// Only rows that answered a message count: the engine keeps other per-device rows (resume state) there too.
+constexpr const char* k_superseded =
+    "SELECT EXISTS (SELECT 1 FROM sessions s WHERE s.tenant_id = $1 AND s.device_uri = $2 "
+    "AND s.syncml_session_id <> $3 AND s.user_id IS NOT NULL AND s.expires_at > now() "
+    "AND coalesce(s.last_msg_id, '') <> '' "
+    "AND s.created_at > (SELECT created_at FROM sessions WHERE tenant_id = $1 AND device_uri = $2 "
+    "AND syncml_session_id = $3))";
 
 constexpr const char* k_mark_finished =
     "UPDATE sessions SET finished_at = clock_timestamp() WHERE tenant_id = $1 AND session_id = $2";
@@ -29,11 +30,9 @@ void pg_session_guard::unlock_device(std::int64_t tenant, const std::string& dev
     detail::autocommit(db_, [&](pqxx::nontransaction& tx) { tx.exec_params(k_unlock_device, tenant, device_uri); });
 }
 
-bool pg_session_guard::other_session_running(std::int64_t tenant, const std::string& device_uri,
-                                             const std::string& session_id, std::chrono::seconds idle) {
+bool pg_session_guard::superseded(std::int64_t tenant, const std::string& device_uri, const std::string& session_id) {
     return detail::autocommit(db_, [&](pqxx::nontransaction& tx) {
-        return tx.exec_params1(k_other_running, tenant, device_uri, session_id, static_cast<double>(idle.count()))[0]
-            .as<bool>();
+        return tx.exec_params1(k_superseded, tenant, device_uri, session_id)[0].as<bool>();
     });
 }
 

@@ -24,17 +24,14 @@ class session_guard_test : public testing::database_test {
         user_ = add_user(*db_, "acme", "u", "pw").id;
     }
 
-    // A session row of device "phone" as save_session leaves it, `age` after its last message.
-    std::int64_t add_session(const std::string& session_id, bool authenticated, std::chrono::seconds age) {
-        return in_transaction(*db_, [&](pqxx::work& tx) {
-            return tx
-                .exec_params1(
-                    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, updated_at, expires_at) "
-                    "VALUES ($1, 'phone', $2, NULLIF($3::bigint, 0), now() - make_interval(secs => $4), now() + "
-                    "interval '30 minutes') "
-                    "RETURNING session_id",
-                    tenant_, session_id, authenticated ? user_ : std::int64_t{0}, static_cast<double>(age.count()))[0]
-                .as<std::int64_t>();
+    // A session row of device "phone" as save_session leaves it, created `age` ago.
+    void add_session(const std::string& session_id, bool authenticated, std::chrono::seconds age) {
+        in_transaction(*db_, [&](pqxx::work& tx) {
+            tx.exec_params0(
+                "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, created_at, expires_at, "
+                "last_msg_id) VALUES ($1, 'phone', $2, NULLIF($3::bigint, 0), now() - make_interval(secs => $4), "
+                "now() + interval '30 minutes', '1')",
+                tenant_, session_id, authenticated ? user_ : std::int64_t{0}, static_cast<double>(age.count()));
         });
     }
 
@@ -43,29 +40,32 @@ class session_guard_test : public testing::database_test {
     std::int64_t user_ = 0;
 };
 
-TEST_F(session_guard_test, an_authenticated_recent_session_keeps_other_sessions_of_its_device_out) {
+TEST_F(session_guard_test, a_newer_authenticated_session_of_the_device_supersedes_an_older_one) {
     pg_session_guard guard(*db_);
-    EXPECT_FALSE(guard.other_session_running(tenant_, "phone", "2", 60s));
-    auto first = add_session("1", true, 5s);
-    EXPECT_TRUE(guard.other_session_running(tenant_, "phone", "2", 60s));
-    // The session itself and other devices are not kept out.
-    EXPECT_FALSE(guard.other_session_running(tenant_, "phone", "1", 60s));
-    EXPECT_FALSE(guard.other_session_running(tenant_, "tablet", "2", 60s));
-    guard.mark_finished(tenant_, first);
-    EXPECT_FALSE(guard.other_session_running(tenant_, "phone", "2", 60s));
-    // A client reusing the finished row's SessionID runs a new session there.
-    in_transaction(*db_, [&](pqxx::work& tx) {
-        tx.exec_params0("UPDATE sessions SET updated_at = clock_timestamp() WHERE session_id = $1", first);
-    });
-    EXPECT_TRUE(guard.other_session_running(tenant_, "phone", "2", 60s));
+    add_session("1", true, 30s);
+    // A new session (no row yet) is never superseded: a restarted client is never blocked.
+    EXPECT_FALSE(guard.superseded(tenant_, "phone", "2"));
+    EXPECT_FALSE(guard.superseded(tenant_, "phone", "1"));
+    add_session("2", true, 5s);
+    EXPECT_TRUE(guard.superseded(tenant_, "phone", "1"));
+    EXPECT_FALSE(guard.superseded(tenant_, "phone", "2"));
+    // Other devices are separate.
+    EXPECT_FALSE(guard.superseded(tenant_, "tablet", "1"));
 }
 
-TEST_F(session_guard_test, neither_a_silent_nor_an_unauthenticated_session_blocks_the_device) {
+TEST_F(session_guard_test, an_unauthenticated_newer_session_supersedes_nothing) {
     pg_session_guard guard(*db_);
-    add_session("1", true, 120s);
-    add_session("3", false, 1s);
-    EXPECT_FALSE(guard.other_session_running(tenant_, "phone", "2", 60s));
-    EXPECT_TRUE(guard.other_session_running(tenant_, "phone", "2", 300s));
+    add_session("1", true, 30s);
+    add_session("2", false, 5s);
+    EXPECT_FALSE(guard.superseded(tenant_, "phone", "1"));
+    // Nor does a per-device row that never answered a message (the engine's resume state).
+    in_transaction(*db_, [&](pqxx::work& tx) {
+        tx.exec_params0(
+            "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, expires_at) "
+            "VALUES ($1, 'phone', 'resume:1', $2, now() + interval '30 minutes')",
+            tenant_, user_);
+    });
+    EXPECT_FALSE(guard.superseded(tenant_, "phone", "1"));
 }
 
 TEST_F(session_guard_test, the_device_lock_excludes_other_connections_until_unlocked_or_disconnected) {

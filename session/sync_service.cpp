@@ -194,19 +194,19 @@ struct sync_service::impl {
         return report;
     }
 
-    // One message: device lock, busy check, throttled credential check, the transaction, and what the
+    // One message: device lock, superseded (busy) check, throttled credential check, the transaction, and what the
     // outcome means for the throttle and the guard.
     sync_response serve(persistence::database& db, const persistence::tenant_info& tenant, const sync_request& request,
                         const message& in, std::chrono::steady_clock::time_point start) {
         const auto& device = in.header.source.loc_uri;
         persistence::pg_session_guard guard(db);
         device_lock lock(guard, tenant.id, device);
-        if (guard.other_session_running(tenant.id, device, in.header.session_id, settings.session_idle)) {
-            spdlog::info("sync: busy tenant={} device={} session={}: another session of the device is running",
+        // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
+        if (in.header.msg_id != "1" && guard.superseded(tenant.id, device, in.header.session_id)) {
+            spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over",
                          tenant.name, device, in.header.session_id);
             if (metrics) metrics->message(engine_metrics::message_result::unavailable, {});
-            return retry_later(syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding),
-                               settings.session_idle);
+            return syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding);
         }
         persistence::pg_auth_throttle throttle(db, settings.auth_throttle);
         std::chrono::seconds blocked{0};

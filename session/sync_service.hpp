@@ -19,9 +19,6 @@ struct engine_metrics;
 struct service_settings {
     std::int64_t max_msg_size = 1024 * 1024;  // what we accept and announce
     std::int64_t max_obj_size = 16 * 1024 * 1024;
-    // A session with no message for this long stops keeping other sessions of its device out (busy), so
-    // a client that died mid-session does not block its device until the session expires.
-    std::chrono::seconds session_idle{60};
     persistence::throttle_settings auth_throttle;
     std::chrono::seconds credential_cache_ttl{60};  // 0: check every basic-auth password with PBKDF2
 };

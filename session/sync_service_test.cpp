@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 
 #include "persistence/accounts.hpp"
 #include "persistence/database.hpp"
@@ -171,40 +170,41 @@ bool has_retry_after(const sync_response& response) {
     return false;
 }
 
-TEST_F(sync_service_test, a_second_session_of_a_running_device_is_busy_until_the_first_ends_or_goes_silent) {
-    service_settings settings;
-    settings.session_idle = std::chrono::seconds(2);
-    sync_service first, second(settings);
+TEST_F(sync_service_test, a_new_session_of_a_device_takes_over_and_the_old_one_gets_busy) {
+    sync_service first, second;
     auto url = "/sync/" + tenant_;
-    ASSERT_EQ(status_codes(decoded(post(second, alert_message("dev-busy"), url)), "SyncHdr"),
+    ASSERT_EQ(status_codes(decoded(post(first, alert_message("dev-busy"), url)), "SyncHdr"),
               std::vector<std::string>{"212"});
-    auto intruder = post(first, with_session(alert_message("dev-busy"), "2", "1"), url);
-    EXPECT_EQ(status_codes(decoded(intruder), "SyncHdr"), std::vector<std::string>{"101"});
-    EXPECT_TRUE(has_retry_after(intruder));
-    // The running session continues undisturbed, and other devices are not affected.
     EXPECT_EQ(status_codes(decoded(post(first, sync_message("dev-busy", 1), url)), "Add"),
               std::vector<std::string>{"201"});
-    EXPECT_EQ(status_codes(decoded(post(first, with_session(alert_message("dev-idle"), "2", "1"), url)), "SyncHdr"),
+    // The client restarts (killed, or gave up waiting) with a new SessionID: it is not blocked.
+    ASSERT_EQ(status_codes(decoded(post(second, with_session(alert_message("dev-busy"), "2", "1"), url)), "SyncHdr"),
               std::vector<std::string>{"212"});
-
-    // A client that died does not block its device for good: once its session is silent for session_idle,
-    // a new session starts, and the old one is the one kept out if its client comes back.
-    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-    ASSERT_EQ(status_codes(decoded(post(second, with_session(alert_message("dev-busy"), "3", "1"), url)), "SyncHdr"),
+    // The abandoned session's next message, on any instance, gets 101 and changes nothing.
+    auto late = sync_message("dev-busy", 3);
+    late.header.msg_id = "3";
+    auto reply = decoded(post(second, late, url));
+    EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"101"});
+    EXPECT_TRUE(status_codes(reply, "Add").empty());
+    // The new session goes on, and another device is not affected.
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(blank("dev-busy", "2"), "2", "2"), url)), "SyncHdr"),
+              std::vector<std::string>{"200"});
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(alert_message("dev-other"), "1", "1"), url)), "SyncHdr"),
               std::vector<std::string>{"212"});
-    EXPECT_EQ(status_codes(decoded(post(second, with_session(blank("dev-busy", "3"), "1", "3"), url)), "SyncHdr"),
-              std::vector<std::string>{"101"});
+    // A client restarting with its last SessionID (MsgID 1) starts over instead of being refused.
+    EXPECT_EQ(status_codes(decoded(post(second, alert_message("dev-busy"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
 }
 
-TEST_F(sync_service_test, a_completed_session_does_not_make_its_device_busy) {
+TEST_F(sync_service_test, a_wrong_password_in_a_new_session_does_not_take_over) {
     sync_service service;
     auto url = "/sync/" + tenant_;
-    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-done"), url)), "SyncHdr"),
-              std::vector<std::string>{"212"});
-    decoded(post(service, sync_message("dev-done", 1), url));
-    ASSERT_TRUE(decoded(post(service, blank("dev-done", "3"), url)).body.final);
-    EXPECT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-done"), "2", "1"), url)), "SyncHdr"),
-              std::vector<std::string>{"212"});
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-keep"), url)), "SyncHdr")[0], "212");
+    auto intruder = with_session(alert_message("dev-keep"), "2", "1");
+    intruder.header.cred->data = base64_encode("u1:guess");
+    EXPECT_EQ(status_codes(decoded(post(service, intruder, url)), "SyncHdr")[0], "401");
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("dev-keep", 1), url)), "Add"),
+              std::vector<std::string>{"201"});
 }
 
 TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_success_resets_the_count) {

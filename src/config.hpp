@@ -51,8 +51,6 @@ struct database_config {
 
 // Protocol engine limits that protect devices and accounts.
 struct engine_config {
-    // A session silent this long no longer keeps a second session of its device out (busy).
-    std::chrono::milliseconds session_idle_timeout{60'000};
     // Failed authentications per user and per device within auth_failure_window before further attempts
     // are refused without checking the password.
     unsigned auth_max_failures = 10;

@@ -18,7 +18,6 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     // Lives as long as the process: the registry keeps referring to its families.
     static session::engine_metrics metrics(registry);
     session::service_settings settings;
-    settings.session_idle = whole_seconds(config.engine.session_idle_timeout);
     settings.auth_throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
     settings.auth_throttle.window = whole_seconds(config.engine.auth_failure_window);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
