@@ -47,6 +47,13 @@ int conflict_status(const std::string& resolution) {
     return 419;
 }
 
+bool same_written_form(const std::string& merged, const std::string& stored_content) {
+    auto stored = parse_canonical(stored_content);
+    if (!stored) return false;
+    auto rewritten = write_canonical(*stored, stored_content);
+    return rewritten && match_key(*rewritten) == match_key(merged);
+}
+
 persistence::item_record record_of(const persistence::twin_candidate& c) {
     return {c.guid, c.content, c.modseq, false};
 }
@@ -296,12 +303,13 @@ void item_applier::store_merged(incoming_item& in, const persistence::item_recor
         return;
     }
     auto modseq = stored.modseq;
-    if (result.stored_changed) {
-        if (auto content = write_canonical(result.merged, stored.content)) {
-            auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, stored.guid, *content,
-                                                  index_keys(*content, &result.merged));
-            if (replaced) modseq = replaced->modseq;
-        }
+    auto content = result.stored_changed ? write_canonical(result.merged, stored.content) : std::nullopt;
+    // The item model can differ where the written item does not (property order, empty values): only a
+    // different written form is a change other devices must receive.
+    if (content && !same_written_form(*content, stored.content)) {
+        auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, stored.guid, *content,
+                                              index_keys(*content, &result.merged));
+        if (replaced) modseq = replaced->modseq;
     }
     map_item(in, stored.guid, modseq, result.device_needs_update);
 }
