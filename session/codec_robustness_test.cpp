@@ -3,7 +3,7 @@
 // survive re-encoding.
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <ctime>
 
 #include "session/codec.hpp"
 #include "session/codec_test_util.hpp"
@@ -27,6 +27,10 @@ void expect_sane(const std::string& bytes, const std::string& what) {
     }
 }
 
+// CPU seconds since `start`: the bound is on the decoder's work, not on how busy the machine running the
+// tests is (wall-clock time doubles on a loaded CI host).
+double cpu_seconds_since(std::clock_t start) { return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC; }
+
 // Positions to cut or flip: an even spread of at most `count` per file (bounded test time under ASan).
 std::vector<std::size_t> positions(std::size_t size, std::size_t count) {
     std::vector<std::size_t> out;
@@ -36,18 +40,18 @@ std::vector<std::size_t> positions(std::size_t size, std::size_t count) {
 }
 
 TEST(codec_robustness, every_truncation_of_every_corpus_message_fails_cleanly_or_decodes) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = std::clock();
     for (const auto& path : test::message_files()) {
         const auto bytes = test::read_bytes(path);
         const auto name = test::relative_name(path);
         for (auto cut : positions(bytes.size(), 150))
             expect_sane(bytes.substr(0, cut), name + " cut at " + std::to_string(cut));
     }
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+    EXPECT_LT(cpu_seconds_since(start), 60.0);
 }
 
 TEST(codec_robustness, bit_flips_in_every_corpus_message_fail_cleanly_or_decode) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = std::clock();
     for (const auto& path : test::message_files()) {
         const auto original = test::read_bytes(path);
         const auto name = test::relative_name(path);
@@ -57,7 +61,7 @@ TEST(codec_robustness, bit_flips_in_every_corpus_message_fail_cleanly_or_decode)
             expect_sane(bytes, name + " bit flipped at " + std::to_string(at));
         }
     }
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+    EXPECT_LT(cpu_seconds_since(start), 60.0);
 }
 
 TEST(codec_robustness, a_truncated_body_still_yields_the_header_for_an_error_reply) {
