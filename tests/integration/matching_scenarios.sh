@@ -8,7 +8,7 @@
 # SYNCML_INTEROP_DIR (optional). SYNCML_MATCHING_SCENARIOS: space-separated scenario names to run (default all:
 # see `scenarios` below). SYNCML_MATCHING_KNOWN_FAILURES: scenarios whose failure is reported as "KNOWN FAILURE"
 # and does not fail the script (default: the list in `default_known_failures`); SYNCML_MATCHING_STRICT=1 makes
-# known failures count again. SYNCML_MATCHING_JOBS: scenarios run at the same time (default 2).
+# known failures count again. SYNCML_MATCHING_JOBS: scenarios run at the same time (default 1).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
 server=${SYNCML_BUILD_DIR:?SYNCML_BUILD_DIR not set}/src/syncml-server
@@ -404,7 +404,7 @@ scenario_6-convergence-tasks() { converge s6t tasks vcal10 ical20; }
 
 # ---------------------------------------------------------------------------------------------- runner
 
-# Scenarios run in parallel (SYNCML_MATCHING_JOBS, default 2: much of a sync is waiting), each on its own tenant
+# Scenarios can run in parallel (SYNCML_MATCHING_JOBS; slower on a loaded 2-core machine), each on its own tenant
 # and phones; each one's output is printed in order once all are done.
 run_one() {  # run_one SCENARIO: in a subshell; result line "status<TAB>seconds<TAB>reason" in results/SCENARIO
     local s=$1 t0=$SECONDS status
@@ -431,7 +431,7 @@ done
 mkdir -p "$work/results"
 pids=()
 for s in $selected; do
-    while [ "$(running)" -ge "${SYNCML_MATCHING_JOBS:-2}" ]; do sleep 1; done
+    while [ "$(running)" -ge "${SYNCML_MATCHING_JOBS:-1}" ]; do sleep 1; done
     echo "-- started scenario $s"
     run_one "$s" >"$work/logs/scenario-$s.log" 2>&1 &
     pids+=($!)
