@@ -31,7 +31,8 @@ read -r port metrics_port tap_port < <($tools free-ports "${range%-*}" "${range#
 
 export SYNCML_DATABASE_URL=$db SYNCML_DATA_DIR=$work/data SYNCML_LOG_LEVEL=warn
 export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_port
-# A killed or suspended client's session counts as running (busy, 101) until it was idle this long.
+# Servers whose busy guard counts a killed or suspended client's session as running until it was idle
+# this long need the pause below; where a new session takes over at once the setting is ignored.
 idle_seconds=3
 export SYNCML_SESSION_IDLE_TIMEOUT=${idle_seconds}s
 "$server" migrate > /dev/null || { echo "FAIL: migrate"; exit 1; }
