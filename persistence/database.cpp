@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 
@@ -64,6 +65,13 @@ bool database::ensure_connected() {
 }
 
 bool database::connected() const { return impl_->connection && impl_->connection->is_open(); }
+
+namespace {
+std::atomic<bool> prepared_statements{true};
+}  // namespace
+
+void use_prepared_statements(bool enabled) { prepared_statements.store(enabled, std::memory_order_relaxed); }
+bool prepared_statements_enabled() { return prepared_statements.load(std::memory_order_relaxed); }
 
 namespace detail {
 

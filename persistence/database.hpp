@@ -29,4 +29,10 @@ class database {
     std::unique_ptr<impl> impl_;
 };
 
+// Whether repositories prepare their frequent statements (the default), so PostgreSQL parses and plans each
+// once per connection. Turn it off behind a pooler in transaction mode that cannot keep a prepared statement
+// for the next transaction (pgbouncer before 1.21); set once at startup.
+void use_prepared_statements(bool enabled);
+bool prepared_statements_enabled();
+
 }  // namespace syncml::persistence

@@ -67,79 +67,79 @@ class pg_sync_store final : public sync_store {
     explicit pg_sync_store(pqxx::work& tx) : tx_(tx) {}
 
     device_record device(int64_t tenant, int64_t user, const std::string& device_uri) override {
-        auto row = tx_.exec_params1(sql::upsert_device, tenant, user, device_uri);
+        auto row = exec_sql1(tx_, sql::upsert_device, tenant, user, device_uri);
         return {row[0].as<int64_t>(), bytes_of(row[1]), bytes_of(row[2])};
     }
     void set_device_nonce(int64_t tenant, int64_t device, const std::string& nonce) override {
-        tx_.exec_params0(sql::set_nonce, tenant, device, pqxx::binarystring(nonce));
+        exec_sql0(tx_, sql::set_nonce, tenant, device, pqxx::binarystring(nonce));
     }
     void set_device_devinf(int64_t tenant, int64_t device, const std::string& devinf) override {
-        tx_.exec_params0(sql::set_devinf, tenant, device, pqxx::binarystring(devinf));
+        exec_sql0(tx_, sql::set_devinf, tenant, device, pqxx::binarystring(devinf));
     }
 
     std::optional<session_record> lock_session(int64_t tenant, const std::string& device_uri,
                                                const std::string& session_id) override {
-        auto rows = tx_.exec_params(std::string(sql::session_columns) + sql::lock_session_where, tenant, device_uri,
-                                    session_id);
+        auto rows =
+            exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_where, tenant, device_uri, session_id);
         if (rows.empty()) return std::nullopt;
         return session_of(rows[0]);
     }
     std::optional<session_record> lock_session_by_key(int64_t tenant, int64_t key) override {
-        auto rows = tx_.exec_params(std::string(sql::session_columns) + sql::lock_session_key_where, tenant, key);
+        auto rows = exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_key_where, tenant, key);
         if (rows.empty()) return std::nullopt;
         return session_of(rows[0]);
     }
     int64_t create_session(int64_t tenant, const std::string& device_uri, const std::string& session_id) override {
-        return tx_.exec_params1(sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
+        return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
     }
     void save_session(int64_t tenant, const session_record& s) override {
-        tx_.exec_params0(sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
-                         pqxx::binarystring(s.last_reply), s.last_reply_type);
+        exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
+                  pqxx::binarystring(s.last_reply), s.last_reply_type);
     }
 
     int64_t datastore(int64_t tenant, int64_t user, const std::string& kind) override {
-        auto rows = tx_.exec_params(sql::find_datastore, tenant, user, kind);
+        auto rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
         if (rows.empty()) {
-            tx_.exec_params0(sql::create_datastore, tenant, user, kind);
-            rows = tx_.exec_params(sql::find_datastore, tenant, user, kind);
+            exec_sql0(tx_, sql::create_datastore, tenant, user, kind);
+            rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
         }
         return rows.at(0)[0].as<int64_t>();
     }
     device_store_record device_store(int64_t tenant, int64_t device, int64_t datastore,
                                      const std::string& remote_uri) override {
-        auto row = tx_.exec_params1(sql::upsert_device_store, tenant, device, datastore, remote_uri);
+        auto row = exec_sql1(tx_, sql::upsert_device_store, tenant, device, datastore, remote_uri);
         return {row[0].as<int64_t>(), datastore,        row[1].as<std::string>(), row[2].as<std::string>(),
                 row[3].as<int64_t>(), row[4].as<bool>()};
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
-        tx_.exec_params0(sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
-                         ds.needs_slow_sync);
+        exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
+                  ds.needs_slow_sync);
     }
 
     item_record add_item(int64_t tenant, int64_t datastore, const std::string& content,
                          const std::vector<std::string>& match_keys) override {
-        auto row = tx_.exec_params1(std::string(sql::bump) + sql::add_item, tenant, datastore, content_type_of(content),
-                                    content);
+        auto row = exec_sql1(tx_, std::string(sql::bump) + sql::add_item, tenant, datastore, content_type_of(content),
+                             content);
         set_keys(tenant, datastore, row[0].as<int64_t>(), match_keys, true);
         return {row[1].as<std::string>(), content, row[2].as<int64_t>(), false};
     }
     std::optional<item_record> replace_item(int64_t tenant, int64_t datastore, const std::string& guid,
                                             const std::string& content,
                                             const std::vector<std::string>& match_keys) override {
-        auto rows = tx_.exec_params(std::string(sql::bump) + sql::replace_item, tenant, datastore, guid,
-                                    content_type_of(content), content);
+        auto rows = exec_sql(tx_, std::string(sql::bump) + sql::replace_item, tenant, datastore, guid,
+                             content_type_of(content), content);
         if (rows.empty()) return std::nullopt;
         set_keys(tenant, datastore, rows[0][0].as<int64_t>(), match_keys, false);
         return item_record{guid, content, rows[0][1].as<int64_t>(), false};
     }
     std::optional<item_record> delete_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
-        auto rows = tx_.exec_params(std::string(sql::bump) + sql::delete_item, tenant, datastore, guid);
+        auto rows = exec_sql(tx_, std::string(sql::bump) + sql::delete_item, tenant, datastore, guid);
         if (rows.empty()) return std::nullopt;
-        tx_.exec_params0(sql::drop_keys, tenant, rows[0][0].as<int64_t>());
+        exec_sql0(tx_, sql::drop_keys, tenant, rows[0][0].as<int64_t>());
         return item_record{guid, rows[0][1].as<std::string>(), rows[0][2].as<int64_t>(), true};
     }
     std::optional<item_record> find_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
-        auto rows = tx_.exec_params(sql::find_item, tenant, datastore, guid);
+        auto rows = exec_sql(tx_, sql::find_item, tenant, datastore, guid);
         if (rows.empty()) return std::nullopt;
         const auto& row = rows[0];
         return item_record{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<bool>()};
@@ -148,20 +148,20 @@ class pg_sync_store final : public sync_store {
                                                 const std::vector<std::string>& match_keys) override {
         std::vector<twin_candidate> out;
         if (match_keys.empty()) return out;
-        for (const auto& row : tx_.exec_params(sql::twin_candidates, tenant, datastore, device_store,
-                                               text_array(match_keys), k_candidates_per_key)) {
+        for (const auto& row : exec_sql(tx_, sql::twin_candidates, tenant, datastore, device_store,
+                                        text_array(match_keys), k_candidates_per_key)) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
                            split_keys(row[3].as<std::string>())});
         }
         return out;
     }
     int64_t current_modseq(int64_t tenant, int64_t datastore) override {
-        return tx_.exec_params1(sql::current_modseq, tenant, datastore)[0].as<int64_t>();
+        return exec_sql1(tx_, sql::current_modseq, tenant, datastore)[0].as<int64_t>();
     }
     std::vector<change_record> changes(int64_t tenant, int64_t device_store, int64_t after, int64_t upto,
                                        bool include_deleted) override {
         std::vector<change_record> out;
-        for (const auto& row : tx_.exec_params(sql::changes, tenant, device_store, after, upto, include_deleted)) {
+        for (const auto& row : exec_sql(tx_, sql::changes, tenant, device_store, after, upto, include_deleted)) {
             change_record c{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<bool>(), std::nullopt};
             if (!row[3].is_null() && row[4].as<int64_t>() >= 0) c.luid = row[3].as<std::string>();
             out.push_back(std::move(c));
@@ -170,13 +170,13 @@ class pg_sync_store final : public sync_store {
     }
 
     std::optional<std::string> guid_for_luid(int64_t tenant, int64_t device_store, const std::string& luid) override {
-        auto rows = tx_.exec_params(sql::guid_for_luid, tenant, device_store, luid);
+        auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid);
         if (rows.empty()) return std::nullopt;
         return rows[0][0].as<std::string>();
     }
     std::optional<mapping_record> mapping_of_luid(int64_t tenant, int64_t device_store,
                                                   const std::string& luid) override {
-        auto rows = tx_.exec_params(sql::mapping_of_luid, tenant, device_store, luid);
+        auto rows = exec_sql(tx_, sql::mapping_of_luid, tenant, device_store, luid);
         if (rows.empty()) return std::nullopt;
         return mapping_record{rows[0][0].as<std::string>(), rows[0][1].as<int64_t>()};
     }
@@ -184,41 +184,41 @@ class pg_sync_store final : public sync_store {
                                                                       const std::vector<std::string>& luids) override {
         std::vector<std::pair<std::string, mapping_record>> out;
         if (luids.empty()) return out;
-        for (const auto& row : tx_.exec_params(sql::held_mappings, tenant, device_store, text_array(luids))) {
+        for (const auto& row : exec_sql(tx_, sql::held_mappings, tenant, device_store, text_array(luids))) {
             out.emplace_back(row[0].as<std::string>(), mapping_record{row[1].as<std::string>(), row[2].as<int64_t>()});
         }
         return out;
     }
     std::optional<std::string> confirmed_luid(int64_t tenant, int64_t device_store, const std::string& guid) override {
-        auto rows = tx_.exec_params(sql::confirmed_luid, tenant, device_store, guid);
+        auto rows = exec_sql(tx_, sql::confirmed_luid, tenant, device_store, guid);
         if (rows.empty()) return std::nullopt;
         return rows[0][0].as<std::string>();
     }
     void set_mapping(int64_t tenant, int64_t device_store, const std::string& luid, const std::string& guid,
                      int64_t modseq) override {
-        tx_.exec_params0(sql::drop_mapping, tenant, device_store, guid);
-        tx_.exec_params0(sql::drop_mapping_of_luid, tenant, device_store, luid);
-        tx_.exec_params0(sql::insert_mapping, tenant, device_store, guid, luid, modseq);
+        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid);
+        exec_sql0(tx_, sql::drop_mapping_of_luid, tenant, device_store, luid);
+        exec_sql0(tx_, sql::insert_mapping, tenant, device_store, guid, luid, modseq);
     }
     void touch_mapping(int64_t tenant, int64_t device_store, const std::string& guid, int64_t modseq) override {
-        tx_.exec_params0(sql::touch_mapping, tenant, device_store, guid, modseq);
+        exec_sql0(tx_, sql::touch_mapping, tenant, device_store, guid, modseq);
     }
     void remove_mapping(int64_t tenant, int64_t device_store, const std::string& guid) override {
-        tx_.exec_params0(sql::drop_mapping, tenant, device_store, guid);
+        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid);
     }
     void unconfirm_mappings(int64_t tenant, int64_t device_store) override {
-        tx_.exec_params0(sql::unconfirm_mappings, tenant, device_store);
+        exec_sql0(tx_, sql::unconfirm_mappings, tenant, device_store);
     }
     std::string conflict_policy(int64_t tenant) override {
-        auto rows = tx_.exec_params(sql::conflict_policy, tenant);
+        auto rows = exec_sql(tx_, sql::conflict_policy, tenant);
         return rows.empty() ? std::string() : rows[0][0].as<std::string>();
     }
     std::string token_secret() override { return tx_.exec1(sql::token_secret)[0].as<std::string>(); }
 
   private:
     void set_keys(int64_t tenant, int64_t datastore, int64_t item, const std::vector<std::string>& keys, bool fresh) {
-        if (!fresh) tx_.exec_params0(sql::drop_keys, tenant, item);
-        if (!keys.empty()) tx_.exec_params0(sql::add_keys, tenant, datastore, text_array(keys), item);
+        if (!fresh) exec_sql0(tx_, sql::drop_keys, tenant, item);
+        if (!keys.empty()) exec_sql0(tx_, sql::add_keys, tenant, datastore, text_array(keys), item);
     }
 
     pqxx::work& tx_;

@@ -94,6 +94,12 @@ const std::vector<config_key>& keys() {
         {"embedded_port", "SYNCML_EMBEDDED_PORT", "port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one",
          false, assign(&server_config::database, &database_config::embedded_port, port_or_zero),
          read(&server_config::database, &database_config::embedded_port)},
+        {"database_prepared_statements", "SYNCML_DATABASE_PREPARED_STATEMENTS",
+         "prepare frequent statements once per connection; false behind pgbouncer < 1.21 in transaction mode", false,
+         assign(&server_config::database, &database_config::prepared_statements, parse_bool),
+         [](const server_config& config) {
+             return std::string(config.database.prepared_statements ? "true" : "false");
+         }},
         {"log_format", "SYNCML_LOG_FORMAT", "text or json (one JSON object per line)", false,
          assign(&server_config::log, &log_config::format, parse_log_format),
          read(&server_config::log, &log_config::format)},

@@ -47,6 +47,7 @@ struct database_config {
     std::string url;  // empty: embedded PostgreSQL in data_dir
     std::string data_dir = "./data";
     std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
+    bool prepared_statements = true;  // off behind poolers in transaction mode (pgbouncer < 1.21)
 };
 
 // Protocol engine limits that protect devices and accounts.

@@ -140,5 +140,14 @@ TEST(config, engine_limits_have_defaults_and_are_validated) {
     EXPECT_TRUE(mentions(bad, "auth_failure_window"));
 }
 
+TEST(config, prepared_statements_are_on_unless_switched_off) {
+    EXPECT_TRUE(parse("").config.database.prepared_statements);
+    auto off = parse("", {{"SYNCML_DATABASE_PREPARED_STATEMENTS", "off"}});
+    ASSERT_TRUE(off.ok()) << off.errors.front();
+    EXPECT_FALSE(off.config.database.prepared_statements);
+    EXPECT_TRUE(parse("database_prepared_statements = Yes\n").config.database.prepared_statements);
+    EXPECT_TRUE(mentions(parse("database_prepared_statements = maybe\n"), "database_prepared_statements"));
+}
+
 }  // namespace
 }  // namespace syncml::server

@@ -67,6 +67,14 @@ parsed<std::string> non_empty(const std::string& text) {
     return {text, {}};
 }
 
+parsed<bool> parse_bool(const std::string& text) {
+    std::string lower;
+    for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "true" || lower == "yes" || lower == "on" || lower == "1") return {true, {}};
+    if (lower == "false" || lower == "no" || lower == "off" || lower == "0") return {false, {}};
+    return parsed<bool>::fail("expected true or false, got '" + text + "'");
+}
+
 parsed<std::uint16_t> port_or_zero(const std::string& text) {
     auto port = whole_number(text);
     if (!port || *port > 65535) return parsed<std::uint16_t>::fail("expected a port 0-65535, got '" + text + "'");

@@ -25,6 +25,8 @@ parsed<endpoint> parse_endpoint(const std::string& text);
 parsed<std::string> any_text(const std::string& text);
 parsed<std::string> non_empty(const std::string& text);
 parsed<std::uint16_t> port_or_zero(const std::string& text);
+// true/false, yes/no, on/off, 1/0 (any case).
+parsed<bool> parse_bool(const std::string& text);
 parsed<log_format> parse_log_format(const std::string& text);
 parsed<std::string> parse_log_level(const std::string& text);
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "persistence/database.hpp"
 #include "persistence/embedded_postgres.hpp"
 
 namespace syncml::server {
@@ -59,6 +60,7 @@ std::string running_cluster_url(const std::string& data_dir) {
 
 database_target::database_target(const database_config& config, process_role role, spdlog::logger& log)
     : log_(log), url_(config.url), data_dir_(config.data_dir) {
+    persistence::use_prepared_statements(config.prepared_statements);
     if (url_.empty()) use_embedded(config, role);
 }
 

@@ -57,6 +57,28 @@ pqxx::result exec_prepared_sql(Tx& tx, const std::string& sql, Args&&... args) {
     return tx.exec_prepared(name, std::forward<Args>(args)...);
 }
 
+// The hot repositories' way to run SQL: prepared when enabled, else one unnamed statement per call.
+// exec_sql0/exec_sql1 expect no row/exactly one row, like pqxx's exec_params0/exec_params1.
+template <typename Tx, typename... Args>
+pqxx::result exec_sql(Tx& tx, const std::string& sql, Args&&... args) {
+    if (!prepared_statements_enabled()) return tx.exec_params(sql, std::forward<Args>(args)...);
+    return exec_prepared_sql(tx, sql, std::forward<Args>(args)...);
+}
+
+template <typename Tx, typename... Args>
+pqxx::result exec_sql0(Tx& tx, const std::string& sql, Args&&... args) {
+    auto rows = exec_sql(tx, sql, std::forward<Args>(args)...);
+    if (!rows.empty()) throw pqxx::unexpected_rows("expected no rows from: " + sql);
+    return rows;
+}
+
+template <typename Tx, typename... Args>
+pqxx::row exec_sql1(Tx& tx, const std::string& sql, Args&&... args) {
+    auto rows = exec_sql(tx, sql, std::forward<Args>(args)...);
+    if (rows.size() != 1) throw pqxx::unexpected_rows("expected one row from: " + sql);
+    return rows[0];
+}
+
 struct retry_policy {
     int attempts = 3;
     std::chrono::milliseconds backoff{20};  // doubled after each failed attempt
@@ -99,8 +121,11 @@ auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
 // The names the brief promised, for repositories outside detail.
 using detail::connection_of;
 using detail::exec_prepared_sql;
-using detail::prepared_name;
+using detail::exec_sql;
+using detail::exec_sql0;
+using detail::exec_sql1;
 using detail::in_transaction;
+using detail::prepared_name;
 using detail::retry_policy;
 
 }  // namespace syncml::persistence
