@@ -22,6 +22,7 @@ const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
         {"tenant", "add", admin_action::tenant_add, {"NAME"}},
         {"tenant", "list", admin_action::tenant_list, {}},
+        {"tenant", "set", admin_action::tenant_set, {"NAME", "--conflict-policy"}},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user", "--password"}},
         {"user", "list", admin_action::user_list, {"--tenant"}},
@@ -36,6 +37,7 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--user") return &request.user;
     if (option == "--password") return &request.password;
     if (option == "--device") return &request.device;
+    if (option == "--conflict-policy") return &request.conflict_policy;
     return nullptr;
 }
 
@@ -74,6 +76,21 @@ void print_tenants(persistence::database& db, std::ostream& out) {
     }
 }
 
+// Changes only the conflict policy; the tenant's other settings stay as they are.
+void set_conflict_policy(persistence::database& db, const admin_request& r, std::ostream& out) {
+    auto policy = persistence::parse_conflict_policy(r.conflict_policy);
+    if (!policy) {
+        throw std::invalid_argument("conflict policy '" + r.conflict_policy +
+                                    "' (expected merge, server-wins, client-wins, newest-wins or duplicate)");
+    }
+    auto tenant = persistence::find_tenant(db, r.tenant);
+    if (!tenant) throw persistence::not_found("tenant " + r.tenant);
+    auto settings = tenant->settings;
+    settings.on_conflict = *policy;
+    auto updated = persistence::update_tenant(db, r.tenant, settings);
+    out << "tenant " << updated.name << " conflict=" << persistence::to_string(updated.settings.on_conflict) << "\n";
+}
+
 void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
     for (const auto& device : persistence::list_devices(db, r.tenant, r.user)) {
         out << device.device_uri << "\tlast_seen=" << device.last_seen.value_or("never") << "\tstores=" << device.stores
@@ -88,6 +105,9 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             break;
         case admin_action::tenant_list:
             print_tenants(db, out);
+            break;
+        case admin_action::tenant_set:
+            set_conflict_policy(db, r, out);
             break;
         case admin_action::tenant_delete:
             persistence::delete_tenant(db, r.tenant);

@@ -12,7 +12,16 @@ class database;
 
 namespace syncml::server {
 
-enum class admin_action { tenant_add, tenant_list, tenant_delete, user_add, user_list, device_list, device_reset };
+enum class admin_action {
+    tenant_add,
+    tenant_list,
+    tenant_set,
+    tenant_delete,
+    user_add,
+    user_list,
+    device_list,
+    device_reset
+};
 
 struct admin_request {
     admin_action action = admin_action::tenant_list;
@@ -20,6 +29,7 @@ struct admin_request {
     std::string user;
     std::string password;
     std::string device;
+    std::string conflict_policy;  // tenant set: merge, server-wins, client-wins, newest-wins, duplicate
 };
 
 struct admin_parse_result {

@@ -22,6 +22,13 @@ TEST(admin_parse, reads_every_documented_command) {
     EXPECT_EQ(reset.request.action, admin_action::device_reset);
     EXPECT_EQ(reset.request.device, "IMEI:1234");
 
+    auto policy = parse_admin({"tenant", "set", "acme", "--conflict-policy", "client-wins"});
+    ASSERT_EQ(policy.error, "");
+    EXPECT_EQ(policy.request.action, admin_action::tenant_set);
+    EXPECT_EQ(policy.request.tenant, "acme");
+    EXPECT_EQ(policy.request.conflict_policy, "client-wins");
+    EXPECT_NE(parse_admin({"tenant", "set", "acme"}).error.find("missing --conflict-policy"), std::string::npos);
+
     EXPECT_EQ(parse_admin({"tenant", "list"}).error, "");
     EXPECT_EQ(parse_admin({"tenant", "delete", "acme"}).error, "");
     EXPECT_EQ(parse_admin({"user", "list", "--tenant", "acme"}).error, "");

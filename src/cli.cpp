@@ -47,6 +47,7 @@ std::string usage_text() {
            "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
            "  migrate           apply pending schema migrations and exit\n"
            "  admin tenant add NAME | tenant list | tenant delete NAME\n"
+           "  admin tenant set NAME --conflict-policy merge|server-wins|client-wins|newest-wins|duplicate\n"
            "  admin user add --tenant T --user U --password P   (P '-' reads the password from stdin)\n"
            "  admin user list --tenant T\n"
            "  admin device list --tenant T --user U\n"
