@@ -26,9 +26,10 @@ scenarios="2-contacts-second-phone 1-contacts-repeated-slow 3-contacts-ctcap 5-e
 4-conflict-server-wins 4-conflict-client-wins 4-conflict-newest-wins 4-conflict-duplicate 6-convergence-contacts
 6-convergence-events 6-convergence-tasks"
 # Scenarios that fail until the engine does what issue 7 asks; SYNCML_MATCHING_STRICT=1 counts them.
-# *-ctcap: the server keeps the fields, but the limited phone's slow sync rewrites most paired items that it
-# did not change (new revision, same meaning), so the other phone receives them all again as changed.
-default_known_failures="3-contacts-ctcap 5-events-ctcap 5-tasks-ctcap"
+# 5-events-*: a vCalendar 1.0 event read back into iCalendar gets a made-up VTIMEZONE and a rewritten DTSTART,
+# so a paired event differs from the stored one: fields of phone A's copy are lost when B slow-syncs, and the
+# limited phone's unchanged events reach the other phone again as changed.
+default_known_failures="5-events-second-phone 5-events-ctcap"
 selected=${SYNCML_MATCHING_SCENARIOS:-$scenarios}
 known=${SYNCML_MATCHING_KNOWN_FAILURES-$default_known_failures}
 [ "${SYNCML_MATCHING_STRICT:-0}" = 1 ] && known=""
@@ -289,11 +290,10 @@ scenario_5-tasks-ctcap() { ctcap s5t3 tasks ical20 11calendar-profile.xml SUMMAR
 #   client-wins: B's version; newest-wins: A's for X, B's for Y; duplicate: both versions as two items.
 # syncml_conflicts_total{policy=...} on /metrics must grow by at least 2.
 
-# set_policy TENANT POLICY: the admin CLI has no command to change a tenant's conflict policy yet (it only shows
-# it in `admin tenant list`), so the test sets the column and checks the CLI shows it.
+# set_policy TENANT POLICY: through the admin CLI, and `admin tenant list` must show it.
 set_policy() {
-    psql -X -q -v ON_ERROR_STOP=1 "$database_url" -c "UPDATE tenants SET conflict_policy = '${2//-/_}' WHERE name = '$1'" \
-        >>"$work/logs/psql.log" 2>&1 || { fail "cannot set conflict policy $2 of tenant $1 (see $work/logs/psql.log)"; return 1; }
+    "$server" admin tenant set "$1" --conflict-policy "$2" >>"$work/logs/admin.log" 2>&1 ||
+        { fail "admin tenant set $1 --conflict-policy $2 failed (see $work/logs/admin.log)"; return 1; }
     "$server" admin tenant list 2>/dev/null | grep -qE "^$1[[:space:]]+conflict=${2//-/[-_]}\b" ||
         fail "admin tenant list does not show conflict policy $2 for tenant $1"
 }
