@@ -31,6 +31,10 @@ METRICS = {
     "slow_syncs": "syncml_slow_syncs_total",
     "auth_failures": "syncml_auth_failures_total",
     "conflicts": "syncml_conflicts_total",
+    "statuses": "syncml_statuses_total",
+    "ready": "syncml_ready",
+    "rss": "process_resident_memory_bytes",
+    "cpu": "process_cpu_seconds_total",
 }
 M = METRICS
 SEL = 'job=~"$job", instance=~"$instance"'
@@ -38,6 +42,7 @@ RATE = "$__rate_interval"
 SYNC = 'route="sync"'
 SYNC_ERRORS = 'route="sync", status=~"4..|5.."'
 SYNC_503 = 'route="sync", status="503"'
+ERROR_STATUS = 'code=~"[45].."'
 NOT_OK = 'result!="ok"'
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 
@@ -140,7 +145,11 @@ def quality(b):
             "SyncML; unavailable: busy or database trouble.")
     b.panel("HTTP errors/s by code",
             [(f"sum by (status) ({rate(M['http_requests'], SYNC_ERRORS)})", "{{status}}")],
-            "reqps", width=24, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
+            "reqps", width=12, stack=True, description="503 = worker queue full (see Capacity); 500 = a bug.")
+    b.panel("SyncML error statuses sent/s by code",
+            [(f"sum by (code) ({rate(M['statuses'], ERROR_STATUS)})", "{{code}}")], "reqps", width=12, stack=True,
+            description="Status codes 4xx/5xx the server answered to SyncML commands: 401/407 auth, 404 unknown "
+            "datastore or item, 419/208/209 conflicts, 508 refresh required, 500 item errors.")
     b.panel("Conflicts/s by tenant policy and resolution",
             [(f"sum by (policy, resolution) ({rate(M['conflicts'])})", "{{policy}}: {{resolution}}")],
             "reqps", width=24, stack=True, description="An item changed on a device and on the server since that "
@@ -159,19 +168,17 @@ def capacity(b):
     b.panel("In-flight requests", [(f"sum by (instance) ({M['in_flight']}{{{SEL}}})", "{{instance}}")], "short")
     b.panel("Database errors/s", [(f"sum by (instance) ({rate(M['db_errors'])})", "{{instance}}")], "ops",
             description="Connection failures and failed transactions seen by workers.")
-    b.panel("Instances up", [(f'sum(up{{{SEL}}})', "up"), (f'count(up{{{SEL}}})', "scraped")], "short")
+    b.panel("Instances up and ready", [(f'sum(up{{{SEL}}})', "up"), (f'count(up{{{SEL}}})', "scraped"),
+                                       (f"sum({M['ready']}{{{SEL}}})", "ready (/readyz)")], "short",
+            description="Ready = the instance reaches PostgreSQL with the expected schema (same check as /readyz).")
 
 
 def instances(b):
     b.row("Instances")
-    container = 'container="syncml-server"'
-    b.panel("Memory (working set) per instance",
-            [(f"sum by (pod) (container_memory_working_set_bytes{{{container}}})", "{{pod}}")], "bytes",
-            description="From cAdvisor (kubelet, or the compose cadvisor service); the server exports no "
-            "process_* metrics.")
-    b.panel("CPU per instance",
-            [(f"sum by (pod) (rate(container_cpu_usage_seconds_total{{{container}}}[{RATE}]))", "{{pod}}")],
-            "percentunit", description="Cores used; from cAdvisor like the memory panel.")
+    b.panel("Resident memory per instance", [(f"max by (instance) ({M['rss']}{{{SEL}}})", "{{instance}}")], "bytes",
+            description="The server's own process_resident_memory_bytes (read from /proc at scrape time).")
+    b.panel("CPU per instance", [(f"sum by (instance) ({rate(M['cpu'])})", "{{instance}}")],
+            "percentunit", description="Cores used by the server process (process_cpu_seconds_total).")
     b.panel("Versions", [(f"count by (version) ({M['build_info']}{{{SEL}}})", "{{version}}")], "short",
             kind="table", description="Instances per build version: two rows during a rollout.")
 
