@@ -3,18 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/sync_store_session.hpp"
 #include "persistence/sync_store_sql.hpp"
 
 namespace syncml::persistence {
 namespace {
 
 using std::int64_t;
-
-std::string bytes_of(const pqxx::field& field) {
-    if (field.is_null()) return {};
-    pqxx::binarystring b(field);
-    return b.str();
-}
 
 std::string content_type_of(const std::string& content) {
     if (content.find("BEGIN:VCARD") != std::string::npos) return "text/vcard";
@@ -49,53 +44,9 @@ std::vector<std::string> split_keys(const std::string& joined) {
     return keys;
 }
 
-session_record session_of(const pqxx::row& row) {
-    session_record s;
-    s.id = row[0].as<int64_t>();
-    s.session_id = row[1].as<std::string>();
-    s.device_uri = row[2].as<std::string>();
-    s.user_id = row[3].as<int64_t>();
-    s.state = bytes_of(row[4]);
-    s.last_msg_id = row[5].as<std::string>();
-    s.last_reply = bytes_of(row[6]);
-    s.last_reply_type = row[7].as<std::string>();
-    return s;
-}
-
-class pg_sync_store final : public sync_store {
+class pg_sync_store final : public pg_session_store {
   public:
-    explicit pg_sync_store(pqxx::work& tx) : tx_(tx) {}
-
-    device_record device(int64_t tenant, int64_t user, const std::string& device_uri) override {
-        auto row = exec_sql1(tx_, sql::upsert_device, tenant, user, device_uri);
-        return {row[0].as<int64_t>(), bytes_of(row[1]), bytes_of(row[2])};
-    }
-    void set_device_nonce(int64_t tenant, int64_t device, const std::string& nonce) override {
-        exec_sql0(tx_, sql::set_nonce, tenant, device, pqxx::binarystring(nonce));
-    }
-    void set_device_devinf(int64_t tenant, int64_t device, const std::string& devinf) override {
-        exec_sql0(tx_, sql::set_devinf, tenant, device, pqxx::binarystring(devinf));
-    }
-
-    std::optional<session_record> lock_session(int64_t tenant, const std::string& device_uri,
-                                               const std::string& session_id) override {
-        auto rows =
-            exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_where, tenant, device_uri, session_id);
-        if (rows.empty()) return std::nullopt;
-        return session_of(rows[0]);
-    }
-    std::optional<session_record> lock_session_by_key(int64_t tenant, int64_t key) override {
-        auto rows = exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_key_where, tenant, key);
-        if (rows.empty()) return std::nullopt;
-        return session_of(rows[0]);
-    }
-    int64_t create_session(int64_t tenant, const std::string& device_uri, const std::string& session_id) override {
-        return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
-    }
-    void save_session(int64_t tenant, const session_record& s) override {
-        exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
-                  pqxx::binarystring(s.last_reply), s.last_reply_type);
-    }
+    explicit pg_sync_store(pqxx::work& tx) : pg_session_store(tx), tx_(tx) {}
 
     int64_t datastore(int64_t tenant, int64_t user, const std::string& kind) override {
         auto rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
@@ -213,7 +164,6 @@ class pg_sync_store final : public sync_store {
         auto rows = exec_sql(tx_, sql::conflict_policy, tenant);
         return rows.empty() ? std::string() : rows[0][0].as<std::string>();
     }
-    std::string token_secret() override { return tx_.exec1(sql::token_secret)[0].as<std::string>(); }
 
   private:
     void set_keys(int64_t tenant, int64_t datastore, int64_t item, const std::vector<std::string>& keys, bool fresh) {

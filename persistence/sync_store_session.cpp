@@ -1,0 +1,70 @@
+#include "persistence/sync_store_session.hpp"
+
+#include "persistence/detail/connection_access.hpp"
+#include "persistence/sync_store_session_sql.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using std::int64_t;
+
+std::string bytes_of(const pqxx::field& field) {
+    if (field.is_null()) return {};
+    pqxx::binarystring b(field);
+    return b.str();
+}
+
+session_record session_of(const pqxx::row& row) {
+    session_record s;
+    s.id = row[0].as<int64_t>();
+    s.session_id = row[1].as<std::string>();
+    s.device_uri = row[2].as<std::string>();
+    s.user_id = row[3].as<int64_t>();
+    s.state = bytes_of(row[4]);
+    s.last_msg_id = row[5].as<std::string>();
+    s.last_reply = bytes_of(row[6]);
+    s.last_reply_type = row[7].as<std::string>();
+    return s;
+}
+
+}  // namespace
+
+device_record pg_session_store::device(int64_t tenant, int64_t user, const std::string& device_uri) {
+    auto row = exec_sql1(tx_, sql::upsert_device, tenant, user, device_uri);
+    return {row[0].as<int64_t>(), bytes_of(row[1]), bytes_of(row[2])};
+}
+
+void pg_session_store::set_device_nonce(int64_t tenant, int64_t device, const std::string& nonce) {
+    exec_sql0(tx_, sql::set_nonce, tenant, device, pqxx::binarystring(nonce));
+}
+
+void pg_session_store::set_device_devinf(int64_t tenant, int64_t device, const std::string& devinf) {
+    exec_sql0(tx_, sql::set_devinf, tenant, device, pqxx::binarystring(devinf));
+}
+
+std::optional<session_record> pg_session_store::lock_session(int64_t tenant, const std::string& device_uri,
+                                                             const std::string& session_id) {
+    auto rows =
+        exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_where, tenant, device_uri, session_id);
+    if (rows.empty()) return std::nullopt;
+    return session_of(rows[0]);
+}
+
+std::optional<session_record> pg_session_store::lock_session_by_key(int64_t tenant, int64_t key) {
+    auto rows = exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_key_where, tenant, key);
+    if (rows.empty()) return std::nullopt;
+    return session_of(rows[0]);
+}
+
+int64_t pg_session_store::create_session(int64_t tenant, const std::string& device_uri, const std::string& session_id) {
+    return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
+}
+
+void pg_session_store::save_session(int64_t tenant, const session_record& s) {
+    exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
+              pqxx::binarystring(s.last_reply), s.last_reply_type);
+}
+
+std::string pg_session_store::token_secret() { return tx_.exec1(sql::token_secret)[0].as<std::string>(); }
+
+}  // namespace syncml::persistence

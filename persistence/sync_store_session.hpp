@@ -1,0 +1,32 @@
+#pragma once
+// For persistence/ .cpp files only (it includes pqxx): the per-session statements of the PostgreSQL sync
+// store (device row, nonce, DevInf, session row, token secret), kept apart from the per-item statements so
+// that each part can change without touching the other. pg_sync_store derives from it.
+
+#include <pqxx/pqxx>
+
+#include "persistence/sync_store.hpp"
+
+namespace syncml::persistence {
+
+class pg_session_store : public sync_store {
+  public:
+    explicit pg_session_store(pqxx::work& tx) : tx_(tx) {}
+
+    device_record device(std::int64_t tenant, std::int64_t user, const std::string& device_uri) override;
+    void set_device_nonce(std::int64_t tenant, std::int64_t device, const std::string& nonce) override;
+    void set_device_devinf(std::int64_t tenant, std::int64_t device, const std::string& devinf) override;
+
+    std::optional<session_record> lock_session(std::int64_t tenant, const std::string& device_uri,
+                                               const std::string& session_id) override;
+    std::optional<session_record> lock_session_by_key(std::int64_t tenant, std::int64_t key) override;
+    std::int64_t create_session(std::int64_t tenant, const std::string& device_uri,
+                                const std::string& session_id) override;
+    void save_session(std::int64_t tenant, const session_record& session) override;
+    std::string token_secret() override;
+
+  private:
+    pqxx::work& tx_;
+};
+
+}  // namespace syncml::persistence
