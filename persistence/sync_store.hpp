@@ -71,6 +71,13 @@ struct session_record {
     std::string last_msg_id;   // client MsgID of the last answered message
     std::string last_reply;    // encoded reply to that message, for resends
     std::string last_reply_type;
+    // The device row the session works with, read together with the session row so that later messages
+    // need no lookup of their own (device_user_id 0: none yet); save_session stores device.id.
+    std::int64_t device_user_id = 0;
+    device_record device;
+    // Read with the row: an authenticated session of the same device started after this one.
+    bool superseded = false;
+    bool finished = false;  // save_session records the completion time
 };
 
 class sync_store {
@@ -90,6 +97,21 @@ class sync_store {
     virtual std::int64_t create_session(std::int64_t tenant, const std::string& device_uri,
                                         const std::string& session_id) = 0;
     virtual void save_session(std::int64_t tenant, const session_record& session) = 0;
+    // Finds the live session (device, SessionID), or creates it (also over an expired one), and locks it.
+    // The default composes the calls above; the PostgreSQL store does it in one statement.
+    virtual session_record open_session(std::int64_t tenant, const std::string& device_uri,
+                                        const std::string& session_id) {
+        if (auto found = lock_session(tenant, device_uri, session_id)) return *found;
+        session_record fresh;
+        fresh.id = create_session(tenant, device_uri, session_id);
+        fresh.session_id = session_id;
+        fresh.device_uri = device_uri;
+        return fresh;
+    }
+    // Orders the messages of all sessions of a device (see sync_service.hpp): waits for and takes the device's
+    // lock, held until the transaction ends. Call it first, before anything the lock should order is read.
+    // Without concurrent callers (the in-memory fake) there is nothing to order.
+    virtual void lock_device(std::int64_t, const std::string&) {}
 
     // kind: contacts, calendar, tasks, memos. Creates the datastore on first use.
     virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;
