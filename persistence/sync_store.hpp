@@ -74,7 +74,7 @@ struct session_record {
     // The device row the session works with, read together with the session row so that later messages
     // need no lookup of their own (device_user_id 0: none yet); save_session stores device.id.
     std::int64_t device_user_id = 0;
-    device_record device;
+    device_record device{};
     // Read with the row: an authenticated session of the same device started after this one.
     bool superseded = false;
     bool finished = false;  // save_session records the completion time
