@@ -1,12 +1,14 @@
 // ATTENDEE parameters between the vCalendar 1.0 and iCalendar 2.0 vocabularies. The model keeps 2.0 names;
 // a 1.0 value with no 2.0 equivalent (ROLE=ORGANIZER, STATUS=SENT, ...) is kept as X-SYNCML-VCAL-<NAME> and a
 // 2.0 one (PARTSTAT=IN-PROCESS, ROLE=CHAIR, ...) travels to 1.0 as X-SYNCML-ICAL-<NAME>, so that reading what
-// the writer wrote gives the parameters back exactly.
+// the writer wrote gives the parameters back exactly. 1.0 has no CN: phones write `Name <address>` instead.
+#include "matching/vcal_attendee.hpp"
+
+#include <algorithm>
 #include <array>
 #include <utility>
 
 #include "matching/calendar_fields.hpp"
-#include "matching/vcal_reader.hpp"
 
 namespace syncml::matching {
 
@@ -82,6 +84,85 @@ std::vector<param> attendee_params_to_vcal(const std::vector<param>& params) {
     out.reserve(params.size());
     for (const auto& p : params) out.push_back(write_param(p));
     return out;
+}
+
+namespace {
+
+constexpr std::string_view k_mailto = "mailto:";
+
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+}
+
+// Characters that would make the address ambiguous in a 1.0 value or a mailto: URI we write.
+bool plain_address(std::string_view address) {
+    return !address.empty() && address.find_first_of(" \t<>\"\\;,:") == std::string_view::npos;
+}
+
+// What the reader makes of `p` once the writer has put it on a 1.0 line.
+bool reads_back_as(const property& written, const property& original) {
+    content_writer out(line_syntax::legacy);
+    out.write(written.group, written.name, written.params, written.value);
+    auto lines = read_content_lines(out.take());
+    if (!lines || lines->size() != 1) return false;
+    content_line& line = lines->front();
+    if (find_param(line.params, "ENCODING") == nullptr) line.value = legacy_to_modern_escapes(line.value);
+    if (line.name != "ATTENDEE") return false;
+    attendee_from_vcal(line);
+    return property{line.group, line.name, line.params, line.value} == original;
+}
+
+// CN as the value's display name; a CN that is not the first parameter stays where it is so that the reader
+// can put it back in place (one it adds from the value goes first).
+property with_folded_name(property written) {
+    auto cn = std::find_if(written.params.begin(), written.params.end(), [](const param& p) { return p.name == "CN"; });
+    if (cn == written.params.end() || cn->values.size() != 1 || cn->values[0].empty()) return written;
+    if (!written.value.starts_with(k_mailto)) return written;
+    mailbox m{cn->values[0], written.value.substr(k_mailto.size())};
+    if (cn == written.params.begin()) written.params.erase(cn);
+    written.value = escape_text(format_mailbox(m), false);
+    return written;
+}
+
+}  // namespace
+
+std::optional<mailbox> parse_mailbox(std::string_view text) {
+    text = trimmed(text);
+    auto open = text.rfind('<');
+    if (text.empty() || text.back() != '>' || open == std::string_view::npos) return std::nullopt;
+    mailbox m;
+    m.address = std::string(text.substr(open + 1, text.size() - open - 2));
+    std::string_view name = trimmed(text.substr(0, open));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    if (!plain_address(m.address) || name.find_first_of("<>\"") != std::string_view::npos) return std::nullopt;
+    m.name = std::string(name);
+    return m;
+}
+
+std::string format_mailbox(const mailbox& m) {
+    return m.name.empty() ? "<" + m.address + ">" : m.name + " <" + m.address + ">";
+}
+
+void attendee_from_vcal(content_line& line) {
+    attendee_params_from_vcal(line.params);
+    auto m = parse_mailbox(unescape_text(line.value));
+    if (!m) return;
+    if (const param* cn = find_param(line.params, "CN")) {
+        if (cn->values != std::vector<std::string>{m->name}) return;
+    } else if (!m->name.empty()) {
+        line.params.insert(line.params.begin(), param{"CN", {m->name}});
+    }
+    line.value = std::string(k_mailto) + m->address;
+}
+
+property attendee_to_vcal(const property& p) {
+    property plain{p.group, p.name, attendee_params_to_vcal(p.params), p.value};
+    for (const property& written : {with_folded_name(plain), plain}) {
+        if (reads_back_as(written, p)) return written;
+    }
+    return property{p.group, std::string(k_ical_hint) + p.name, p.params, p.value};
 }
 
 }  // namespace syncml::matching

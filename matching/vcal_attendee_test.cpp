@@ -4,7 +4,7 @@
 
 #include "matching/calendar_codec.hpp"
 #include "matching/corpus_test_support.hpp"
-#include "matching/vcal_reader.hpp"
+#include "matching/vcal_attendee.hpp"
 
 namespace syncml::matching {
 namespace {
@@ -95,6 +95,83 @@ TEST(vcal_attendee, reading_what_was_written_gives_every_parameter_back) {
         attendee_params_from_vcal(back);
         ASSERT_EQ(back.size(), 1u);
         EXPECT_TRUE(back[0] == p) << p.name << " came back as " << back[0].name;
+    }
+}
+
+std::string ical_with(const std::string& attendees) {
+    return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+           "DTSTAMP:20260101T000000Z\r\nDTSTART:20260601T090000Z\r\nSUMMARY:m\r\n" +
+           attendees + "END:VEVENT\r\nEND:VCALENDAR\r\n";
+}
+
+std::string vcal_with(const std::string& attendees) {
+    return "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260601T090000Z\r\n"
+           "SUMMARY:m\r\n" +
+           attendees + "END:VEVENT\r\nEND:VCALENDAR\r\n";
+}
+
+TEST(vcal_attendee, a_common_name_reaches_the_phone_as_name_and_address) {
+    const auto cal =
+        parse_one(ical_with("ATTENDEE;CN=Joe Cool;PARTSTAT=ACCEPTED:mailto:joe@example.com\r\n"
+                            "ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=\"XXXX/UNSA\":mailto:x@x.ba\r\n"
+                            "ATTENDEE;CN=\"Doe, Jane\":mailto:jane@example.com\r\n"),
+                  calendar_version::ical20);
+    const auto vcal = write_calendar(cal, calendar_version::vcal10);
+    const auto lines = attendee_lines(vcal);
+    ASSERT_EQ(lines.size(), 3u) << vcal;
+    EXPECT_EQ(lines[0], "ATTENDEE;STATUS=ACCEPTED:Joe Cool <joe@example.com>");
+    // A CN that is not the first parameter stays in place, so that reading it back keeps the parameter order.
+    EXPECT_EQ(lines[1], "ATTENDEE;EXPECT=REQUIRE;STATUS=ACCEPTED;CN=XXXX/UNSA:XXXX/UNSA <x@x.ba>");
+    EXPECT_EQ(lines[2], "ATTENDEE:Doe, Jane <jane@example.com>");
+    EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal);
+}
+
+TEST(vcal_attendee, a_phone_name_and_address_read_as_cn_and_mailto) {
+    const auto vcal = vcal_with(
+        "ATTENDEE;STATUS=ACCEPTED:\"Luc Donovan\" <luc@yahoo.fr>\r\n"
+        "ATTENDEE;ROLE=ORGANIZER:Ann Smith <ann@example.com>\r\n"
+        "ATTENDEE:<bob@example.com>\r\nATTENDEE: <>\r\nATTENDEE:carl@example.com\r\n");
+    const auto cal = parse_one(vcal, calendar_version::vcal10);
+    const auto ical = write_calendar(cal, calendar_version::ical20);
+    const auto lines = attendee_lines(ical);
+    ASSERT_EQ(lines.size(), 5u) << ical;
+    EXPECT_EQ(lines[0], "ATTENDEE;CN=Luc Donovan;PARTSTAT=ACCEPTED:mailto:luc@yahoo.fr");
+    EXPECT_EQ(lines[1], "ATTENDEE;CN=Ann Smith;X-SYNCML-VCAL-ROLE=ORGANIZER:mailto:ann@example.com");
+    EXPECT_EQ(lines[2], "ATTENDEE:mailto:bob@example.com");
+    EXPECT_EQ(lines[3], "ATTENDEE: <>");
+    EXPECT_EQ(lines[4], "ATTENDEE:carl@example.com");
+    const auto back = parse_one(ical, calendar_version::ical20);
+    EXPECT_TRUE(back == cal);
+    const auto again = write_calendar(back, calendar_version::vcal10);
+    EXPECT_NE(again.find("ATTENDEE;STATUS=ACCEPTED:Luc Donovan <luc@yahoo.fr>\r\n"), std::string::npos) << again;
+    EXPECT_NE(again.find("ATTENDEE;ROLE=ORGANIZER:Ann Smith <ann@example.com>\r\n"), std::string::npos) << again;
+    EXPECT_TRUE(parse_one(again, calendar_version::vcal10) == cal);
+}
+
+TEST(vcal_attendee, values_the_name_form_would_change_stay_exact) {
+    const auto cal = parse_one(ical_with("ATTENDEE:Joe <joe@example.com>\r\n"
+                                         "ATTENDEE;CN=\"a <b>\":mailto:ab@example.com\r\n"
+                                         "ATTENDEE;CN=Other:Joe <joe@example.com>\r\n"
+                                         "ATTENDEE;CN=Upper:MAILTO:up@example.com\r\n"
+                                         "ATTENDEE;CN=:mailto:empty@example.com\r\n"),
+                               calendar_version::ical20);
+    const auto vcal = write_calendar(cal, calendar_version::vcal10);
+    EXPECT_NE(vcal.find("X-SYNCML-ICAL-ATTENDEE:Joe <joe@example.com>"), std::string::npos) << vcal;
+    EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal) << vcal;
+}
+
+TEST(vcal_attendee, mailboxes_parse_with_and_without_a_name) {
+    auto m = parse_mailbox(" \"Doe, Jane\" <jane@example.com> ");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->name, "Doe, Jane");
+    EXPECT_EQ(m->address, "jane@example.com");
+    m = parse_mailbox("<jane@example.com>");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->name, "");
+    EXPECT_EQ(format_mailbox(*m), "<jane@example.com>");
+    for (const char* bad : {"jane@example.com", "<>", "Jane <jane@example.com", "Jane <a b@example.com>",
+                            "J<ane <jane@example.com>", "Jane <mailto:jane@example.com>"}) {
+        EXPECT_FALSE(parse_mailbox(bad)) << bad;
     }
 }
 

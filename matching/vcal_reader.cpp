@@ -4,57 +4,14 @@
 
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
+#include "matching/vcal_alarm.hpp"
+#include "matching/vcal_attendee.hpp"
 
 namespace syncml::matching {
 
 namespace {
 
 property to_property(const content_line& line) { return property{line.group, line.name, line.params, line.value}; }
-
-bool comparable(const date_time& a, const date_time& b) {
-    if (a.utc || b.utc) return a.utc && b.utc && !b.date_only;
-    return a.tzid == b.tzid || b.date_only;
-}
-
-}  // namespace
-
-alarm read_vcal_alarm(const content_line& line, const calendar_component& c) {
-    alarm a;
-    auto parts = split_escaped(line.value, ';');
-    for (auto& p : parts) p = unescape_text(p);
-    parts.resize(std::max<std::size_t>(parts.size(), 5));
-    const std::string& n = line.name;
-    a.action = n == "AALARM" ? "AUDIO" : n == "DALARM" ? "DISPLAY" : n == "PALARM" ? "PROCEDURE" : "EMAIL";
-    auto run = parse_date_time(parts[0]);
-    if (run && !run->utc && c.start && !c.start->utc) run->tzid = c.start->tzid;
-    if (run && c.start && comparable(*run, *c.start)) {
-        a.trigger_duration = format_duration(to_epoch_seconds(*run) - to_epoch_seconds(*c.start));
-    } else if (run) {
-        a.trigger_time = run;
-    } else if (!parts[0].empty()) {
-        a.extra.push_back(property{{}, "X-SYNCML-VCAL-RUNTIME", {}, escape_text(parts[0])});
-    }
-    if (auto snooze = parse_duration(parts[1]))
-        a.duration = format_duration(*snooze);
-    else if (!parts[1].empty())
-        a.extra.push_back(property{{}, "X-SYNCML-VCAL-SNOOZE", {}, escape_text(parts[1])});
-    a.repeat = std::atoi(parts[2].c_str());
-    if (a.repeat < 0 || std::to_string(a.repeat) != parts[2]) {
-        if (!parts[2].empty()) a.extra.push_back(property{{}, "X-SYNCML-VCAL-REPEAT", {}, escape_text(parts[2])});
-        a.repeat = 0;
-    }
-    if (n == "DALARM")
-        a.description = parts[3];
-    else if (n == "MALARM")
-        a.description = parts[4];
-    else
-        a.attach = parts[3];
-    if (n == "MALARM" && !parts[3].empty()) a.extra.push_back(property{{}, "ATTENDEE", {}, "mailto:" + parts[3]});
-    if (!line.params.empty()) a.extra.push_back(property{{}, "X-SYNCML-VCAL-PARAMS", line.params, {}});
-    return a;
-}
-
-namespace {
 
 // vCalendar 1.0 has no DATE values: an all-day event runs from local midnight to 23:59 (or the next midnight).
 void detect_all_day(calendar_component& c) {
@@ -99,29 +56,13 @@ void clear_field(calendar_component& c, std::string_view name) {
     if (name == "DURATION") c.duration.clear();
 }
 
-std::optional<alarm> parse_valarm(const std::string& escaped) {
-    std::string text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\n" + unescape_text(escaped) +
-                       "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    auto parsed = parse_calendars(text, calendar_version::ical20);
-    if (!parsed || parsed->size() != 1 || (*parsed)[0].components.size() != 1) return std::nullopt;
-    const auto& alarms = (*parsed)[0].components[0].alarms;
-    if (alarms.size() != 1) return std::nullopt;
-    return alarms[0];
-}
-
 // Hints carry iCalendar semantics: floating stays floating.
 void apply_hints(calendar_component& c, std::vector<content_line>& hints) {
-    std::vector<alarm> alarms;
     for (auto& line : hints) clear_field(c, line.name.substr(k_ical_hint.size()));
     for (auto& line : hints) {
         line.name = line.name.substr(k_ical_hint.size());
-        if (line.name == "VALARM") {
-            if (auto a = parse_valarm(line.value)) alarms.push_back(*a);
-        } else if (!apply_ical_property(c, line, {})) {
-            c.extra.push_back(to_property(line));
-        }
+        if (!apply_ical_property(c, line, {})) c.extra.push_back(to_property(line));
     }
-    if (!alarms.empty() && alarms.size() == c.alarms.size()) c.alarms = std::move(alarms);
 }
 
 bool apply_value_set(calendar_component& c, const content_line& line) {
@@ -156,7 +97,7 @@ bool apply_value_set(calendar_component& c, const content_line& line) {
 bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
                          std::vector<content_line>& deferred) {
     const std::string& n = line.name;
-    if (n == "AALARM" || n == "DALARM" || n == "PALARM" || n == "MALARM") {
+    if (is_vcal_alarm_property(n)) {
         deferred.push_back(line);
         return true;
     }
@@ -186,8 +127,8 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
         return true;
     }
     if (n == "ATTENDEE") {
-        attendee_params_from_vcal(line.params);
-        return false;  // an extra property, now with 2.0 parameters
+        attendee_from_vcal(line);
+        return false;  // an extra property, now in its 2.0 form
     }
     if (n == "CATEGORIES" && line.params.empty()) {
         for (auto& part : split_escaped(line.value, ';')) {
@@ -207,15 +148,17 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
 }
 
 void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context&) {
-    std::vector<content_line> hints;
+    std::vector<content_line> hints, alarms;
     for (auto& line : deferred) {
-        if (line.name.starts_with(k_ical_hint))
+        if (line.name == std::string(k_ical_hint) + "VALARM" || is_vcal_alarm_property(line.name))
+            alarms.push_back(std::move(line));
+        else if (line.name.starts_with(k_ical_hint))
             hints.push_back(std::move(line));
         else if (line.name == "RRULE")
             c.rrules.push_back(*parse_vcal_rule(line.value, c.start));
-        else
-            c.alarms.push_back(read_vcal_alarm(line, c));
     }
+    // Alarms are read against the times as written, before hints restore other zones.
+    for (auto& a : read_vcal_alarms(alarms, c)) c.alarms.push_back(std::move(a));
     apply_hints(c, hints);
     // Value-set hints go last so that their position does not depend on where STATUS/PRIORITY stood.
     std::stable_partition(c.extra.begin(), c.extra.end(), [](const property& p) {

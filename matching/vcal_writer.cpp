@@ -6,6 +6,8 @@
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
 #include "matching/normalize_time.hpp"
+#include "matching/vcal_alarm.hpp"
+#include "matching/vcal_attendee.hpp"
 #include "matching/vcal_reader.hpp"
 
 namespace syncml::matching {
@@ -83,7 +85,6 @@ class vcal_writer {
     void write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date);
     void write_rules(const calendar_component& c);
     void write_value_sets(const calendar_component& c);
-    void write_alarm(const alarm& a, const calendar_component& c);
     void write_alarms(const calendar_component& c);
     void write_component(const calendar_component& c);
     void write_timezone();
@@ -101,7 +102,12 @@ void vcal_writer::write_extra(const property& p, bool own) {
     } else if (!name.starts_with("X-") && (!is_shared_calendar_property(name) || reads_differently(name))) {
         name = hint(name);
     }
-    out_.write(p.group, name, own && name == "ATTENDEE" ? attendee_params_to_vcal(p.params) : p.params, p.value);
+    if (own && name == "ATTENDEE") {
+        const property written = attendee_to_vcal(p);
+        out_.write(written.group, written.name, written.params, written.value);
+        return;
+    }
+    out_.write(p.group, name, p.params, p.value);
 }
 
 void vcal_writer::write_dates(std::string_view name, const std::vector<date_time>& dates, bool start_is_date) {
@@ -175,65 +181,17 @@ void vcal_writer::write_value_sets(const calendar_component& c) {
     }
 }
 
-// 1.0 alarms are flat lines: when one of them cannot carry its VALARM exactly, every VALARM travels as a hint.
+// 1.0 alarms are flat lines: a VALARM that its line cannot carry exactly also travels as a hint right after it.
 void vcal_writer::write_alarms(const calendar_component& c) {
     // The reader sees the times as written (before their hints restore other zones).
     calendar_component read_back = c;
     read_back.start = as_written(c.start);
     read_back.end = as_written(c.end);
     read_back.due = as_written(c.due);
-    bool exact = true;
     for (const auto& a : c.alarms) {
-        content_writer probe(line_syntax::legacy);
-        std::swap(probe, out_);
-        write_alarm(a, c);
-        std::swap(probe, out_);
-        auto lines = read_content_lines(probe.take());
-        exact = exact && lines && lines->size() == 1 && read_vcal_alarm(lines->front(), read_back) == a;
+        write_vcal_alarm_line(out_, vcal_alarm_line(a, read_back));
+        if (reread_vcal_alarm(a, read_back) != a) out_.write(hint("VALARM"), escape_text(write_valarm(a)));
     }
-    for (const auto& a : c.alarms) write_alarm(a, c);
-    if (exact) return;
-    for (const auto& a : c.alarms) out_.write(hint("VALARM"), escape_text(write_valarm(a)));
-}
-
-void vcal_writer::write_alarm(const alarm& a, const calendar_component& c) {
-    std::vector<std::string> parts(4);
-    const property* runtime = find_extra(a.extra, std::string(k_vcal_hint) + "RUNTIME");
-    std::optional<date_time> base =
-        as_written(a.trigger_related_end && (c.end || c.due) ? (c.end ? c.end : c.due) : c.start);
-    if (a.trigger_time) {
-        parts[0] = format_date_time(*a.trigger_time);
-    } else if (!a.trigger_duration.empty() && base) {
-        date_time b =
-            base->date_only ? date_time{base->year, base->month, base->day, 0, 0, 0, false, false, {}} : *base;
-        auto when = from_epoch_seconds(to_epoch_seconds(b) + parse_duration(a.trigger_duration).value_or(0), b.utc, {});
-        parts[0] = format_date_time(when);
-    } else if (runtime) {
-        parts[0] = runtime->value;
-    }
-    const property* snooze = find_extra(a.extra, std::string(k_vcal_hint) + "SNOOZE");
-    parts[1] = !a.duration.empty() ? a.duration : snooze ? snooze->value : std::string();
-    const property* repeat = find_extra(a.extra, std::string(k_vcal_hint) + "REPEAT");
-    parts[2] = repeat && a.repeat == 0 ? repeat->value : std::to_string(a.repeat);
-    std::string name = a.action == "AUDIO"       ? "AALARM"
-                       : a.action == "PROCEDURE" ? "PALARM"
-                       : a.action == "EMAIL"     ? "MALARM"
-                                                 : "DALARM";
-    if (name == "DALARM")
-        parts[3] = escape_text(a.description, false);
-    else if (name == "MALARM")
-        parts.push_back(escape_text(a.description, false));
-    else
-        parts[3] = escape_text(a.attach, false);
-    const property* attendee = find_extra(a.extra, "ATTENDEE");
-    if (name == "MALARM" && attendee && attendee->value.starts_with("mailto:")) parts[3] = attendee->value.substr(7);
-    const property* params = find_extra(a.extra, std::string(k_vcal_hint) + "PARAMS");
-    std::string value;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i > 0) value += ';';
-        value += parts[i];
-    }
-    out_.write({}, name, params ? params->params : std::vector<param>{}, value);
 }
 
 void vcal_writer::write_component(const calendar_component& c) {
