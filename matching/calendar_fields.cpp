@@ -9,6 +9,8 @@ namespace syncml::matching {
 
 namespace {
 
+bool in_zone(const std::optional<date_time>& t, const std::string& tzid) { return t && !t->utc && t->tzid == tzid; }
+
 bool read_int(std::string_view text, int& out) {
     if (!text.empty() && text[0] == '+') text.remove_prefix(1);
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -92,6 +94,25 @@ std::optional<date_time>* date_field(calendar_component& c, std::string_view nam
     if (name == "LAST-MODIFIED") return &c.last_modified;
     if (name == "DTSTAMP") return &c.stamp;
     return nullptr;
+}
+
+bool uses_timezone(const calendar_component& c, const std::string& tzid) {
+    for (const auto* t :
+         {&c.start, &c.end, &c.due, &c.completed, &c.recurrence_id, &c.created, &c.last_modified, &c.stamp}) {
+        if (in_zone(*t, tzid)) return true;
+    }
+    for (const auto& r : c.rrules) {
+        if (in_zone(r.until, tzid)) return true;
+    }
+    for (const auto* list : {&c.exdates, &c.rdates}) {
+        for (const auto& t : *list) {
+            if (in_zone(t, tzid)) return true;
+        }
+    }
+    for (const auto& a : c.alarms) {
+        if (in_zone(a.trigger_time, tzid)) return true;
+    }
+    return false;
 }
 
 std::optional<date_time> read_time(const content_line& line, const std::string& default_tzid) {

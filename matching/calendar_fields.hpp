@@ -12,6 +12,9 @@ namespace syncml::matching {
 // The date fields of a component by property name (DCREATED is vCalendar 1.0's CREATED).
 std::optional<date_time>* date_field(calendar_component& c, std::string_view name);
 
+// Whether a local time of `c` (dates, rules, exceptions, alarms) refers to VTIMEZONE `tzid`.
+bool uses_timezone(const calendar_component& c, const std::string& tzid);
+
 // Reads an RFC 5545 property into a typed field; false when it belongs in `extra`.
 // `default_tzid` is applied to floating times (vCalendar 1.0 local times under a TZ).
 bool apply_ical_property(calendar_component& c, const content_line& line, const std::string& default_tzid);

@@ -128,6 +128,22 @@ calendar_component read_component(const raw_component& raw, const vcal_context* 
     return c;
 }
 
+// TZ/DAYLIGHT only say how to read local times. Phones that write every time in UTC still send them
+// (SyncEvolution: TZ:+00:00 and DAYLIGHT:FALSE); the zone they would make is then unused, and kept it would
+// make the event differ from its iCalendar copy on another device. A zone an earlier conversion left as a
+// hint came from the iCalendar original and stays.
+void drop_unused_vcal_zone(calendar& cal, const raw_component& root, const vcal_context& vcal) {
+    const std::string hint = std::string(k_ical_hint) + "VTIMEZONE";
+    if (!vcal.tz_consumed || vcal.tzid.empty() || cal.timezones.empty() || cal.timezones[0].tzid != vcal.tzid) return;
+    for (const auto& line : root.lines) {
+        if (line.name == hint) return;
+    }
+    for (const auto& c : cal.components) {
+        if (uses_timezone(c, vcal.tzid)) return;
+    }
+    cal.timezones.erase(cal.timezones.begin());
+}
+
 bool is_calendar_component(std::string_view name) { return name == "VEVENT" || name == "VTODO" || name == "VJOURNAL"; }
 
 calendar read_calendar(raw_component& root, calendar_version fallback) {
@@ -162,6 +178,7 @@ calendar read_calendar(raw_component& root, calendar_version fallback) {
         else
             flatten_component(child, cal.extra);
     }
+    if (vcal) drop_unused_vcal_zone(cal, root, *vcal);
     return cal;
 }
 

@@ -4,6 +4,8 @@
 #include <deque>
 #include <unordered_map>
 
+#include "matching/calendar_fields.hpp"
+#include "matching/calendar_values.hpp"
 #include "matching/normalize_text.hpp"
 #include "matching/normalize_time.hpp"
 
@@ -28,6 +30,35 @@ void merge_time(merge_context& ctx, std::string_view property, std::optional<dat
         return;
     }
     merge_single(ctx, property, out, stored, incoming);
+}
+
+// Parts RFC 5545 takes from DTSTART when a rule leaves them out; vCalendar 1.0 always names them (W1 TH).
+recurrence_rule with_implied_parts(recurrence_rule r, const std::optional<date_time>& start) {
+    if (!start) return r;
+    bool by_date = !r.by_day.empty() || !r.by_month_day.empty() || !r.by_year_day.empty() || !r.by_week_no.empty();
+    if (r.freq == frequency::weekly && r.by_day.empty()) {
+        r.by_day.push_back(weekday_num{0, weekday_of(start->year, start->month, start->day)});
+    } else if (r.freq == frequency::monthly && !by_date) {
+        r.by_month_day.push_back(start->day);
+    } else if (r.freq == frequency::yearly && !by_date) {
+        if (r.by_month.empty()) r.by_month.push_back(start->month);
+        r.by_month_day.push_back(start->day);
+    }
+    return r;
+}
+
+// Rules that give the same occurrences in either copy's spelling (implied parts, UNTIL in UTC or local time).
+bool same_rules(const calendar_component& s, const calendar_component& i, const zones& z) {
+    if (s.rrules.size() != i.rrules.size()) return false;
+    for (std::size_t n = 0; n < s.rrules.size(); ++n) {
+        auto a = with_implied_parts(s.rrules[n], s.start);
+        auto b = with_implied_parts(i.rrules[n], i.start);
+        if (time_key(a.until, z.stored) != time_key(b.until, z.incoming)) return false;
+        a.until.reset();
+        b.until.reset();
+        if (!(a == b)) return false;
+    }
+    return true;
 }
 
 // vCalendar 1.0 CTCaps list AALARM/DALARM, iCalendar ones VALARM or its TRIGGER property.
@@ -60,11 +91,37 @@ void merge_times(merge_context& ctx, calendar_component& out, const calendar_com
     merge_time(ctx, "CREATED", out.created, s.created, i.created, z);
     merge_time(ctx, "LAST-MODIFIED", out.last_modified, s.last_modified, i.last_modified, z);
     merge_time(ctx, "DTSTAMP", out.stamp, s.stamp, i.stamp, z);
-    merge_single(ctx, "RRULE", out.rrules, s.rrules, i.rrules);
+    if (same_rules(s, i, z))
+        out.rrules = s.rrules;
+    else
+        merge_single(ctx, "RRULE", out.rrules, s.rrules, i.rrules);
     merge_single(ctx, "RDATE", out.rdates, s.rdates, i.rdates);
     // Exception dates from either side stay: an occurrence deleted anywhere is deleted.
     merge_multi(ctx, "EXDATE", out.exdates, s.exdates, i.exdates,
                 [&](const date_time& t) { return normalized_time(t, z.stored); });
+}
+
+bool same_trigger(const alarm& a, const alarm& b, const zones& z) {
+    return a.trigger_duration == b.trigger_duration && a.trigger_related_end == b.trigger_related_end &&
+           time_key(a.trigger_time, z.stored) == time_key(b.trigger_time, z.incoming);
+}
+
+// An iCalendar CTCap lists VALARM's properties together with the event's: a device that cannot store
+// DESCRIPTION sends its alarms without their text. The stored alarm with the same trigger keeps it.
+std::vector<alarm> with_stored_alarm_texts(const merge_context& ctx, const std::vector<alarm>& stored,
+                                           std::vector<alarm> incoming, const zones& z) {
+    if (ctx.caps.can_store("DESCRIPTION")) return incoming;
+    std::vector<bool> used(stored.size());
+    for (auto& a : incoming) {
+        if (!a.description.empty()) continue;
+        for (std::size_t s = 0; s < stored.size(); ++s) {
+            if (used[s] || !same_trigger(stored[s], a, z)) continue;
+            used[s] = true;
+            a.description = stored[s].description;
+            break;
+        }
+    }
+    return incoming;
 }
 
 calendar_component merge_component(merge_context& ctx, const calendar_component& s, const calendar_component& i,
@@ -78,7 +135,8 @@ calendar_component merge_component(merge_context& ctx, const calendar_component&
     merge_int(ctx, "PERCENT-COMPLETE", out.percent_complete, s.percent_complete, i.percent_complete, -1);
     merge_int(ctx, "PRIORITY", out.priority, s.priority, i.priority, 0);
     merge_int(ctx, "SEQUENCE", out.sequence, s.sequence, i.sequence, -1);
-    merge_single(ctx, alarm_property(ctx.caps), out.alarms, s.alarms, i.alarms);
+    merge_single(ctx, alarm_property(ctx.caps), out.alarms, s.alarms,
+                 with_stored_alarm_texts(ctx, s.alarms, i.alarms, z));
     merge_extras(ctx, out.extra, s.extra, i.extra);
     return out;
 }
@@ -160,12 +218,16 @@ calendar merge_calendar(merge_context& ctx, const calendar& stored, const calend
     out.prodid = stored.prodid.empty() ? incoming.prodid : stored.prodid;
     out.method = stored.method.empty() ? incoming.method : stored.method;
     out.timezones = stored.timezones;
+    merge_components(ctx, out, stored, incoming);
+    // Only zones the merged times still refer to: a device copy whose times the stored copy's form replaced
+    // (a vCalendar 1.0 phone's TZ for times it also wrote in UTC) adds nothing.
     for (const auto& tz : incoming.timezones) {
         bool known = std::any_of(stored.timezones.begin(), stored.timezones.end(),
                                  [&](const timezone_def& s) { return s.tzid == tz.tzid; });
-        if (!known) out.timezones.push_back(tz);
+        bool used = std::any_of(out.components.begin(), out.components.end(),
+                                [&](const calendar_component& c) { return uses_timezone(c, tz.tzid); });
+        if (!known && used) out.timezones.push_back(tz);
     }
-    merge_components(ctx, out, stored, incoming);
     merge_extras(ctx, out.extra, stored.extra, incoming.extra);
     return out;
 }
