@@ -1,7 +1,9 @@
 // ATTENDEE parameters between the vCalendar 1.0 and iCalendar 2.0 vocabularies. The model keeps 2.0 names;
 // a 1.0 value with no 2.0 equivalent (ROLE=ORGANIZER, STATUS=SENT, ...) is kept as X-SYNCML-VCAL-<NAME> and a
 // 2.0 one (PARTSTAT=IN-PROCESS, ROLE=CHAIR, ...) travels to 1.0 as X-SYNCML-ICAL-<NAME>, so that reading what
-// the writer wrote gives the parameters back exactly. 1.0 has no CN: phones write `Name <address>` instead.
+// the writer wrote gives the parameters back exactly. 1.0 has no CN and no mailto: URIs: phones write
+// `Name <address>` or the bare address. Nor has it ORGANIZER: that is the attendee with ROLE=ORGANIZER (as the
+// Synthesis engine and Symbian phones write it).
 #include "matching/vcal_attendee.hpp"
 
 #include <algorithm>
@@ -114,15 +116,21 @@ bool reads_back_as(const property& written, const property& original) {
     return property{line.group, line.name, line.params, line.value} == original;
 }
 
-// CN as the value's display name; a CN that is not the first parameter stays where it is so that the reader
-// can put it back in place (one it adds from the value goes first).
+// A bare address, as 1.0 peers write an attendee without a name.
+bool bare_address(std::string_view text) { return plain_address(text) && text.find('@') != std::string_view::npos; }
+
+// 1.0 has no URIs here: mailto:a@b goes as the bare address, with CN as its display name. A CN that is not the
+// first parameter stays where it is so that the reader can put it back in place (one it adds goes first).
 property with_folded_name(property written) {
-    auto cn = std::find_if(written.params.begin(), written.params.end(), [](const param& p) { return p.name == "CN"; });
-    if (cn == written.params.end() || cn->values.size() != 1 || cn->values[0].empty()) return written;
     if (!written.value.starts_with(k_mailto)) return written;
-    mailbox m{cn->values[0], written.value.substr(k_mailto.size())};
-    if (cn == written.params.begin()) written.params.erase(cn);
-    written.value = escape_text(format_mailbox(m), false);
+    mailbox m{{}, written.value.substr(k_mailto.size())};
+    auto cn = std::find_if(written.params.begin(), written.params.end(), [](const param& p) { return p.name == "CN"; });
+    if (cn != written.params.end()) {
+        if (cn->values.size() != 1 || cn->values[0].empty()) return written;
+        m.name = cn->values[0];
+        if (cn == written.params.begin()) written.params.erase(cn);
+    }
+    written.value = escape_text(m.name.empty() ? m.address : format_mailbox(m), false);
     return written;
 }
 
@@ -146,8 +154,16 @@ std::string format_mailbox(const mailbox& m) {
 }
 
 void attendee_from_vcal(content_line& line) {
+    auto organizer = std::find_if(line.params.begin(), line.params.end(), [](const param& p) {
+        return p.name == "ROLE" && p.values == std::vector<std::string>{"ORGANIZER"};
+    });
+    if (organizer != line.params.end()) {
+        line.params.erase(organizer);
+        line.name = "ORGANIZER";
+    }
     attendee_params_from_vcal(line.params);
-    auto m = parse_mailbox(unescape_text(line.value));
+    const std::string text = unescape_text(line.value);
+    auto m = bare_address(text) ? mailbox{{}, text} : parse_mailbox(text);
     if (!m) return;
     if (const param* cn = find_param(line.params, "CN")) {
         if (cn->values != std::vector<std::string>{m->name}) return;
@@ -158,8 +174,9 @@ void attendee_from_vcal(content_line& line) {
 }
 
 property attendee_to_vcal(const property& p) {
-    property plain{p.group, p.name, attendee_params_to_vcal(p.params), p.value};
-    for (const property& written : {with_folded_name(plain), plain}) {
+    const property plain{p.group, "ATTENDEE", attendee_params_to_vcal(p.params), p.value};
+    for (property written : {with_folded_name(plain), plain}) {
+        if (p.name == "ORGANIZER") written.params.insert(written.params.begin(), param{"ROLE", {"ORGANIZER"}});
         if (reads_back_as(written, p)) return written;
     }
     return property{p.group, std::string(k_ical_hint) + p.name, p.params, p.value};

@@ -23,11 +23,13 @@ struct mailbox {
 std::optional<mailbox> parse_mailbox(std::string_view text);
 std::string format_mailbox(const mailbox& m);
 
-// A 1.0 ATTENDEE line into the model's 2.0 form: parameters mapped, `Name <a@b>` becomes CN=Name and mailto:a@b.
+// A 1.0 ATTENDEE line into the model's 2.0 form: parameters mapped, `Name <a@b>` becomes CN=Name and mailto:a@b
+// (a bare a@b just mailto:a@b),
+// and the one with ROLE=ORGANIZER becomes the ORGANIZER.
 void attendee_from_vcal(content_line& line);
-// The 1.0 line for a model ATTENDEE: CN folded into the value as `Name <a@b>`, which is what phones show.
-// Reading the result with attendee_from_vcal gives `p` back; when no 1.0 form does, the result is the
-// X-SYNCML-ICAL-ATTENDEE hint.
+// The 1.0 line for a model ATTENDEE or ORGANIZER: CN folded into the value as `Name <a@b>`, which is what phones
+// show. Reading the result with attendee_from_vcal gives `p` back; when no 1.0 form does, the result is the
+// X-SYNCML-ICAL- hint of `p`.
 property attendee_to_vcal(const property& p);
 
 }  // namespace syncml::matching

@@ -39,14 +39,19 @@ TEST(vcal_attendee, symbian_attendees_read_as_icalendar_parameters_and_go_back_u
     const auto cal = parse_one(vcal, calendar_version::vcal10);
     const auto ical = write_calendar(cal, calendar_version::ical20);
     const auto lines = attendee_lines(ical);
-    ASSERT_EQ(lines.size(), 3u) << ical;
-    EXPECT_NE(lines[1].find("X-SYNCML-VCAL-ROLE=ATTENDEE;RSVP=TRUE;X-ROLE=REQ-PARTICIPANT;"
+    ASSERT_EQ(lines.size(), 2u) << ical;
+    EXPECT_NE(lines[0].find("X-SYNCML-VCAL-ROLE=ATTENDEE;RSVP=TRUE;X-ROLE=REQ-PARTICIPANT;"
                             "X-SYNCML-VCAL-PARTSTAT=NEEDS-ACTION"),
               std::string::npos)
-        << lines[1];
-    EXPECT_NE(lines[2].find("ATTENDEE;PARTSTAT=NEEDS-ACTION:"), std::string::npos) << lines[2];
+        << lines[0];
+    EXPECT_NE(lines[1].find("ATTENDEE;PARTSTAT=NEEDS-ACTION:"), std::string::npos) << lines[1];
+    // The phone owner's ROLE=ORGANIZER line is the event's organizer.
+    EXPECT_NE(ical.find("\r\nORGANIZER;RSVP=FALSE;TYPE=X-PHONEOWNER:havardw (a) wigtil.net\r\n"), std::string::npos)
+        << ical;
     // 1.0 -> 2.0 -> 1.0: the phone gets its own parameters back.
     const auto again = write_calendar(parse_one(ical, calendar_version::ical20), calendar_version::vcal10);
+    EXPECT_NE(again.find("ATTENDEE;ROLE=ORGANIZER;RSVP=NO;X-PHONEOWNER:havardw (a) wigtil.net"), std::string::npos)
+        << again;
     EXPECT_NE(again.find("ATTENDEE;ROLE=ATTENDEE;RSVP=YES;X-ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION"),
               std::string::npos)
         << again;
@@ -68,11 +73,11 @@ TEST(vcal_attendee, icalendar_partstat_role_and_rsvp_become_1_0_status_expect_an
     const auto vcal = write_calendar(cal, calendar_version::vcal10);
     const auto lines = attendee_lines(vcal);
     ASSERT_EQ(lines.size(), 5u) << vcal;
-    EXPECT_EQ(lines[0], "ATTENDEE;EXPECT=REQUIRE;STATUS=ACCEPTED;RSVP=YES:mailto:joe@example.com");
-    EXPECT_EQ(lines[1], "ATTENDEE;EXPECT=REQUEST;STATUS=TENTATIVE;RSVP=NO:mailto:ann@example.com");
-    EXPECT_EQ(lines[2], "ATTENDEE;X-SYNCML-ICAL-ROLE=CHAIR;CUTYPE=INDIVIDUAL:mailto:b@x.org");
-    EXPECT_EQ(lines[3], "ATTENDEE;X-SYNCML-ICAL-PARTSTAT=IN-PROCESS:mailto:p@x.org");
-    EXPECT_EQ(lines[4], "ATTENDEE;EXPECT=FYI;X-SYNCML-ICAL-STATUS=odd:mailto:f@x.org");
+    EXPECT_EQ(lines[0], "ATTENDEE;EXPECT=REQUIRE;STATUS=ACCEPTED;RSVP=YES:joe@example.com");
+    EXPECT_EQ(lines[1], "ATTENDEE;EXPECT=REQUEST;STATUS=TENTATIVE;RSVP=NO:ann@example.com");
+    EXPECT_EQ(lines[2], "ATTENDEE;X-SYNCML-ICAL-ROLE=CHAIR;CUTYPE=INDIVIDUAL:b@x.org");
+    EXPECT_EQ(lines[3], "ATTENDEE;X-SYNCML-ICAL-PARTSTAT=IN-PROCESS:p@x.org");
+    EXPECT_EQ(lines[4], "ATTENDEE;EXPECT=FYI;X-SYNCML-ICAL-STATUS=odd:f@x.org");
     EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal);
 }
 
@@ -134,18 +139,37 @@ TEST(vcal_attendee, a_phone_name_and_address_read_as_cn_and_mailto) {
     const auto cal = parse_one(vcal, calendar_version::vcal10);
     const auto ical = write_calendar(cal, calendar_version::ical20);
     const auto lines = attendee_lines(ical);
-    ASSERT_EQ(lines.size(), 5u) << ical;
+    ASSERT_EQ(lines.size(), 4u) << ical;
     EXPECT_EQ(lines[0], "ATTENDEE;CN=Luc Donovan;PARTSTAT=ACCEPTED:mailto:luc@yahoo.fr");
-    EXPECT_EQ(lines[1], "ATTENDEE;CN=Ann Smith;X-SYNCML-VCAL-ROLE=ORGANIZER:mailto:ann@example.com");
-    EXPECT_EQ(lines[2], "ATTENDEE:mailto:bob@example.com");
-    EXPECT_EQ(lines[3], "ATTENDEE: <>");
-    EXPECT_EQ(lines[4], "ATTENDEE:carl@example.com");
+    EXPECT_NE(ical.find("\r\nORGANIZER;CN=Ann Smith:mailto:ann@example.com\r\n"), std::string::npos) << ical;
+    EXPECT_EQ(lines[1], "ATTENDEE:mailto:bob@example.com");
+    EXPECT_EQ(lines[2], "ATTENDEE: <>");
+    EXPECT_EQ(lines[3], "ATTENDEE:mailto:carl@example.com");
     const auto back = parse_one(ical, calendar_version::ical20);
     EXPECT_TRUE(back == cal);
     const auto again = write_calendar(back, calendar_version::vcal10);
     EXPECT_NE(again.find("ATTENDEE;STATUS=ACCEPTED:Luc Donovan <luc@yahoo.fr>\r\n"), std::string::npos) << again;
     EXPECT_NE(again.find("ATTENDEE;ROLE=ORGANIZER:Ann Smith <ann@example.com>\r\n"), std::string::npos) << again;
     EXPECT_TRUE(parse_one(again, calendar_version::vcal10) == cal);
+}
+
+TEST(vcal_attendee, the_organizer_is_the_1_0_attendee_with_role_organizer) {
+    const auto cal = parse_one(ical_with("ORGANIZER;CN=Boss:mailto:boss@example.com\r\n"
+                                         "ATTENDEE;CN=Joe:mailto:joe@example.com\r\n"),
+                               calendar_version::ical20);
+    const auto vcal = write_calendar(cal, calendar_version::vcal10);
+    const auto lines = attendee_lines(vcal);
+    ASSERT_EQ(lines.size(), 2u) << vcal;
+    EXPECT_EQ(lines[0], "ATTENDEE;ROLE=ORGANIZER:Boss <boss@example.com>");
+    EXPECT_EQ(lines[1], "ATTENDEE:Joe <joe@example.com>");
+    EXPECT_EQ(vcal.find("X-SYNCML-ICAL-ORGANIZER"), std::string::npos) << vcal;
+    EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal);
+    // An organizer 1.0 cannot state exactly still comes back through its hint.
+    const auto odd = parse_one(ical_with("ORGANIZER;SENT-BY=\"mailto:a@example.com\":Boss <boss@example.com>\r\n"),
+                               calendar_version::ical20);
+    const auto odd_vcal = write_calendar(odd, calendar_version::vcal10);
+    EXPECT_NE(odd_vcal.find("X-SYNCML-ICAL-ORGANIZER"), std::string::npos) << odd_vcal;
+    EXPECT_TRUE(parse_one(odd_vcal, calendar_version::vcal10) == odd);
 }
 
 TEST(vcal_attendee, values_the_name_form_would_change_stay_exact) {

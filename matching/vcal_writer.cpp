@@ -95,17 +95,17 @@ class vcal_writer {
 };
 
 void vcal_writer::write_extra(const property& p, bool own) {
+    if (own && (p.name == "ATTENDEE" || p.name == "ORGANIZER")) {
+        const property written = attendee_to_vcal(p);
+        out_.write(written.group, written.name, written.params, written.value);
+        return;
+    }
     std::string name = p.name;
     if (name.starts_with(k_vcal_hint)) {
         name = name.substr(k_vcal_hint.size());
         if (name == "STATUS" || name == "PRIORITY") return;  // folded into the typed value
     } else if (!name.starts_with("X-") && (!is_shared_calendar_property(name) || reads_differently(name))) {
         name = hint(name);
-    }
-    if (own && name == "ATTENDEE") {
-        const property written = attendee_to_vcal(p);
-        out_.write(written.group, written.name, written.params, written.value);
-        return;
     }
     out_.write(p.group, name, p.params, p.value);
 }
