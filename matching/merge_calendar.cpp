@@ -106,6 +106,26 @@ bool same_trigger(const alarm& a, const alarm& b, const zones& z) {
            time_key(a.trigger_time, z.stored) == time_key(b.trigger_time, z.incoming);
 }
 
+bool has_alarm(const std::vector<alarm>& list, const alarm& like, std::string_view action, const zones& z,
+               bool incoming_side) {
+    return std::any_of(list.begin(), list.end(), [&](const alarm& a) {
+        return a.action == action &&
+               (incoming_side ? same_trigger(a, like, zones{z.incoming, z.incoming}) : same_trigger(a, like, z));
+    });
+}
+
+// Synthesis-based vCalendar 1.0 phones write one reminder as AALARM and DALARM with the same run time. Beside
+// a display alarm the stored copy also has, such an audio alarm is that reminder again, not a new one.
+std::vector<alarm> without_echoed_audio(const std::vector<alarm>& stored, std::vector<alarm> incoming, const zones& z) {
+    std::vector<alarm> out;
+    for (const auto& a : incoming) {
+        bool echo = a.action == "AUDIO" && has_alarm(incoming, a, "DISPLAY", z, true) &&
+                    has_alarm(stored, a, "DISPLAY", z, false) && !has_alarm(stored, a, "AUDIO", z, false);
+        if (!echo) out.push_back(a);
+    }
+    return out;
+}
+
 // An iCalendar CTCap lists VALARM's properties together with the event's: a device that cannot store
 // DESCRIPTION sends its alarms without their text. The stored alarm with the same trigger keeps it.
 std::vector<alarm> with_stored_alarm_texts(const merge_context& ctx, const std::vector<alarm>& stored,
@@ -136,7 +156,7 @@ calendar_component merge_component(merge_context& ctx, const calendar_component&
     merge_int(ctx, "PRIORITY", out.priority, s.priority, i.priority, 0);
     merge_int(ctx, "SEQUENCE", out.sequence, s.sequence, i.sequence, -1);
     merge_single(ctx, alarm_property(ctx.caps), out.alarms, s.alarms,
-                 with_stored_alarm_texts(ctx, s.alarms, i.alarms, z));
+                 with_stored_alarm_texts(ctx, s.alarms, without_echoed_audio(s.alarms, i.alarms, z), z));
     merge_extras(ctx, out.extra, s.extra, i.extra);
     return out;
 }

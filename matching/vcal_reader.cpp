@@ -37,6 +37,10 @@ void dates_follow_start(calendar_component& c) {
             d = date_time{d.year, d.month, d.day, 0, 0, 0, true, false, {}};
     };
     for (auto& r : c.rrules) {
+        // Synthesis-based phones end an all-day rule at the end of its last day (D1 20240814T235959).
+        if (r.until && !r.until->utc && r.until->hour == 23 && r.until->minute == 59) {
+            r.until = date_time{r.until->year, r.until->month, r.until->day, 0, 0, 0, true, false, {}};
+        }
         if (r.until) to_date(*r.until);
     }
     for (auto& d : c.exdates) to_date(d);

@@ -175,5 +175,47 @@ TEST(vcal_utc_times, an_alarm_text_the_device_cannot_store_is_kept) {
     EXPECT_EQ(std::get<calendar>(r.merged).components.at(0).alarms.at(0).description, "Yoga #21");
 }
 
+// What SyncEvolution sends back for an all-day daily event with a reminder that it received from the server
+// in vCalendar 1.0: the rule ends at the end of its last day, and the one reminder is an AALARM and a DALARM.
+const std::string k_all_day_ical =
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:interop-e-11-gen-00014\r\n"
+    "DTSTAMP:20240106T052159Z\r\nSUMMARY:Yoga #14\r\nDTSTART;VALUE=DATE:20240804\r\n"
+    "DTEND;VALUE=DATE:20240805\r\nRRULE:FREQ=DAILY;UNTIL=20240814\r\nEXDATE;VALUE=DATE:20240805\r\n"
+    "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:Yoga #14\r\nEND:VALARM\r\n"
+    "END:VEVENT\r\nEND:VCALENDAR\r\n";
+
+const std::string k_all_day_vcal =
+    vcal("",
+         "UID:interop-e-11-gen-00014\r\nSUMMARY:Yoga #14\r\nDTSTART:20240804T000000\r\nRRULE:D1 20240814T235959\r\n"
+         "EXDATE:20240805T000000\r\nDTEND:20240805T000000\r\nAALARM:20240803T234500;;0;Yoga #14\r\n"
+         "DALARM:20240803T234500;;0;Yoga #14\r\n");
+
+TEST(vcal_utc_times, an_all_day_rule_ending_at_the_end_of_its_last_day_ends_on_that_date) {
+    const auto cal = parse_one(k_all_day_vcal, calendar_version::vcal10);
+    const auto& e = cal.components.at(0);
+    ASSERT_TRUE(e.start && e.start->date_only);
+    ASSERT_EQ(e.rrules.size(), 1u);
+    EXPECT_EQ(e.rrules[0].until, (date_time{2024, 8, 14, 0, 0, 0, true, false, {}}));
+    const auto ical = parse_one(k_all_day_ical, calendar_version::ical20);
+    EXPECT_TRUE(e.rrules == ical.components.at(0).rrules);
+}
+
+TEST(vcal_utc_times, an_aalarm_beside_the_dalarm_of_the_stored_reminder_is_no_new_alarm) {
+    auto stored = parse_item(k_all_day_ical, item_dialect::ical20);
+    auto incoming = parse_item(k_all_day_vcal, item_dialect::vcal10);
+    ASSERT_TRUE(stored && incoming);
+    ASSERT_EQ(std::get<calendar>(*incoming).components.at(0).alarms.size(), 2u);
+    auto r = merge(*stored, *incoming, syncevolution_vcal_phone());
+    EXPECT_FALSE(r.stored_changed) << *serialize_item(r.merged, item_dialect::ical20);
+    // A stored audio alarm at that time makes the device's one a real audio alarm, merged as before.
+    std::string with_audio = k_all_day_ical;
+    with_audio.insert(with_audio.find("END:VEVENT"),
+                      "BEGIN:VALARM\r\nACTION:AUDIO\r\nTRIGGER:-PT15M\r\nATTACH:Yoga #14\r\nEND:VALARM\r\n");
+    auto stored_audio = parse_item(with_audio, item_dialect::ical20);
+    ASSERT_TRUE(stored_audio);
+    auto again = merge(*stored_audio, *incoming, syncevolution_vcal_phone());
+    EXPECT_EQ(std::get<calendar>(again.merged).components.at(0).alarms.size(), 2u);
+}
+
 }  // namespace
 }  // namespace syncml::matching
