@@ -22,7 +22,8 @@ mkdir -p "$work/logs"
 [ -x "$server" ] || { echo "FAIL: no server binary at $server"; exit 1; }
 
 scenarios="2-contacts-second-phone 1-contacts-repeated-slow 3-contacts-ctcap 5-events-repeated-slow
-5-events-second-phone 5-events-ctcap 5-tasks-repeated-slow 5-tasks-second-phone 5-tasks-ctcap 4-conflict-merge
+5-events-second-phone 5-events-ctcap 5-events-reslow-vcal 5-tasks-repeated-slow 5-tasks-second-phone 5-tasks-ctcap
+5-tasks-reslow-vcal 4-conflict-merge
 4-conflict-server-wins 4-conflict-client-wins 4-conflict-newest-wins 4-conflict-duplicate 6-convergence-contacts
 6-convergence-events 6-convergence-tasks"
 # Scenarios that fail until the engine does what issue 7 asks; SYNCML_MATCHING_STRICT=1 counts them.
@@ -153,6 +154,35 @@ repeated_slow() {  # repeated_slow TENANT KIND FORMAT COUNT
 scenario_1-contacts-repeated-slow() { repeated_slow s1 contacts vcard30 500; }
 scenario_5-events-repeated-slow() { repeated_slow s5e1 events ical20 60; }
 scenario_5-tasks-repeated-slow() { repeated_slow s5t1 tasks ical20 60; }
+
+# 1 across formats: phone A (iCalendar 2.0) slow-syncs N items, phone B (vCalendar 1.0) receives them all in its
+# slow sync and slow-syncs them back twice, as its engine rewrites them (TZ:+00:00, W1 TH, all-day rules ending
+# at 23:59:59, AALARM beside DALARM). The server pairs every item, B gets nothing as new, and A receives no
+# change: B's copies say nothing A's do not.
+reslow_other_format() {  # reslow_other_format TENANT KIND COUNT
+    local tenant=$1 kind=$2 count=$3 i n
+    account "$tenant" frank || return 1
+    python3 "$interop/gen-contacts.py" gen --kind "$kind" --format ical20 --count "$count" --seed 11 \
+        --out "$(data "$tenant-a" "$kind")" >/dev/null || return 1
+    [ "$kind" = events ] && python3 "$helper" add-exceptions "$(data "$tenant-a" "$kind")" >/dev/null
+    phone "$tenant-a" "$tenant" frank "$kind" ical20 || return 1
+    phone "$tenant-b" "$tenant" frank "$kind" vcal10 || return 1
+    phone_sync "$tenant-a" slow || return 1
+    phone_sync "$tenant-b" slow || return 1
+    expect_eq "items B received in its first slow sync" "$local_new" "$count" || return 1
+    for i in 1 2; do
+        phone_sync "$tenant-b" slow || return 1
+        expect_eq "items sent back to B as new in its slow sync $((i + 1))" "$local_new" 0 || return 1
+        n=$(server_items "$tenant" frank "$kind" "$work/server/$tenant-$i")
+        expect_eq "server items after B's slow sync $((i + 1))" "$n" "$count" || return 1
+    done
+    phone_sync "$tenant-a" two-way || return 1
+    expect_eq "items A received as changed after B's slow syncs (LOCAL MOD)" "$local_mod" 0 || return 1
+    expect_eq "items A received as new after B's slow syncs (LOCAL NEW)" "$local_new" 0
+}
+
+scenario_5-events-reslow-vcal() { reslow_other_format s5e4 events 40; }
+scenario_5-tasks-reslow-vcal() { reslow_other_format s5t4 tasks 40; }
 
 # 2: phone A slow-syncs BASE items; phone B holds SHARED of them written differently (another format, contacts:
 # FN "Last, First", national phone numbers, no emails, one more phone number; calendar items: vCalendar 1.0
