@@ -1,7 +1,11 @@
 // Reading iCalendar 2.0 / vCalendar 1.0 component trees into the calendar model.
 #include "matching/calendar_codec.hpp"
+
+#include <algorithm>
+
 #include "matching/calendar_fields.hpp"
 #include "matching/calendar_values.hpp"
+#include "matching/normalize_time.hpp"
 #include "matching/vcal_reader.hpp"
 
 namespace syncml::matching {
@@ -128,6 +132,22 @@ calendar_component read_component(const raw_component& raw, const vcal_context* 
     return c;
 }
 
+// A 1.0 rule ends in local time like DTSTART; RFC 5545 wants UNTIL in UTC when DTSTART has a zone or is UTC
+// (Synthesis phones send DTSTART in UTC and the rule's end in local time).
+void rule_ends_in_utc(calendar& cal, const vcal_context& vcal) {
+    auto zone = std::find_if(cal.timezones.begin(), cal.timezones.end(),
+                             [&](const timezone_def& tz) { return tz.tzid == vcal.tzid; });
+    if (vcal.tzid.empty() || zone == cal.timezones.end()) return;
+    for (auto& c : cal.components) {
+        if (!c.start || c.start->date_only || (!c.start->utc && c.start->tzid != vcal.tzid)) continue;
+        for (auto& r : c.rrules) {
+            if (!r.until || r.until->utc || r.until->date_only || !r.until->tzid.empty()) continue;
+            if (auto offset = utc_offset_at(*r.until, *zone))
+                r.until = from_epoch_seconds(to_epoch_seconds(*r.until) - *offset, true, {});
+        }
+    }
+}
+
 // TZ/DAYLIGHT only say how to read local times. Phones that write every time in UTC still send them
 // (SyncEvolution: TZ:+00:00 and DAYLIGHT:FALSE); the zone they would make is then unused, and kept it would
 // make the event differ from its iCalendar copy on another device. A zone an earlier conversion left as a
@@ -178,7 +198,10 @@ calendar read_calendar(raw_component& root, calendar_version fallback) {
         else
             flatten_component(child, cal.extra);
     }
-    if (vcal) drop_unused_vcal_zone(cal, root, *vcal);
+    if (vcal) {
+        rule_ends_in_utc(cal, *vcal);
+        drop_unused_vcal_zone(cal, root, *vcal);
+    }
     return cal;
 }
 

@@ -47,13 +47,45 @@ recurrence_rule with_implied_parts(recurrence_rule r, const std::optional<date_t
     return r;
 }
 
+std::optional<long long> instant_of(const date_time& t, const std::vector<timezone_def>& tz) {
+    if (t.date_only) return std::nullopt;
+    if (t.utc) return wall_clock_seconds(t);
+    auto zone = std::find_if(tz.begin(), tz.end(), [&](const timezone_def& d) { return d.tzid == t.tzid; });
+    auto offset = zone == tz.end() ? std::nullopt : utc_offset_at(t, *zone);
+    if (!offset) return std::nullopt;
+    return wall_clock_seconds(t) - *offset;
+}
+
+// Two UNTIL values end the series alike when no occurrence falls after the earlier and up to the later one.
+// Without BYHOUR/BYMINUTE/BYSECOND a daily or coarser rule only occurs at DTSTART's wall-clock time, so checking
+// that time on every day around the two values is enough (a phone that reads its own zone's DST rules wrongly
+// writes UNTIL an hour off).
+bool same_end(const recurrence_rule& a, const recurrence_rule& b, const std::optional<date_time>& start,
+              const zones& z) {
+    if (time_key(a.until, z.stored) == time_key(b.until, z.incoming)) return true;
+    if (!a.until || !b.until || !start || start->date_only || a.freq < frequency::daily || !a.by_hour.empty() ||
+        !a.by_minute.empty() || !a.by_second.empty())
+        return false;
+    auto x = instant_of(*a.until, z.stored), y = instant_of(*b.until, z.incoming);
+    if (!x || !y) return false;
+    long long lo = std::min(*x, *y), hi = std::max(*x, *y);
+    if (hi - lo > 86400) return false;
+    for (long long day = lo / 86400 - 2; day <= hi / 86400 + 2; ++day) {
+        date_time occurrence = *start;
+        civil_from_days(day, occurrence.year, occurrence.month, occurrence.day);
+        auto at = instant_of(occurrence, z.stored);
+        if (!at || (*at > lo && *at <= hi)) return false;
+    }
+    return true;
+}
+
 // Rules that give the same occurrences in either copy's spelling (implied parts, UNTIL in UTC or local time).
 bool same_rules(const calendar_component& s, const calendar_component& i, const zones& z) {
     if (s.rrules.size() != i.rrules.size()) return false;
     for (std::size_t n = 0; n < s.rrules.size(); ++n) {
         auto a = with_implied_parts(s.rrules[n], s.start);
         auto b = with_implied_parts(i.rrules[n], i.start);
-        if (time_key(a.until, z.stored) != time_key(b.until, z.incoming)) return false;
+        if (!same_end(a, b, s.start, z)) return false;
         a.until.reset();
         b.until.reset();
         if (!(a == b)) return false;

@@ -217,5 +217,34 @@ TEST(vcal_utc_times, an_aalarm_beside_the_dalarm_of_the_stored_reminder_is_no_ne
     EXPECT_EQ(std::get<calendar>(again.merged).components.at(0).alarms.size(), 2u);
 }
 
+// SyncEvolution's form of a vCalendar 1.0 phone's local-time event: DTSTART in UTC, the rule's end in local
+// time, and a DAYLIGHT line for another period than the event's (so UNTIL reads an hour off).
+const std::string k_syncevolution_local_rule =
+    vcal("TZ:+01:00\r\nDAYLIGHT:TRUE;+02;20250330T010000Z;20241027T010000Z;CET;CEST\r\n",
+         "SUMMARY:Standup\r\nDTSTART:20240701T080000Z\r\nRRULE:W1 MO 20240729T100000\r\nDTEND:20240701T081500Z\r\n");
+
+TEST(vcal_utc_times, a_rules_local_end_beside_a_utc_start_reads_as_utc) {
+    const auto cal = parse_one(k_syncevolution_local_rule, calendar_version::vcal10);
+    EXPECT_TRUE(cal.timezones.empty());
+    const auto& rule = cal.components.at(0).rrules.at(0);
+    EXPECT_EQ(rule.until, (date_time{2024, 7, 29, 9, 0, 0, false, true, {}}));
+}
+
+TEST(vcal_utc_times, a_rule_end_no_occurrence_lies_between_is_the_same_end) {
+    auto stored = parse_item(k_berlin_copy, item_dialect::ical20);
+    ASSERT_TRUE(stored);
+    for (const auto& [until, same] :
+         {std::pair{"20240729T100000", true}, {"20240729T075959Z", false}, {"20240722T100000", false}}) {
+        std::string text = k_syncevolution_local_rule;
+        text.replace(text.find("20240729T100000"), 15, until);
+        auto incoming = parse_item(text, item_dialect::vcal10);
+        ASSERT_TRUE(incoming);
+        auto r = merge(*stored, *incoming, syncevolution_vcal_phone());
+        const auto& merged = std::get<calendar>(r.merged);
+        EXPECT_EQ(merged.components.at(0).rrules == std::get<calendar>(*stored).components.at(0).rrules, same) << until;
+        EXPECT_EQ(merged.timezones.size(), 1u) << until;
+    }
+}
+
 }  // namespace
 }  // namespace syncml::matching
