@@ -19,6 +19,19 @@ struct throttle_settings {
     std::chrono::seconds window{300};
 };
 
+struct stored_credentials {
+    std::int64_t user_id = 0;
+    std::string password_hash;  // "pbkdf2-sha256$..." as accounts stores it
+    std::string md5_secret;     // b64(md5(user ":" password))
+};
+
+// What a message's credentials find: the throttle's verdict and the named account.
+struct credential_check {
+    std::chrono::seconds blocked{0};  // as blocked_for
+    bool failures_on_record = false;  // the user or the device has failures recorded: a success must reset them
+    std::optional<stored_credentials> account;  // nullopt for an unknown user
+};
+
 class auth_throttle {
   public:
     virtual ~auth_throttle() = default;
@@ -28,6 +41,8 @@ class auth_throttle {
                                              const std::string& device) = 0;
     virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
     virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
+    // blocked_for, whether there is anything to reset, and the user's stored credentials at once.
+    virtual credential_check check(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
 };
 
 // The PostgreSQL throttle on db's connection; each call is one short transaction. Throws db_error.
@@ -37,16 +52,12 @@ class pg_auth_throttle final : public auth_throttle {
     std::chrono::seconds blocked_for(std::int64_t tenant, const std::string& user, const std::string& device) override;
     void record_failure(std::int64_t tenant, const std::string& user, const std::string& device) override;
     void reset(std::int64_t tenant, const std::string& user, const std::string& device) override;
+    // One autocommit statement.
+    credential_check check(std::int64_t tenant, const std::string& user, const std::string& device) override;
 
   private:
     database& db_;
     throttle_settings settings_;
-};
-
-struct stored_credentials {
-    std::int64_t user_id = 0;
-    std::string password_hash;  // "pbkdf2-sha256$..." as accounts stores it
-    std::string md5_secret;     // b64(md5(user ":" password))
 };
 
 // The user's id and stored secrets; nullopt for an unknown user. Throws db_error.

@@ -84,5 +84,33 @@ TEST_F(auth_throttle_test, finds_the_stored_password_hash_that_changes_with_the_
     EXPECT_FALSE(find_stored_credentials(*db_, tenant_, "nobody"));
 }
 
+TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_stored_credentials) {
+    pg_auth_throttle throttle(*db_, {2, 60s});
+    auto user = add_user(*db_, "acme", "alice", "pw");
+    auto clean = throttle.check(tenant_, "alice", "phone");
+    EXPECT_EQ(clean.blocked, 0s);
+    EXPECT_FALSE(clean.failures_on_record);
+    ASSERT_TRUE(clean.account);
+    EXPECT_EQ(clean.account->user_id, user.id);
+    EXPECT_EQ(clean.account->password_hash, find_stored_credentials(*db_, tenant_, "alice")->password_hash);
+    EXPECT_FALSE(clean.account->md5_secret.empty());
+
+    throttle.record_failure(tenant_, "alice", "phone");
+    auto once = throttle.check(tenant_, "alice", "other-phone");
+    EXPECT_EQ(once.blocked, 0s);
+    EXPECT_TRUE(once.failures_on_record);
+    throttle.record_failure(tenant_, "mallory", "phone");
+    auto blocked = throttle.check(tenant_, "alice", "phone");
+    EXPECT_GT(blocked.blocked, 50s);
+    EXPECT_EQ(blocked.blocked, throttle.blocked_for(tenant_, "alice", "phone"));
+    ASSERT_TRUE(blocked.account);
+
+    auto unknown = throttle.check(tenant_, "nobody", "");
+    EXPECT_FALSE(unknown.account);
+    EXPECT_FALSE(unknown.failures_on_record);
+    throttle.reset(tenant_, "alice", "phone");
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "phone").failures_on_record);
+}
+
 }  // namespace
 }  // namespace syncml::persistence

@@ -14,6 +14,7 @@ std::string bytes_of(const pqxx::field& field) {
     return b.str();
 }
 
+// The columns of sql::lock_session and friends.
 session_record session_of(const pqxx::row& row) {
     session_record s;
     s.id = row[0].as<int64_t>();
@@ -24,7 +25,17 @@ session_record session_of(const pqxx::row& row) {
     s.last_msg_id = row[5].as<std::string>();
     s.last_reply = bytes_of(row[6]);
     s.last_reply_type = row[7].as<std::string>();
+    s.device.id = row[8].as<int64_t>();
+    s.device_user_id = row[9].as<int64_t>();
+    s.device.nonce = bytes_of(row[10]);
+    s.device.devinf = bytes_of(row[11]);
+    s.superseded = row[12].as<bool>();
     return s;
+}
+
+std::optional<session_record> first_session(const pqxx::result& rows) {
+    if (rows.empty()) return std::nullopt;
+    return session_of(rows[0]);
 }
 
 }  // namespace
@@ -44,27 +55,31 @@ void pg_session_store::set_device_devinf(int64_t tenant, int64_t device, const s
 
 std::optional<session_record> pg_session_store::lock_session(int64_t tenant, const std::string& device_uri,
                                                              const std::string& session_id) {
-    auto rows =
-        exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_where, tenant, device_uri, session_id);
-    if (rows.empty()) return std::nullopt;
-    return session_of(rows[0]);
+    return first_session(exec_sql(tx_, sql::lock_session, tenant, device_uri, session_id));
 }
 
 std::optional<session_record> pg_session_store::lock_session_by_key(int64_t tenant, int64_t key) {
-    auto rows = exec_sql(tx_, std::string(sql::session_columns) + sql::lock_session_key_where, tenant, key);
-    if (rows.empty()) return std::nullopt;
-    return session_of(rows[0]);
+    return first_session(exec_sql(tx_, sql::lock_session_key, tenant, key));
 }
 
 int64_t pg_session_store::create_session(int64_t tenant, const std::string& device_uri, const std::string& session_id) {
     return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
 }
 
-void pg_session_store::save_session(int64_t tenant, const session_record& s) {
-    exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
-              pqxx::binarystring(s.last_reply), s.last_reply_type);
+session_record pg_session_store::open_session(int64_t tenant, const std::string& device_uri,
+                                              const std::string& session_id) {
+    return session_of(exec_sql1(tx_, sql::open_session, tenant, device_uri, session_id));
 }
 
-std::string pg_session_store::token_secret() { return tx_.exec1(sql::token_secret)[0].as<std::string>(); }
+void pg_session_store::save_session(int64_t tenant, const session_record& s) {
+    exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
+              pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished);
+}
+
+void pg_session_store::lock_device(int64_t tenant, const std::string& device_uri) {
+    exec_sql1(tx_, sql::lock_device, tenant, device_uri);
+}
+
+std::string pg_session_store::token_secret() { return exec_sql1(tx_, sql::token_secret)[0].as<std::string>(); }
 
 }  // namespace syncml::persistence

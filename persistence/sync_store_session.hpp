@@ -1,6 +1,6 @@
 #pragma once
 // For persistence/ .cpp files only (it includes pqxx): the per-session statements of the PostgreSQL sync
-// store (device row, nonce, DevInf, session row, token secret), kept apart from the per-item statements so
+// store (device row, nonce, DevInf, session row, device lock, token secret), kept apart from the per-item statements so
 // that each part can change without touching the other. pg_sync_store derives from it.
 
 #include <pqxx/pqxx>
@@ -23,6 +23,9 @@ class pg_session_store : public sync_store {
     std::int64_t create_session(std::int64_t tenant, const std::string& device_uri,
                                 const std::string& session_id) override;
     void save_session(std::int64_t tenant, const session_record& session) override;
+    session_record open_session(std::int64_t tenant, const std::string& device_uri,
+                                const std::string& session_id) override;
+    void lock_device(std::int64_t tenant, const std::string& device_uri) override;
     std::string token_secret() override;
 
   private:

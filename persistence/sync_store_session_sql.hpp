@@ -1,5 +1,6 @@
 #pragma once
-// SQL of the per-session part of the sync store (sync_store_session.cpp): devices, sessions, the token secret.
+// SQL of the per-session part of the sync store (sync_store_session.cpp): devices, sessions, the device lock,
+// the token secret.
 
 namespace syncml::persistence::sql {
 
@@ -12,24 +13,64 @@ inline constexpr const char* set_devinf =
     "UPDATE devices SET devinf = $3, devinf_content_type = 'application/vnd.syncml-devinf+xml', "
     "devinf_updated_at = now() WHERE tenant_id = $1 AND device_id = $2";
 
-inline constexpr const char* session_columns =
-    "SELECT session_id, syncml_session_id, device_uri, coalesce(user_id, 0), state, coalesce(last_msg_id, ''), "
-    "coalesce(last_response, '\\x'::bytea), coalesce(last_response_content_type, '') FROM sessions ";
-inline constexpr const char* lock_session_where =
-    "WHERE tenant_id = $1 AND device_uri = $2 AND syncml_session_id = $3 AND expires_at > now() FOR UPDATE";
-inline constexpr const char* lock_session_key_where =
-    "WHERE tenant_id = $1 AND session_id = $2 AND expires_at > now() FOR UPDATE";
+// One advisory lock key per (tenant, device); a hash collision only serializes two devices a little. Held until
+// the transaction ends, so a killed server instance or a failed transaction never leaves a device locked.
+inline constexpr const char* lock_device =
+    "SELECT pg_advisory_xact_lock(hashtextextended($1::bigint::text || '/' || $2, 0))";
+
+// A session row `s` with its device `d` and whether an authenticated session of the device started after it.
+// Only rows that answered a message count: the engine keeps other per-device rows (resume state) there too.
+#define SYNCML_SESSION_COLUMNS                                                                                    \
+    "SELECT s.session_id, s.syncml_session_id, s.device_uri, coalesce(s.user_id, 0), s.state, "                   \
+    "coalesce(s.last_msg_id, ''), coalesce(s.last_response, '\\x'::bytea), "                                      \
+    "coalesce(s.last_response_content_type, ''), coalesce(d.device_id, 0), coalesce(d.user_id, 0), d.nonce, "     \
+    "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.device_uri = s.device_uri " \
+    "AND o.syncml_session_id <> s.syncml_session_id AND o.user_id IS NOT NULL AND o.expires_at > now() "          \
+    "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at) "
+#define SYNCML_SESSION_DEVICE_JOIN "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.device_id = s.device_id "
+
+inline constexpr const char* lock_session = SYNCML_SESSION_COLUMNS
+    "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
+    "WHERE s.tenant_id = $1 AND s.device_uri = $2 AND s.syncml_session_id = $3 AND s.expires_at > now() "
+    "FOR UPDATE OF s";
+inline constexpr const char* lock_session_key =
+    SYNCML_SESSION_COLUMNS "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
+                           "WHERE s.tenant_id = $1 AND s.session_id = $2 AND s.expires_at > now() FOR UPDATE OF s";
 inline constexpr const char* create_session =
     "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
     "VALUES ($1, $2, $3, now() + interval '30 minutes') "
     "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = '\\x', user_id = NULL, "
     "device_id = NULL, last_msg_id = NULL, last_response = NULL, last_response_content_type = NULL, "
     "created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' RETURNING session_id";
+
+// lock_session, else create_session, in one statement: a live row is kept as it is (and locked by the update),
+// an expired one starts afresh.
+inline constexpr const char* open_session =
+    "WITH s AS (INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
+    "VALUES ($1, $2, $3, now() + interval '30 minutes') "
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET "
+    "state = CASE WHEN sessions.expires_at > now() THEN sessions.state ELSE '\\x' END, "
+    "user_id = CASE WHEN sessions.expires_at > now() THEN sessions.user_id ELSE NULL END, "
+    "device_id = CASE WHEN sessions.expires_at > now() THEN sessions.device_id ELSE NULL END, "
+    "last_msg_id = CASE WHEN sessions.expires_at > now() THEN sessions.last_msg_id ELSE NULL END, "
+    "last_response = CASE WHEN sessions.expires_at > now() THEN sessions.last_response ELSE NULL END, "
+    "last_response_content_type = CASE WHEN sessions.expires_at > now() THEN sessions.last_response_content_type ELSE "
+    "NULL END, "
+    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at ELSE NULL END, "
+    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, "
+    "updated_at = CASE WHEN sessions.expires_at > now() THEN sessions.updated_at ELSE now() END, "
+    "expires_at = now() + interval '30 minutes' RETURNING *) " SYNCML_SESSION_COLUMNS
+    "FROM s " SYNCML_SESSION_DEVICE_JOIN;
+
 inline constexpr const char* save_session =
     "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
-    "last_response_content_type = $7, updated_at = now(), expires_at = now() + interval '30 minutes' "
-    "WHERE tenant_id = $1 AND session_id = $2";
+    "last_response_content_type = $7, device_id = NULLIF($8::bigint, 0), "
+    "finished_at = CASE WHEN $9 THEN clock_timestamp() ELSE finished_at END, updated_at = now(), "
+    "expires_at = now() + interval '30 minutes' WHERE tenant_id = $1 AND session_id = $2";
 
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
+
+#undef SYNCML_SESSION_DEVICE_JOIN
+#undef SYNCML_SESSION_COLUMNS
 
 }  // namespace syncml::persistence::sql

@@ -48,8 +48,12 @@ bool store_client_devinf(run& r, const std::vector<item>& items) {
     for (const auto& it : items) {
         auto info = item_devinf(it);
         if (!info) continue;
-        r.device.devinf = encode_devinf_xml(*info);
-        r.store.set_device_devinf(r.tenant(), r.device.id, r.device.devinf);
+        auto encoded = encode_devinf_xml(*info);
+        // Clients send the same DevInf in every session: only a changed one is written.
+        if (encoded != r.device.devinf) {
+            r.device.devinf = std::move(encoded);
+            r.store.set_device_devinf(r.tenant(), r.device.id, r.device.devinf);
+        }
         r.st.devinf_known = true;
         return true;
     }

@@ -10,7 +10,6 @@
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
 #include "persistence/password_hash.hpp"
-#include "persistence/session_guard.hpp"
 #include "persistence/sync_store.hpp"
 #include "session/auth.hpp"
 #include "session/codec.hpp"
@@ -18,6 +17,7 @@
 #include "session/engine.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/session_log.hpp"
+#include "session/tenant_cache.hpp"
 
 namespace syncml::session {
 namespace {
@@ -55,51 +55,29 @@ std::string base_uri(const sync_request& request) {
     return (request.tls ? "https://" : "http://") + request.host + path;
 }
 
-// The account named by this message's credentials, looked up before the transaction. Only messages that
-// carry Cred pay for password hashing, and a password verified a moment ago is not hashed again.
-std::optional<account_info> find_account(persistence::database& db, std::int64_t tenant, const sync_hdr& header,
-                                         credential_cache& cache) {
+// The account named by this message's credentials, looked up before the transaction together with the auth
+// throttle's verdict (one statement). Only messages that carry Cred pay for it and for password hashing, and a
+// password verified a moment ago is not hashed again. A blocked user or device is refused without looking at the
+// password: guesses cost nothing.
+std::optional<account_info> find_account(const persistence::credential_check& check, std::int64_t tenant,
+                                         const sync_hdr& header, credential_cache& cache) {
     if (!header.cred) return std::nullopt;
     auto name = credential_user(header);
     if (!name) return std::nullopt;
-    auto stored = persistence::find_stored_credentials(db, tenant, *name);
-    if (!stored) return account_info{};
-    account_info acct{stored->user_id, *name, false, {}};
+    if (check.blocked.count() > 0 || !check.account) return account_info{};
+    const auto& stored = *check.account;
+    account_info acct{stored.user_id, *name, false, {}};
     if (is_md5(*header.cred)) {
-        acct.md5_secret = stored->md5_secret;
+        acct.md5_secret = stored.md5_secret;
     } else if (auto basic = parse_basic(*header.cred)) {
-        acct.password_ok = cache.verified(tenant, *name, basic->password, stored->password_hash);
-        if (!acct.password_ok && persistence::verify_password(basic->password, stored->password_hash)) {
+        acct.password_ok = cache.verified(tenant, *name, basic->password, stored.password_hash);
+        if (!acct.password_ok && persistence::verify_password(basic->password, stored.password_hash)) {
             acct.password_ok = true;
-            cache.remember(tenant, *name, basic->password, stored->password_hash);
+            cache.remember(tenant, *name, basic->password, stored.password_hash);
         }
     }
     return acct;
 }
-
-// Holds the device's lock for the whole message (see session_guard.hpp).
-class device_lock {
-  public:
-    device_lock(persistence::session_guard& guard, std::int64_t tenant, std::string device)
-        : guard_(guard), tenant_(tenant), device_(std::move(device)) {
-        guard_.lock_device(tenant_, device_);
-    }
-    ~device_lock() {
-        try {
-            guard_.unlock_device(tenant_, device_);
-        } catch (const persistence::db_error& e) {
-            // The connection is gone, and the lock with it.
-            spdlog::debug("sync: device unlock failed device={}: {}", device_, e.what());
-        }
-    }
-    device_lock(const device_lock&) = delete;
-    device_lock& operator=(const device_lock&) = delete;
-
-  private:
-    persistence::session_guard& guard_;
-    std::int64_t tenant_;
-    std::string device_;
-};
 
 sync_response retry_later(sync_response response, std::chrono::seconds after) {
     response.headers.emplace_back("Retry-After", std::to_string(std::max<std::int64_t>(after.count(), 1)));
@@ -113,17 +91,18 @@ struct message_report {
     bool session_done = false;
     session_state state;
     std::string device;
-    std::int64_t session_key = 0;
 };
 
 }  // namespace
 
 struct sync_service::impl {
-    impl(service_settings s, engine_metrics* m) : settings(s), metrics(m), credentials(s.credential_cache_ttl) {}
+    impl(service_settings s, engine_metrics* m)
+        : settings(s), metrics(m), credentials(s.credential_cache_ttl), tenants(s.tenant_cache_ttl) {}
 
     service_settings settings;
     engine_metrics* metrics = nullptr;
     credential_cache credentials;
+    tenant_cache tenants;
     std::mutex secret_mutex;
     std::string secret;  // read once from the database; the same for every instance
 
@@ -135,24 +114,42 @@ struct sync_service::impl {
 
     persistence::session_record open_session(persistence::sync_store& store, std::int64_t tenant,
                                              const sync_request& request, const message& in) {
+        const auto& device = in.header.source.loc_uri;
         auto key = parse_session_token(query_token(request.url), token_secret(store));
-        std::optional<persistence::session_record> found;
-        if (key) found = store.lock_session_by_key(tenant, *key);
+        if (key) {
+            auto found = store.lock_session_by_key(tenant, *key);
+            if (found && found->device_uri == device && found->session_id == in.header.session_id) return *found;
+        }
         // Clients that ignore RespURI come back to the original URL with the same device and SessionID.
-        if (!found || found->device_uri != in.header.source.loc_uri || found->session_id != in.header.session_id)
-            found = store.lock_session(tenant, in.header.source.loc_uri, in.header.session_id);
-        if (found) return *found;
-        persistence::session_record fresh;
-        fresh.id = store.create_session(tenant, in.header.source.loc_uri, in.header.session_id);
-        fresh.session_id = in.header.session_id;
-        fresh.device_uri = in.header.source.loc_uri;
-        return fresh;
+        return store.open_session(tenant, device, in.header.session_id);
     }
 
-    message_report run(persistence::sync_store& store, std::int64_t tenant, const sync_request& request,
-                       const message& in, const std::optional<account_info>& acct) {
+    // The session's device row: read with the session row for later messages, upserted (last seen) once when
+    // a session starts or its user changes.
+    static persistence::device_record session_device(persistence::sync_store& store, std::int64_t tenant,
+                                                     const persistence::session_record& rec, std::int64_t user,
+                                                     bool starting, const std::string& device_uri) {
+        if (user == 0) return {};
+        if (!starting && rec.device.id != 0 && rec.device_user_id == user) return rec.device;
+        return store.device(tenant, user, device_uri);
+    }
+
+    static message_report busy(const persistence::tenant_info& tenant, const message& in) {
+        spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over", tenant.name,
+                     in.header.source.loc_uri, in.header.session_id);
         message_report report;
-        auto rec = open_session(store, tenant, request, in);
+        report.result = engine_metrics::message_result::unavailable;
+        report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding);
+        return report;
+    }
+
+    message_report run(persistence::sync_store& store, const persistence::tenant_info& tenant,
+                       const sync_request& request, const message& in, const std::optional<account_info>& acct) {
+        store.lock_device(tenant.id, in.header.source.loc_uri);
+        auto rec = open_session(store, tenant.id, request, in);
+        // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
+        if (in.header.msg_id != "1" && rec.superseded) return busy(tenant, in);
+        message_report report;
         if (rec.last_msg_id == in.header.msg_id && !rec.last_reply.empty()) {
             report.result = engine_metrics::message_result::resend;
             report.response.content_type = rec.last_reply_type;
@@ -164,13 +161,13 @@ struct sync_service::impl {
         if ((in.header.msg_id == "1" && !rec.last_msg_id.empty()) || state.current == phase::done) {
             state = session_state{};
         }
-        if (state.started_unix_ms == 0) state.started_unix_ms = now_ms();
+        const bool starting = state.started_unix_ms == 0;
+        if (starting) state.started_unix_ms = now_ms();
         state.bytes_in += static_cast<std::int64_t>(request.body.size());
         std::int64_t user = state.user_id != 0 ? state.user_id : (acct ? acct->user_id : 0);
-        persistence::device_record device;
-        if (user != 0) device = store.device(tenant, user, in.header.source.loc_uri);
+        auto device = session_device(store, tenant.id, rec, user, starting, in.header.source.loc_uri);
         engine_context ctx;
-        ctx.tenant_id = tenant;
+        ctx.tenant_id = tenant.id;
         ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(rec.id, token_secret(store));
         ctx.account = acct;
         ctx.now_ms = now_ms();
@@ -184,67 +181,58 @@ struct sync_service::impl {
         rec.last_msg_id = in.header.msg_id;
         rec.last_reply = reply.body;
         rec.last_reply_type = reply.content_type;
-        store.save_session(tenant, rec);
+        rec.device = device;
+        rec.finished = outcome.session_done;
+        store.save_session(tenant.id, rec);
         report.response = std::move(reply);
         if (outcome.auth_failed) report.result = engine_metrics::message_result::auth_failed;
         report.session_done = outcome.session_done;
         report.state = std::move(state);
         report.device = in.header.source.loc_uri;
-        report.session_key = rec.id;
         return report;
     }
 
-    // One message: device lock, superseded (busy) check, throttled credential check, the transaction, and what the
-    // outcome means for the throttle and the guard.
+    // One message: the credential check with the auth throttle (messages with Cred), the transaction (device lock,
+    // superseded check, engine), and what the outcome means for the throttle.
     sync_response serve(persistence::database& db, const persistence::tenant_info& tenant, const sync_request& request,
                         const message& in, std::chrono::steady_clock::time_point start) {
-        const auto& device = in.header.source.loc_uri;
-        persistence::pg_session_guard guard(db);
-        device_lock lock(guard, tenant.id, device);
-        // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
-        if (in.header.msg_id != "1" && guard.superseded(tenant.id, device, in.header.session_id)) {
-            spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over",
-                         tenant.name, device, in.header.session_id);
-            if (metrics) metrics->message(engine_metrics::message_result::unavailable, {});
-            return syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding);
-        }
         persistence::pg_auth_throttle throttle(db, settings.auth_throttle);
-        std::chrono::seconds blocked{0};
-        if (in.header.cred) blocked = throttle.blocked_for(tenant.id, credential_user(in.header).value_or(""), device);
-        // A blocked user or device is refused without looking at the password: guesses cost nothing.
-        auto acct = blocked.count() > 0 ? std::optional<account_info>(account_info{})
-                                        : find_account(db, tenant.id, in.header, credentials);
+        persistence::credential_check check;
+        if (in.header.cred) {
+            check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri);
+        }
+        auto acct = find_account(check, tenant.id, in.header, credentials);
         message_report report;
         bool ok = persistence::run_sync_transaction(
-            db, [&](persistence::sync_store& store) { report = run(store, tenant.id, request, in, acct); });
+            db, [&](persistence::sync_store& store) { report = run(store, tenant, request, in, acct); });
         if (!ok) {
+            // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
+            tenants.forget(tenant.name);
             report.result = engine_metrics::message_result::unavailable;
             report.response = retry_later(http_error(503), std::chrono::seconds(5));
         } else {
-            settle(throttle, guard, tenant, in, report, blocked);
+            settle(throttle, tenant, in, report, check);
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
     }
 
-    // What the outcome means for the auth throttle and the busy guard.
-    static void settle(persistence::auth_throttle& throttle, persistence::session_guard& guard,
-                       const persistence::tenant_info& tenant, const message& in, message_report& report,
-                       std::chrono::seconds blocked) {
+    // What the outcome means for the auth throttle.
+    static void settle(persistence::auth_throttle& throttle, const persistence::tenant_info& tenant, const message& in,
+                       message_report& report, const persistence::credential_check& check) {
         const auto& device = in.header.source.loc_uri;
         auto user = credential_user(in.header).value_or("");
         if (report.result == engine_metrics::message_result::auth_failed && in.header.cred) {
-            if (blocked.count() > 0) {
-                report.response = retry_later(std::move(report.response), blocked);
+            if (check.blocked.count() > 0) {
+                report.response = retry_later(std::move(report.response), check.blocked);
             } else {
                 spdlog::info("sync: auth failed tenant={} user={} device={}", tenant.name, user, device);
                 throttle.record_failure(tenant.id, user, device);
             }
         } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
-                   report.state.authenticated) {
+                   report.state.authenticated && check.failures_on_record) {
             throttle.reset(tenant.id, user, device);
         }
-        if (report.session_done) guard.mark_finished(tenant.id, report.session_key);
     }
 
     void finish(const message_report& report, const std::string& tenant, std::chrono::steady_clock::time_point start) {
@@ -276,7 +264,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
     const auto& in = decoded.value();
     std::string tenant_name = request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;
     try {
-        auto tenant = persistence::find_tenant(db, tenant_name);
+        auto tenant = impl_->tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
         if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
         return impl_->serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {

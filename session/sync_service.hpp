@@ -2,6 +2,14 @@
 // The protocol engine behind the HTTP front end: decodes a message, finds and locks its session, runs
 // the engine in ONE database transaction, stores the new state and the encoded reply (for resends)
 // and answers in the request's encoding. Keeps nothing about sessions in memory.
+//
+// One device runs one SyncML session at a time. A new session of a device (another SessionID) takes over:
+// a client that was killed or gave up restarts at once, never blocked by its abandoned session. The older
+// session is superseded once the new one authenticated: its further messages are refused (busy, 101) instead
+// of interleaving with the new session's changes. The state is the sessions table itself (shared by every
+// server instance); a per-device advisory lock taken first in each message's transaction orders the messages
+// of all sessions of the device, so the superseded check and everything the message does see the device as
+// the previous message left it.
 
 #include <chrono>
 #include <cstdint>
@@ -21,6 +29,7 @@ struct service_settings {
     std::int64_t max_obj_size = 16 * 1024 * 1024;
     persistence::throttle_settings auth_throttle;
     std::chrono::seconds credential_cache_ttl{60};  // 0: check every basic-auth password with PBKDF2
+    std::chrono::seconds tenant_cache_ttl{60};      // 0: look the tenant up for every message
 };
 
 class sync_service final : public sync_handler {

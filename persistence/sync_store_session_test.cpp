@@ -1,0 +1,175 @@
+#include "persistence/sync_store_session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "persistence/accounts.hpp"
+#include "persistence/migrations.hpp"
+#include "persistence/test_support.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using namespace std::chrono_literals;
+
+class sync_store_session_test : public testing::database_test {
+  protected:
+    void SetUp() override {
+        testing::database_test::SetUp();
+        if (IsSkipped()) return;
+        db_ = std::make_unique<database>(url());
+        apply_migrations(*db_);
+        tenant_ = add_tenant(*db_, "acme").id;
+        user_ = add_user(*db_, "acme", "u", "pw").id;
+    }
+
+    template <class Fn>
+    void tx(Fn&& fn) {
+        ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
+    }
+
+    // A session row of device "phone" as save_session leaves it, created `age` ago.
+    void add_session(const std::string& session_id, bool authenticated, std::chrono::seconds age) {
+        in_transaction(*db_, [&](pqxx::work& tx) {
+            tx.exec_params0(
+                "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, created_at, expires_at, "
+                "last_msg_id) VALUES ($1, 'phone', $2, NULLIF($3::bigint, 0), now() - make_interval(secs => $4), "
+                "now() + interval '30 minutes', '1')",
+                tenant_, session_id, authenticated ? user_ : std::int64_t{0}, static_cast<double>(age.count()));
+        });
+    }
+
+    bool superseded(const std::string& session_id) {
+        bool result = false;
+        tx([&](sync_store& s) {
+            auto rec = s.lock_session(tenant_, "phone", session_id);
+            result = rec && rec->superseded;
+        });
+        return result;
+    }
+
+    std::string sql_value(const std::string& query) {
+        return in_transaction(*db_, [&](pqxx::work& tx) { return tx.exec1(query)[0].as<std::string>("NULL"); });
+    }
+
+    std::unique_ptr<database> db_;
+    std::int64_t tenant_ = 0;
+    std::int64_t user_ = 0;
+};
+
+TEST_F(sync_store_session_test, a_newer_authenticated_session_of_the_device_supersedes_an_older_one) {
+    add_session("1", true, 30s);
+    EXPECT_FALSE(superseded("1"));
+    add_session("2", true, 5s);
+    EXPECT_TRUE(superseded("1"));
+    EXPECT_FALSE(superseded("2"));
+    // The row opened (not only locked) tells the same.
+    tx([&](sync_store& s) { EXPECT_TRUE(s.open_session(tenant_, "phone", "1").superseded); });
+    // Other devices are separate.
+    add_session("3", true, 40s);
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec("UPDATE sessions SET device_uri = 'tablet' WHERE syncml_session_id = '3'");
+    });
+    tx([&](sync_store& s) { EXPECT_FALSE(s.lock_session(tenant_, "tablet", "3")->superseded); });
+}
+
+TEST_F(sync_store_session_test, an_unauthenticated_newer_session_or_a_resume_pointer_supersedes_nothing) {
+    add_session("1", true, 30s);
+    add_session("2", false, 5s);
+    EXPECT_FALSE(superseded("1"));
+    // Nor does a per-device row that never answered a message (the engine's resume state).
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec_params0(
+            "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, expires_at) "
+            "VALUES ($1, 'phone', 'resume:1', $2, now() + interval '30 minutes')",
+            tenant_, user_);
+    });
+    EXPECT_FALSE(superseded("1"));
+}
+
+TEST_F(sync_store_session_test, open_session_creates_keeps_a_live_row_and_restarts_an_expired_one) {
+    session_record first;
+    tx([&](sync_store& s) {
+        first = s.open_session(tenant_, "phone", "7");
+        EXPECT_GT(first.id, 0);
+        EXPECT_TRUE(first.last_msg_id.empty());
+        EXPECT_EQ(first.device.id, 0);
+        auto device = s.device(tenant_, user_, "phone");
+        s.set_device_devinf(tenant_, device.id, "<DevInf/>");
+        first.user_id = user_;
+        first.state = "state-1";
+        first.last_msg_id = "1";
+        first.last_reply = "reply-1";
+        first.device = device;
+        s.save_session(tenant_, first);
+    });
+    // The next message finds the row with its device (no lookup of its own) and its stored reply.
+    tx([&](sync_store& s) {
+        auto again = s.open_session(tenant_, "phone", "7");
+        EXPECT_EQ(again.id, first.id);
+        EXPECT_EQ(again.state, "state-1");
+        EXPECT_EQ(again.last_reply, "reply-1");
+        EXPECT_EQ(again.device.id, first.device.id);
+        EXPECT_EQ(again.device_user_id, user_);
+        EXPECT_EQ(again.device.devinf, "<DevInf/>");
+        auto by_key = s.lock_session_by_key(tenant_, first.id);
+        ASSERT_TRUE(by_key);
+        EXPECT_EQ(by_key->device.id, first.device.id);
+        again.finished = true;
+        s.save_session(tenant_, again);
+    });
+    EXPECT_EQ(sql_value("SELECT finished_at IS NOT NULL FROM sessions WHERE syncml_session_id = '7'"), "t");
+    in_transaction(*db_,
+                   [&](pqxx::work& t) { t.exec("UPDATE sessions SET expires_at = now() - interval '1 second'"); });
+    tx([&](sync_store& s) {
+        EXPECT_FALSE(s.lock_session(tenant_, "phone", "7"));
+        auto fresh = s.open_session(tenant_, "phone", "7");
+        EXPECT_EQ(fresh.id, first.id);
+        EXPECT_TRUE(fresh.state.empty());
+        EXPECT_TRUE(fresh.last_msg_id.empty());
+        EXPECT_EQ(fresh.user_id, 0);
+        EXPECT_EQ(fresh.device.id, 0);
+    });
+    EXPECT_EQ(sql_value("SELECT finished_at IS NULL AND expires_at > now() FROM sessions"), "t");
+}
+
+TEST_F(sync_store_session_test, the_device_lock_excludes_other_transactions_until_commit) {
+    database other(url());
+    std::promise<void> locked;
+    std::promise<void> release;
+    auto holder = std::async(std::launch::async, [&] {
+        database db(url());
+        return run_sync_transaction(db, [&](sync_store& s) {
+            s.lock_device(tenant_, "phone");
+            locked.set_value();
+            release.get_future().wait();
+        });
+    });
+    locked.get_future().wait();
+    auto waiter = std::async(std::launch::async, [&] {
+        return run_sync_transaction(other, [&](sync_store& s) { s.lock_device(tenant_, "phone"); });
+    });
+    EXPECT_EQ(waiter.wait_for(300ms), std::future_status::timeout);
+    // Another device is not affected.
+    tx([&](sync_store& s) { s.lock_device(tenant_, "tablet"); });
+    release.set_value();
+    EXPECT_TRUE(holder.get());
+    ASSERT_EQ(waiter.wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(waiter.get());
+    // A failed transaction releases the lock too.
+    EXPECT_THROW(run_sync_transaction(*db_,
+                                      [&](sync_store& s) {
+                                          s.lock_device(tenant_, "phone");
+                                          throw std::runtime_error("engine failed");
+                                      }),
+                 std::runtime_error);
+    auto after_failure = std::async(std::launch::async, [&] {
+        return run_sync_transaction(other, [&](sync_store& s) { s.lock_device(tenant_, "phone"); });
+    });
+    ASSERT_EQ(after_failure.wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(after_failure.get());
+}
+
+}  // namespace
+}  // namespace syncml::persistence
