@@ -4,6 +4,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "persistence/detail/autocommit.hpp"
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/password_hash.hpp"
 
@@ -142,10 +143,11 @@ std::vector<tenant_info> list_tenants(database& db) {
     });
 }
 
+// One prepared autocommit statement: the sync service looks tenants up (when its cache misses).
 std::optional<tenant_info> find_tenant(database& db, std::string_view name) {
-    return in_transaction(db, [&](pqxx::work& tx) -> std::optional<tenant_info> {
-        const auto rows = tx.exec_params(std::string("SELECT ") + k_tenant_columns + " FROM tenants WHERE name = $1",
-                                         std::string(name));
+    return detail::autocommit(db, [&](pqxx::nontransaction& tx) -> std::optional<tenant_info> {
+        const auto rows = exec_sql(tx, std::string("SELECT ") + k_tenant_columns + " FROM tenants WHERE name = $1",
+                                   std::string(name));
         if (rows.empty()) return std::nullopt;
         return tenant_from_row(rows[0]);
     });

@@ -58,6 +58,7 @@ struct engine_config {
     std::chrono::milliseconds auth_failure_window{300'000};
     // How long a verified basic-auth password is remembered in memory; 0 turns the cache off.
     std::chrono::milliseconds credential_cache_ttl{60'000};
+    std::chrono::milliseconds tenant_cache_ttl{60'000};
 };
 
 enum class log_format { text, json };

@@ -128,12 +128,15 @@ TEST(config, engine_limits_have_defaults_and_are_validated) {
     EXPECT_EQ(defaults.config.engine.auth_max_failures, 10u);
     EXPECT_EQ(defaults.config.engine.auth_failure_window, std::chrono::minutes(5));
     EXPECT_EQ(defaults.config.engine.credential_cache_ttl, std::chrono::seconds(60));
+    EXPECT_EQ(defaults.config.engine.tenant_cache_ttl, std::chrono::seconds(60));
 
-    auto set = parse("auth_max_failures = 3\ncredential_cache_ttl = 0\n", {{"SYNCML_AUTH_FAILURE_WINDOW", "90s"}});
+    auto set = parse("auth_max_failures = 3\ncredential_cache_ttl = 0\n",
+                     {{"SYNCML_AUTH_FAILURE_WINDOW", "90s"}, {"SYNCML_TENANT_CACHE_TTL", "5s"}});
     ASSERT_TRUE(set.ok()) << set.errors.front();
     EXPECT_EQ(set.config.engine.auth_max_failures, 3u);
     EXPECT_EQ(set.config.engine.auth_failure_window, std::chrono::seconds(90));
     EXPECT_EQ(set.config.engine.credential_cache_ttl, std::chrono::seconds(0));
+    EXPECT_EQ(set.config.engine.tenant_cache_ttl, std::chrono::seconds(5));
 
     auto bad = parse("auth_max_failures = 0\nauth_failure_window = 10ms\n");
     EXPECT_TRUE(mentions(bad, "auth_max_failures"));
