@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/item_batch.hpp"
+#include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_session.hpp"
 #include "persistence/sync_store_sql.hpp"
 
@@ -10,27 +12,6 @@ namespace syncml::persistence {
 namespace {
 
 using std::int64_t;
-
-std::string content_type_of(const std::string& content) {
-    if (content.find("BEGIN:VCARD") != std::string::npos) return "text/vcard";
-    if (content.find("BEGIN:VCALENDAR") != std::string::npos) return "text/calendar";
-    return "text/plain";
-}
-
-// A text[] literal: libpqxx 6 has no conversion for arrays.
-std::string text_array(const std::vector<std::string>& values) {
-    std::string out = "{";
-    for (const auto& v : values) {
-        if (out.size() > 1) out += ',';
-        out += '"';
-        for (char c : v) {
-            if (c == '"' || c == '\\') out += '\\';
-            out += c;
-        }
-        out += '"';
-    }
-    return out + "}";
-}
 
 std::vector<std::string> split_keys(const std::string& joined) {
     std::vector<std::string> keys;
@@ -72,7 +53,7 @@ class pg_sync_store final : public pg_session_store {
         auto row = exec_sql1(tx_, std::string(sql::bump) + sql::add_item, tenant, datastore, content_type_of(content),
                              content);
         set_keys(tenant, datastore, row[0].as<int64_t>(), match_keys, true);
-        return {row[1].as<std::string>(), content, row[2].as<int64_t>(), false};
+        return {row[1].as<std::string>(), content, row[2].as<int64_t>(), false, row[0].as<int64_t>()};
     }
     std::optional<item_record> replace_item(int64_t tenant, int64_t datastore, const std::string& guid,
                                             const std::string& content,
@@ -81,19 +62,25 @@ class pg_sync_store final : public pg_session_store {
                              content_type_of(content), content);
         if (rows.empty()) return std::nullopt;
         set_keys(tenant, datastore, rows[0][0].as<int64_t>(), match_keys, false);
-        return item_record{guid, content, rows[0][1].as<int64_t>(), false};
+        return item_record{guid, content, rows[0][1].as<int64_t>(), false, rows[0][0].as<int64_t>()};
     }
     std::optional<item_record> delete_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
         auto rows = exec_sql(tx_, std::string(sql::bump) + sql::delete_item, tenant, datastore, guid);
         if (rows.empty()) return std::nullopt;
         exec_sql0(tx_, sql::drop_keys, tenant, rows[0][0].as<int64_t>());
-        return item_record{guid, rows[0][1].as<std::string>(), rows[0][2].as<int64_t>(), true};
+        return item_record{guid, rows[0][1].as<std::string>(), rows[0][2].as<int64_t>(), true,
+                           rows[0][0].as<int64_t>()};
+    }
+    std::vector<written_item> write_items(int64_t tenant, int64_t datastore, int64_t device_store,
+                                          const std::vector<item_write>& writes) override {
+        return write_item_batch(tx_, tenant, datastore, device_store, writes);
     }
     std::optional<item_record> find_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
         auto rows = exec_sql(tx_, sql::find_item, tenant, datastore, guid);
         if (rows.empty()) return std::nullopt;
         const auto& row = rows[0];
-        return item_record{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<bool>()};
+        return item_record{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<bool>(),
+                           row[4].as<int64_t>()};
     }
     std::vector<twin_candidate> twin_candidates(int64_t tenant, int64_t datastore, int64_t device_store,
                                                 const std::vector<std::string>& match_keys) override {
@@ -102,7 +89,7 @@ class pg_sync_store final : public pg_session_store {
         for (const auto& row : exec_sql(tx_, sql::twin_candidates, tenant, datastore, device_store,
                                         text_array(match_keys), k_candidates_per_key)) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
-                           split_keys(row[3].as<std::string>())});
+                           split_keys(row[3].as<std::string>()), row[4].as<int64_t>()});
         }
         return out;
     }
@@ -175,6 +162,27 @@ class pg_sync_store final : public pg_session_store {
 };
 
 }  // namespace
+
+std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datastore, int64_t device_store,
+                                                  const std::vector<item_write>& writes) {
+    std::vector<written_item> out;
+    for (const auto& w : writes) {
+        written_item done{w.guid, w.modseq};
+        if (w.content && w.guid.empty()) {
+            auto added = add_item(tenant, datastore, *w.content, w.match_keys);
+            done = {added.guid, added.modseq};
+        } else if (w.content) {
+            if (auto replaced = replace_item(tenant, datastore, w.guid, *w.content, w.match_keys))
+                done.modseq = replaced->modseq;
+        }
+        if (!w.luid.empty()) {
+            set_mapping(tenant, device_store, w.luid, done.guid,
+                        w.send_back && done.modseq > 0 ? done.modseq - 1 : done.modseq);
+        }
+        out.push_back(std::move(done));
+    }
+    return out;
+}
 
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work) {
     try {

@@ -37,6 +37,7 @@ struct item_record {
     std::string content;  // canonical form (vCard 3.0, iCalendar 2.0, plain text)
     std::int64_t modseq = 0;
     bool deleted = false;
+    std::int64_t item_id = 0;  // the row's key (0: unknown), so that writes need no lookup by GUID
 };
 
 // A server-side change a device has not seen yet.
@@ -53,6 +54,7 @@ struct twin_candidate {
     std::string content;
     std::int64_t modseq = 0;
     std::vector<std::string> keys;  // which of the requested keys the item has
+    std::int64_t item_id = 0;
 };
 
 // The device's id for a server item and the modseq it last sent or received (-1: unconfirmed, the
@@ -78,6 +80,26 @@ struct session_record {
     // Read with the row: an authenticated session of the same device started after this one.
     bool superseded = false;
     bool finished = false;  // save_session records the completion time
+};
+
+// One write of a message's batch (see sync_store::write_items): new content for an item, the device's
+// mapping of it, or both.
+struct item_write {
+    std::string guid;                     // empty: a new item (content required)
+    std::optional<std::string> content;   // nullopt: the item stays as stored, only the mapping changes
+    std::vector<std::string> match_keys;  // with content: replace the item's keys
+    std::string luid;                     // the device's id for the item; empty: no mapping
+    // The mapping's revision is the item's modseq after the write (`modseq`, the stored one, when no content
+    // is written or the item is gone), one less with `send_back` so that package 4 sends the item back.
+    std::int64_t modseq = 0;
+    bool send_back = false;
+    std::int64_t item_id = 0;  // of an existing item, when known (0: found by `guid`)
+};
+
+// What a write did: the item's GUID (new for an add) and its modseq after the write.
+struct written_item {
+    std::string guid;
+    std::int64_t modseq = 0;
 };
 
 class sync_store {
@@ -131,6 +153,10 @@ class sync_store {
                                                    const std::string& guid) = 0;
     virtual std::optional<item_record> find_item(std::int64_t tenant, std::int64_t datastore,
                                                  const std::string& guid) = 0;
+    // Applies `writes` as add_item/replace_item and then set_mapping for each, in order, would. The default
+    // does exactly that; the PostgreSQL store needs a fixed number of statements for the whole batch.
+    virtual std::vector<written_item> write_items(std::int64_t tenant, std::int64_t datastore,
+                                                  std::int64_t device_store, const std::vector<item_write>& writes);
     // Live items with one of `match_keys` that `device_store` does not hold confirmed, oldest first, at
     // most k_candidates_per_key per key so a key thousands of items share stays cheap. One query.
     virtual std::vector<twin_candidate> twin_candidates(std::int64_t tenant, std::int64_t datastore,

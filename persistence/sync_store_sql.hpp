@@ -38,28 +38,33 @@ inline constexpr const char* add_keys =
     "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) "
     "SELECT $1, $2, k, $4 FROM unnest($3::text[]) AS k ON CONFLICT DO NOTHING";
 inline constexpr const char* find_item =
-    "SELECT guid, content, modseq, deleted FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = $3";
-// Candidates per key are capped before the join, so the cost is bounded by keys x cap, never by the
-// datastore's size; the keys of one item come back joined by \x1f.
+    "SELECT guid, content, modseq, deleted, item_id FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = "
+    "$3";
+// Per key (LATERAL ... LIMIT: an index probe per key whatever the planner's statistics say, which are
+// stale in the middle of a large slow sync), at most $5 candidates the device does not hold confirmed; the
+// keys of one item come back joined by \x1f. The cost is bounded by keys x cap, never by the datastore's size.
 inline constexpr const char* twin_candidates =
-    "WITH hits AS (SELECT k.match_key, k.item_id, row_number() OVER (PARTITION BY k.match_key ORDER BY k.item_id) "
-    "AS n FROM item_match_keys k WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = ANY($4::text[]) "
-    "AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.tenant_id = k.tenant_id AND m.device_store_id = $3 "
-    "AND m.item_id = k.item_id AND GREATEST(m.last_modseq_sent, m.last_modseq_received) >= 0)) "
-    "SELECT i.guid, i.content, i.modseq, string_agg(h.match_key, chr(31)) FROM hits h JOIN items i "
-    "ON i.tenant_id = $1 AND i.item_id = h.item_id WHERE h.n <= $5 AND NOT i.deleted "
-    "GROUP BY i.item_id, i.guid, i.content, i.modseq ORDER BY i.item_id";
+    "SELECT h.guid, h.content, h.modseq, string_agg(h.match_key, chr(31) ORDER BY h.match_key), "
+    "h.item_id "
+    "FROM (SELECT DISTINCT unnest($4::text[])) AS q(key) CROSS JOIN LATERAL (SELECT k.match_key, i.item_id, i.guid, "
+    "i.content, "
+    "i.modseq FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
+    "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = q.key AND NOT i.deleted "
+    "AND coalesce((SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) FROM mappings m "
+    "WHERE m.tenant_id = $1 AND m.device_store_id = $3 AND m.item_id = k.item_id), -1) < 0 "
+    "ORDER BY k.item_id LIMIT $5) AS h GROUP BY h.item_id, h.guid, h.content, h.modseq ORDER BY h.item_id";
 inline constexpr const char* conflict_policy = "SELECT conflict_policy FROM tenants WHERE tenant_id = $1";
 inline constexpr const char* current_modseq =
     "SELECT modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
+// The mapping of each item is one index probe (LATERAL ... LIMIT 1) rather than a join the planner may turn
+// into a scan of all the device's mappings per item when its statistics predate the slow sync.
 inline constexpr const char* changes =
-    "SELECT i.guid, i.modseq, i.deleted, m.luid, GREATEST(m.last_modseq_sent, m.last_modseq_received) "
-    "FROM device_stores d JOIN items i ON i.tenant_id = d.tenant_id AND i.datastore_id = d.datastore_id "
-    "LEFT JOIN mappings m ON m.tenant_id = d.tenant_id AND m.device_store_id = d.device_store_id "
-    "AND m.item_id = i.item_id "
-    "WHERE d.tenant_id = $1 AND d.device_store_id = $2 AND i.modseq > $3 AND i.modseq <= $4 "
-    "AND ($5 OR NOT i.deleted) AND (m.luid IS NULL OR GREATEST(m.last_modseq_sent, m.last_modseq_received) < "
-    "i.modseq) ORDER BY i.modseq";
+    "SELECT i.guid, i.modseq, i.deleted, m.luid, m.revision FROM items i LEFT JOIN LATERAL (SELECT m.luid, "
+    "GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m WHERE m.tenant_id = $1 "
+    "AND m.device_store_id = $2 AND m.item_id = i.item_id LIMIT 1) AS m ON true "
+    "WHERE i.tenant_id = $1 AND i.datastore_id = (SELECT d.datastore_id FROM device_stores d WHERE d.tenant_id = $1 "
+    "AND d.device_store_id = $2) AND i.modseq > $3 AND i.modseq <= $4 AND ($5 OR NOT i.deleted) "
+    "AND (m.luid IS NULL OR m.revision < i.modseq) ORDER BY i.modseq";
 
 // The item of a device store with guid $3 (device store $2).
 #define SYNCML_ITEM_OF_STORE                                                                                 \

@@ -54,8 +54,16 @@ bool same_written_form(const std::string& merged, const std::string& stored_cont
     return rewritten && match_key(*rewritten) == match_key(merged);
 }
 
+// index_keys always holds the content key.
+std::string content_key_of(const std::vector<std::string>& keys) {
+    for (const auto& key : keys) {
+        if (key.starts_with("content:")) return key;
+    }
+    return {};
+}
+
 persistence::item_record record_of(const persistence::twin_candidate& c) {
-    return {c.guid, c.content, c.modseq, false};
+    return {c.guid, c.content, c.modseq, false, c.item_id};
 }
 
 }  // namespace
@@ -81,16 +89,30 @@ void item_applier::set_status(const incoming_item& in, int code) {
 void item_applier::apply(std::vector<incoming_item>& batch) {
     if (slow_mode(s_.mode)) {
         if (!batch.empty()) apply_slow(batch);
+        flush();
     } else {
-        for (auto& in : batch) apply_one(in);
+        // Each item reads what the ones before it wrote (a Replace after an Add of the same LUID).
+        for (auto& in : batch) {
+            apply_one(in);
+            flush();
+        }
     }
     batch.clear();
+}
+
+void item_applier::flush() {
+    if (writes_.empty()) return;
+    r_.store.write_items(r_.tenant(), s_.datastore_id, s_.device_store_id, writes_);
+    writes_.clear();
 }
 
 void item_applier::apply_slow(std::vector<incoming_item>& batch) {
     std::vector<std::optional<matching::item>> parsed;
     parsed.reserve(batch.size());
-    for (const auto& in : batch) parsed.push_back(parse_canonical(in.content));
+    for (auto& in : batch) {
+        parsed.push_back(parse_canonical(in.content));
+        in.keys = index_keys(in.content, parsed.back() ? &*parsed.back() : nullptr);
+    }
     auto pairs = pair_batch(batch, parsed);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         auto& in = batch[i];
@@ -101,7 +123,7 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
         }
         const auto& p = *pairs[i];
         if (p.identical || !item || !p.stored_item) {
-            r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, p.stored.guid, p.stored.modseq);
+            queue_write(in, &p.stored, std::nullopt, {}, false);
             set_status(in, 200);
             continue;
         }
@@ -157,7 +179,7 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     std::vector<std::string> all;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (out[i]) continue;
-        keys[i] = index_keys(batch[i].content, parsed[i] ? &*parsed[i] : nullptr);
+        keys[i] = batch[i].keys;
         all.insert(all.end(), keys[i].begin(), keys[i].end());
     }
     std::sort(all.begin(), all.end());
@@ -165,7 +187,7 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     candidate_set found(r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all));
     // Byte-identical resends pair first and need no scoring (they may have no name, phone or UID).
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        const auto* same = out[i] ? nullptr : found.with_key(content_key(batch[i].content));
+        const auto* same = out[i] ? nullptr : found.with_key(content_key_of(batch[i].keys));
         if (!same) continue;
         for (auto c : *same) {
             if (found.used[c]) continue;
@@ -243,7 +265,7 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
     // Changed on the server since the device last sent or received it: both sides changed it.
     bool conflict = revision && *revision >= 0 && existing.modseq > *revision;
     if (match_key(existing.content) == match_key(in.content)) {
-        r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, existing.guid, existing.modseq);
+        queue_write(in, &existing, std::nullopt, {}, false);
         set_status(in, 200);
         return;
     }
@@ -282,13 +304,11 @@ void item_applier::write_whole(incoming_item& in, const persistence::item_record
         add_new(in, nullptr);
         return;
     }
-    auto modseq = existing.modseq;
     if (result.stored_changed) {
-        auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, existing.guid, in.content,
-                                              index_keys(in.content, nullptr));
-        if (replaced) modseq = replaced->modseq;
+        queue_write(in, &existing, in.content, index_keys(in.content, nullptr), result.device_needs_update);
+    } else {
+        queue_write(in, &existing, std::nullopt, {}, result.device_needs_update);
     }
-    map_item(in, existing.guid, modseq, result.device_needs_update);
 }
 
 void item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
@@ -302,28 +322,30 @@ void item_applier::store_merged(incoming_item& in, const persistence::item_recor
         add_new(in, item);
         return;
     }
-    auto modseq = stored.modseq;
     auto content = result.stored_changed ? write_canonical(result.merged, stored.content) : std::nullopt;
     // The item model can differ where the written item does not (property order, empty values): only a
     // different written form is a change other devices must receive.
-    if (content && !same_written_form(*content, stored.content)) {
-        auto replaced = r_.store.replace_item(r_.tenant(), s_.datastore_id, stored.guid, *content,
-                                              index_keys(*content, &result.merged));
-        if (replaced) modseq = replaced->modseq;
-    }
-    map_item(in, stored.guid, modseq, result.device_needs_update);
+    if (content && same_written_form(*content, stored.content)) content.reset();
+    auto keys = content ? index_keys(*content, &result.merged) : std::vector<std::string>{};
+    queue_write(in, &stored, std::move(content), std::move(keys), result.device_needs_update);
 }
 
 // A mapping revision below the item's modseq makes package 4 send the item back as a Replace. A refresh
 // from the client sends nothing back: there the device's copy is simply taken as held.
-void item_applier::map_item(const incoming_item& in, const std::string& guid, std::int64_t modseq, bool resend) {
-    bool send_back = resend && s_.mode != 203 && modseq > 0;
-    r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, guid, send_back ? modseq - 1 : modseq);
+void item_applier::queue_write(const incoming_item& in, const persistence::item_record* stored,
+                               std::optional<std::string> content, std::vector<std::string> keys, bool resend) {
+    persistence::item_write w{{}, std::move(content), std::move(keys), in.luid, 0, resend && s_.mode != 203, 0};
+    if (stored) {
+        w.guid = stored->guid;
+        w.modseq = stored->modseq;
+        w.item_id = stored->item_id;
+    }
+    writes_.push_back(std::move(w));
 }
 
 void item_applier::add_new(incoming_item& in, const matching::item* item) {
-    auto added = r_.store.add_item(r_.tenant(), s_.datastore_id, in.content, index_keys(in.content, item));
-    r_.store.set_mapping(r_.tenant(), s_.device_store_id, in.luid, added.guid, added.modseq);
+    auto keys = in.keys.empty() ? index_keys(in.content, item) : std::move(in.keys);
+    queue_write(in, nullptr, in.content, std::move(keys), false);
     set_status(in, in.as_add ? 201 : 200);
 }
 

@@ -23,6 +23,7 @@ struct incoming_item {
     std::string target;  // Target LocURI (our GUID), when the client sent one
     std::string mime;    // the device's content type of the item
     std::string content;
+    std::vector<std::string> keys{};  // index_keys of the content, once a slow sync computed them
 };
 
 // Applies the items of one Sync command. Device capabilities and the tenant's policy are loaded on
@@ -58,7 +59,12 @@ class item_applier {
                       const matching::item* parsed);
     // The same for content the item codecs cannot read: the device copy replaces the stored one whole.
     void write_whole(incoming_item& in, const persistence::item_record& existing, const matching::merge_result& result);
-    void map_item(const incoming_item& in, const std::string& guid, std::int64_t modseq, bool resend);
+    // Queues new content for `stored` (nullopt: unchanged; no `stored`: a new item) and the device's mapping
+    // of it; `resend`: the device's copy lacks something, so package 4 sends the item back.
+    void queue_write(const incoming_item& in, const persistence::item_record* stored,
+                     std::optional<std::string> content, std::vector<std::string> keys, bool resend);
+    // Writes what the batch queued with one store call.
+    void flush();
     // Replace (or Add) of an item the device holds; `revision`: what it last sent or received, if known.
     void update(incoming_item& in, const persistence::item_record& existing, std::optional<std::int64_t> revision,
                 const matching::item* parsed);
@@ -72,6 +78,7 @@ class item_applier {
     store_state& s_;
     std::optional<matching::device_capability_set> caps_;
     std::optional<matching::conflict_policy> policy_;
+    std::vector<persistence::item_write> writes_;
 };
 
 }  // namespace syncml::session::detail

@@ -75,6 +75,9 @@ class counting_store final : public persistence::sync_store {
                    (t, ds, g))
     SYNCML_FORWARD(std::optional<persistence::item_record>, find_item, (int64_t t, int64_t ds, const std::string& g),
                    (t, ds, g))
+    using written = std::vector<persistence::written_item>;
+    SYNCML_FORWARD(written, write_items,
+                   (int64_t t, int64_t ds, int64_t s, const std::vector<persistence::item_write>& w), (t, ds, s, w))
     SYNCML_FORWARD(std::vector<persistence::twin_candidate>, twin_candidates,
                    (int64_t t, int64_t ds, int64_t s, const std::vector<std::string>& k), (t, ds, s, k))
     SYNCML_FORWARD(int64_t, current_modseq, (int64_t t, int64_t ds), (t, ds))
@@ -114,11 +117,15 @@ bench_user prepare(persistence::database& db, int n) {
     for (int from = 0; from < n; from += 1000) {
         persistence::run_sync_transaction(db, [&](persistence::sync_store& s) {
             auto ds = s.datastore(u.tenant, u.user, "contacts");
+            // As slow syncs store items: one batch per transaction.
+            std::vector<persistence::item_write> writes;
             for (int i = from; i < std::min(n, from + 1000); ++i) {
                 auto content = stored_contact(i);
                 auto parsed = session::parse_canonical(content);
-                s.add_item(u.tenant, ds, content, session::index_keys(content, parsed ? &*parsed : nullptr));
+                writes.push_back(
+                    {{}, content, session::index_keys(content, parsed ? &*parsed : nullptr), {}, 0, false});
             }
+            s.write_items(u.tenant, ds, 0, writes);
         });
     }
     return u;

@@ -1,0 +1,44 @@
+#pragma once
+// For persistence/ .cpp files only: array parameters as PostgreSQL array literals, because libpqxx 6 has
+// no conversion for arrays. Batched statements take one array per column and unnest them.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncml::persistence {
+
+// A text[] literal; every element quoted, so any text (commas, braces, quotes, newlines) survives.
+inline std::string text_array(const std::vector<std::string>& values) {
+    std::size_t size = 2;
+    for (const auto& v : values) size += v.size() + 3;
+    std::string out;
+    out.reserve(size + size / 64);
+    out += '{';
+    for (const auto& v : values) {
+        if (out.size() > 1) out += ',';
+        out += '"';
+        std::size_t from = 0;
+        for (auto at = v.find_first_of("\"\\"); at != std::string::npos; at = v.find_first_of("\"\\", at + 1)) {
+            out.append(v, from, at - from);
+            out += '\\';
+            from = at;
+        }
+        out.append(v, from);
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
+inline std::string bigint_array(const std::vector<std::int64_t>& values) {
+    std::string out = "{";
+    for (auto v : values) {
+        if (out.size() > 1) out += ',';
+        out += std::to_string(v);
+    }
+    return out + "}";
+}
+
+}  // namespace syncml::persistence
