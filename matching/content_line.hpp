@@ -14,6 +14,11 @@ namespace syncml::matching {
 // legacy: vCard 2.1, vCalendar 1.0, vNote 1.1 (QP, CHARSET, bare parameters). modern: vCard 3.0/4.0, iCalendar 2.0.
 enum class line_syntax { legacy, modern };
 
+// How legacy output writes TYPE: vCard 2.1 peers expect the bare values (TEL;HOME;VOICE:); vCalendar 1.0 and
+// vNote peers (the 1.0 spec's examples, Symbian, Synthesis profiles) write the name (AALARM;TYPE=WAVE:) except
+// for a property the spec gives no TYPE, whose bare words are flags. Modern output always names it.
+enum class type_params { named, bare };
+
 struct content_line {
     std::string group;
     std::string name;  // upper case
@@ -46,11 +51,18 @@ bool iequals(std::string_view a, std::string_view b);
 
 class content_writer {
   public:
-    explicit content_writer(line_syntax syntax) : syntax_(syntax) {}
+    explicit content_writer(line_syntax syntax, type_params types = type_params::named)
+        : syntax_(syntax), types_(types) {}
 
     // `value` in modern escaped form. Legacy output gets CHARSET=UTF-8 for non-ASCII and quoted-printable for
     // line breaks and long values; modern output is folded at 75 octets without splitting UTF-8 sequences.
-    void write(std::string_view group, std::string_view name, const std::vector<param>& params, std::string_view value);
+    void write(std::string_view group, std::string_view name, const std::vector<param>& params,
+               std::string_view value) {
+        write(group, name, params, value, types_);
+    }
+    // With this line's own TYPE form, for a legacy property whose bare words are not the writer's usual TYPE.
+    void write(std::string_view group, std::string_view name, const std::vector<param>& params, std::string_view value,
+               type_params types);
     void write(std::string_view name, std::string_view value) { write({}, name, {}, value); }
     // Base64 value (already encoded); legacy gets ENCODING=BASE64 and the blank line 2.1 readers expect.
     void write_base64(std::string_view group, std::string_view name, std::vector<param> params,
@@ -59,10 +71,11 @@ class content_writer {
     std::string take() { return std::move(out_); }
 
   private:
-    void write_params(std::string& line, const std::vector<param>& params, bool bare_types) const;
+    void write_params(std::string& line, const std::vector<param>& params, type_params types) const;
     void fold(std::string_view line);
 
     line_syntax syntax_;
+    type_params types_;
     std::string out_;
 };
 

@@ -144,9 +144,9 @@ std::vector<std::string> split_escaped(std::string_view value, char sep) {
     return parts;
 }
 
-void content_writer::write_params(std::string& line, const std::vector<param>& params, bool bare_types) const {
+void content_writer::write_params(std::string& line, const std::vector<param>& params, type_params types) const {
     for (const auto& p : params) {
-        if (bare_types && syntax_ == line_syntax::legacy && p.name == "TYPE") {
+        if (types == type_params::bare && syntax_ == line_syntax::legacy && p.name == "TYPE") {
             for (const auto& v : p.values) line += ";" + v;
             continue;
         }
@@ -165,11 +165,11 @@ void content_writer::write_params(std::string& line, const std::vector<param>& p
 }
 
 void content_writer::write(std::string_view group, std::string_view name, const std::vector<param>& params,
-                           std::string_view value) {
+                           std::string_view value, type_params types) {
     std::string line;
     if (!group.empty()) line.append(group).append(".");
     line += name;
-    write_params(line, params, true);
+    write_params(line, params, types);
     if (syntax_ == line_syntax::modern) {
         std::string clean(value);
         std::erase_if(clean, [](char c) { return c == '\r' || c == '\n'; });
@@ -205,7 +205,7 @@ void content_writer::write_base64(std::string_view group, std::string_view name,
     line += name;
     // Binary properties keep TYPE=JPEG even in vCard 2.1: peers such as the Synthesis engine read a bare JPEG
     // on PHOTO as an unknown type and store the picture as TYPE=UNKNOWN.
-    write_params(line, params, false);
+    write_params(line, params, type_params::named);
     fold(line + ":" + std::string(base64));
     if (syntax_ == line_syntax::legacy) out_ += "\r\n";
 }

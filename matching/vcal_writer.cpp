@@ -96,8 +96,9 @@ class vcal_writer {
 
 void vcal_writer::write_extra(const property& p, bool own) {
     if (own && (p.name == "ATTENDEE" || p.name == "ORGANIZER")) {
+        // 1.0 gives ATTENDEE no TYPE: its bare words are flags such as Symbian's X-PHONEOWNER, and go back bare.
         const property written = attendee_to_vcal(p);
-        out_.write(written.group, written.name, written.params, written.value);
+        out_.write(written.group, written.name, written.params, written.value, type_params::bare);
         return;
     }
     std::string name = p.name;

@@ -43,7 +43,8 @@ std::string lower(std::string text) {
 class vcard_writer {
   public:
     explicit vcard_writer(vcard_version version)
-        : version_(version), out_(version == vcard_version::v21 ? line_syntax::legacy : line_syntax::modern) {}
+        : version_(version),
+          out_(version == vcard_version::v21 ? line_syntax::legacy : line_syntax::modern, type_params::bare) {}
 
     std::string write(const contact& c);
 
