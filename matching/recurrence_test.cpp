@@ -17,6 +17,7 @@ extern "C" {
 #include "matching/calendar_values.hpp"
 #include "matching/corpus_test_support.hpp"
 #include "matching/item_format.hpp"
+#include "matching/vcal_rule_choice.hpp"
 
 namespace syncml::matching {
 namespace {
@@ -118,6 +119,84 @@ TEST(recurrence_conversion, vcal_round_trip_keeps_libical_occurrences) {
     }
     std::cerr << checked << " rules checked through vCalendar 1.0, " << inexpressible << " not expressible in 1.0\n";
     EXPECT_GT(checked, 150);
+}
+
+// The rule a phone reads: the 1.0 RRULE of our text without the hint (folded or not) that restores the original.
+std::optional<recurrence_rule> phone_rule(const calendar_component& c) {
+    calendar one;
+    one.components.push_back(c);
+    std::string vcal = write_calendar(one, calendar_version::vcal10), seen;
+    bool in_hint = false;
+    for (std::size_t at = 0, end = 0; at < vcal.size(); at = end + 2) {
+        end = vcal.find("\r\n", at);
+        std::string line = vcal.substr(at, end - at);
+        in_hint = line.starts_with("X-SYNCML-ICAL-RRULE") || (in_hint && line.starts_with(' '));
+        if (!in_hint) seen += line + "\r\n";
+    }
+    auto back = parse_calendars(seen, calendar_version::vcal10);
+    if (!back || back->front().components.size() != 1 || back->front().components[0].rrules.size() != 1)
+        return std::nullopt;
+    return back->front().components[0].rrules[0];
+}
+
+// Yearly rules in other months or on other days than DTSTART reach the phone as a 1.0 rule (YM, YD) that
+// libical expands to the original's occurrences.
+TEST(recurrence_conversion, yearly_rules_off_dtstart_reach_the_phone_with_their_occurrences) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"20260510T090000", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10"},
+        {"20260510T090000", "FREQ=YEARLY;COUNT=10;BYMONTH=2,8;BYMONTHDAY=10"},
+        {"20260510T090000", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=20"},
+        {"20250101T000000", "FREQ=YEARLY;INTERVAL=3;BYMONTH=2;BYMONTHDAY=-1"},
+        {"20260510T090000", "FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=-1,1"},
+        {"20260510T090000", "FREQ=YEARLY;COUNT=7;BYMONTH=1,3,12;BYMONTHDAY=31"},
+        {"20260510", "FREQ=YEARLY;UNTIL=20451231;BYMONTH=2,10;BYMONTHDAY=3,-3"},
+    };
+    for (const auto& [start, rule] : cases) {
+        calendar_component c;
+        c.kind = item_kind::event;
+        c.start = parse_date_time(start);
+        c.rrules.push_back(*parse_rrule(rule));
+        auto phone = phone_rule(c);
+        ASSERT_TRUE(phone) << rule;
+        EXPECT_NE(*phone, c.rrules[0]) << rule;  // not the same rule: only the hint restores that
+        auto expected = expand(rule, *c.start, 60);
+        EXPECT_GT(expected.size(), 3u) << rule;
+        EXPECT_EQ(expand(format_rrule(*phone), *c.start, 60), expected) << rule << " became " << format_rrule(*phone);
+    }
+}
+
+// The corpus rules that used to travel as a hint only and now reach the phone as a real 1.0 rule: same
+// occurrences for libical, and the original back after the trip.
+TEST(recurrence_conversion, corpus_rules_that_needed_a_hint_now_reach_the_phone) {
+    int hinted = 0, now_real = 0;
+    for (const auto& path : testing::corpus_files({".ics", ".vcs"})) {
+        std::string name = testing::corpus_name(path);
+        if (name.find("invalid") != std::string::npos) continue;
+        std::string data = testing::read_file(path);
+        auto parsed = parse_item(data, detect_dialect(data).value_or(item_dialect::ical20));
+        const auto* cal = parsed ? std::get_if<calendar>(&*parsed) : nullptr;
+        if (cal == nullptr) continue;
+        for (const auto& c : cal->components) {
+            if (c.rrules.size() != 1 || !c.start) continue;
+            auto choice = choose_vcal_rule(c.rrules[0], c.start);
+            if (choice && choice->exact) continue;
+            ++hinted;
+            if (!choice) continue;
+            ++now_real;
+            auto phone = parse_vcal_rule(choice->text, c.start);
+            ASSERT_TRUE(phone) << name;
+            EXPECT_EQ(expand(format_rrule(*phone), *c.start, 60), expand(format_rrule(c.rrules[0]), *c.start, 60))
+                << name << ": " << format_rrule(c.rrules[0]) << " became " << choice->text;
+            calendar one = *cal;
+            one.components = {c};
+            auto back = parse_calendars(write_calendar(one, calendar_version::vcal10), calendar_version::vcal10);
+            ASSERT_TRUE(back) << name;
+            EXPECT_EQ(back->front().components.at(0).rrules, c.rrules) << name;
+        }
+    }
+    std::cerr << now_real << " of " << hinted << " corpus rules with no exact 1.0 form now reach the phone as a "
+              << "1.0 rule with the same occurrences\n";
+    EXPECT_GT(now_real, 0);
 }
 
 // libicalvcal's reading of our vCalendar 1.0 text: an independent parser of the 1.0 recurrence grammar.

@@ -6,6 +6,7 @@
 #include "matching/calendar_values.hpp"
 #include "matching/vcal_alarm.hpp"
 #include "matching/vcal_attendee.hpp"
+#include "matching/vcal_rule_choice.hpp"
 
 namespace syncml::matching {
 
@@ -153,17 +154,21 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
 
 void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context&) {
     std::vector<content_line> hints, alarms;
+    std::size_t real_rules = 0;
     for (auto& line : deferred) {
         if (line.name == std::string(k_ical_hint) + "VALARM" || is_vcal_alarm_property(line.name))
             alarms.push_back(std::move(line));
         else if (line.name.starts_with(k_ical_hint))
             hints.push_back(std::move(line));
-        else if (line.name == "RRULE")
+        else if (line.name == "RRULE") {
             c.rrules.push_back(*parse_vcal_rule(line.value, c.start));
+            ++real_rules;
+        }
     }
     // Alarms are read against the times as written, before hints restore other zones.
     for (auto& a : read_vcal_alarms(alarms, c)) c.alarms.push_back(std::move(a));
     apply_hints(c, hints);
+    restore_hinted_vcal_rule(c.rrules, real_rules, c.start);
     // Value-set hints go last so that their position does not depend on where STATUS/PRIORITY stood.
     std::stable_partition(c.extra.begin(), c.extra.end(), [](const property& p) {
         return p.name != std::string(k_vcal_hint) + "STATUS" && p.name != std::string(k_vcal_hint) + "PRIORITY";

@@ -9,6 +9,7 @@
 #include "matching/vcal_alarm.hpp"
 #include "matching/vcal_attendee.hpp"
 #include "matching/vcal_reader.hpp"
+#include "matching/vcal_rule_choice.hpp"
 
 namespace syncml::matching {
 
@@ -128,27 +129,12 @@ void vcal_writer::write_dates(std::string_view name, const std::vector<date_time
     for (const auto& d : dates) time_hint(name, d);
 }
 
-// The rule as 1.0 text, when reading that text back (as the reader does) gives the same rule. Every 12 months
-// by weekday or month day reads back as the yearly rule it means (same occurrences).
-std::optional<std::string> exact_vcal_rule(const recurrence_rule& r, const calendar_component& c) {
-    auto text = format_vcal_rule(r);
-    if (!text) return std::nullopt;
-    auto back = parse_vcal_rule(*text, c.start);
-    if (back && back->until && c.start && c.start->date_only && !back->until->utc) {
-        back->until = date_time{back->until->year, back->until->month, back->until->day, 0, 0, 0, true, false, {}};
-    }
-    const auto meant = c.start ? yearly_equivalent(r, *c.start).value_or(r) : r;
-    if (!back || *back != meant) return std::nullopt;
-    return text;
-}
-
 void vcal_writer::write_rules(const calendar_component& c) {
     for (const auto& r : c.rrules) {
-        auto text = &r == &c.rrules.front() ? exact_vcal_rule(r, c) : std::nullopt;
-        if (text)
-            out_.write("RRULE", *text);
-        else
-            out_.write(hint("RRULE"), format_rrule(r));
+        // Only the first rule can be a 1.0 RRULE; an inexact one is followed by the hint that restores it.
+        auto choice = &r == &c.rrules.front() ? choose_vcal_rule(r, c.start) : std::nullopt;
+        if (choice) out_.write("RRULE", choice->text);
+        if (!choice || !choice->exact) out_.write(hint("RRULE"), format_rrule(r));
     }
     bool start_is_date = c.start && c.start->date_only;
     write_dates("EXDATE", c.exdates, start_is_date);

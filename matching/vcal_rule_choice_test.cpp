@@ -1,0 +1,100 @@
+// Yearly rules whose months or days are not DTSTART's: the phone gets a real 1.0 rule with the same occurrences
+// (YM without the month day, YD with fixed days of the year) and the RRULE hint brings the original back.
+#include "matching/vcal_rule_choice.hpp"
+
+#include <gtest/gtest.h>
+
+#include "matching/calendar_codec.hpp"
+#include "matching/calendar_values.hpp"
+
+namespace syncml::matching {
+namespace {
+
+std::string event(std::string_view version, std::string_view start, std::string_view rule_lines) {
+    return "BEGIN:VCALENDAR\r\nVERSION:" + std::string(version) + "\r\nBEGIN:VEVENT\r\nUID:r1\r\nSUMMARY:s\r\n" +
+           "DTSTART:" + std::string(start) + "\r\nDTEND:" + std::string(start.substr(0, 9)) + "235900\r\n" +
+           std::string(rule_lines) + "END:VEVENT\r\nEND:VCALENDAR\r\n";
+}
+
+calendar parse_one(const std::string& text, calendar_version version) {
+    auto parsed = parse_calendars(text, version);
+    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
+    return parsed ? parsed->front() : calendar{};
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+    return text.find("\r\n" + line + "\r\n") != std::string::npos;
+}
+
+// The iCalendar event with `rrule` written for a phone; the original must come back from that text.
+std::string to_phone(std::string_view start, std::string_view rrule) {
+    const auto cal = parse_one(event("2.0", start, "RRULE:" + std::string(rrule) + "\r\n"), calendar_version::ical20);
+    const auto vcal = write_calendar(cal, calendar_version::vcal10);
+    EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal) << vcal;
+    return vcal;
+}
+
+TEST(vcal_rule_choice, yearly_in_another_month_on_dtstarts_day_travels_as_ym_with_a_hint) {
+    const auto vcal = to_phone("20260510T090000", "FREQ=YEARLY;COUNT=4;BYMONTH=3;BYMONTHDAY=10");
+    EXPECT_TRUE(has_line(vcal, "RRULE:YM1 3 #4")) << vcal;
+    EXPECT_TRUE(has_line(vcal, "X-SYNCML-ICAL-RRULE:FREQ=YEARLY;COUNT=4;BYMONTHDAY=10;BYMONTH=3")) << vcal;
+}
+
+TEST(vcal_rule_choice, several_months_on_dtstarts_day_travel_as_one_ym_rule) {
+    const auto vcal = to_phone("20260510T090000", "FREQ=YEARLY;INTERVAL=2;BYMONTH=5,11;BYMONTHDAY=10");
+    EXPECT_TRUE(has_line(vcal, "RRULE:YM2 5 11 #0")) << vcal;
+}
+
+TEST(vcal_rule_choice, another_day_in_another_month_travels_as_fixed_days_of_the_year) {
+    // March 20 is the 287th day from the end in every year; January 15 the 15th from the start.
+    auto vcal = to_phone("20260510T090000", "FREQ=YEARLY;UNTIL=20300101T000000;BYMONTH=3;BYMONTHDAY=20");
+    EXPECT_TRUE(has_line(vcal, "RRULE:YD1 287- 20300101T000000")) << vcal;
+    vcal = to_phone("20260510T090000", "FREQ=YEARLY;BYMONTH=1,2;BYMONTHDAY=15,-1");
+    EXPECT_TRUE(has_line(vcal, "RRULE:YD1 307- 15 31 46 #0")) << vcal;
+}
+
+TEST(vcal_rule_choice, days_that_move_between_years_stay_a_hint) {
+    // February 29 exists in leap years only; day 60 would be March 1 in the others.
+    const auto vcal = to_phone("20260510T090000", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29");
+    EXPECT_EQ(vcal.find("\r\nRRULE:"), std::string::npos) << vcal;
+    EXPECT_TRUE(has_line(vcal, "X-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTHDAY=29;BYMONTH=2")) << vcal;
+    EXPECT_FALSE(choose_vcal_rule(*parse_rrule("FREQ=YEARLY;BYMONTH=4;BYMONTHDAY=31"),
+                                  date_time{2026, 5, 10, 9, 0, 0, false, false, {}}));
+}
+
+TEST(vcal_rule_choice, the_exact_forms_need_no_hint) {
+    const date_time may_10{2026, 5, 10, 9, 0, 0, false, false, {}};
+    auto choice = choose_vcal_rule(*parse_rrule("FREQ=YEARLY;BYMONTH=3,9"), may_10);
+    ASSERT_TRUE(choice);
+    EXPECT_EQ(choice->text, "YM1 3 9 #0");
+    EXPECT_TRUE(choice->exact);
+    choice = choose_vcal_rule(*parse_rrule("FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=20"), may_10);
+    ASSERT_TRUE(choice);
+    EXPECT_EQ(choice->text, "MD12 20 #0");
+    EXPECT_TRUE(choice->exact);
+}
+
+TEST(vcal_rule_choice, a_hint_without_its_1_0_rule_still_reads_as_before) {
+    // What earlier versions wrote: the hint alone, or an exact first rule and a hinted second one.
+    const auto alone =
+        parse_one(event("1.0", "20260510T090000", "X-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
+                  calendar_version::vcal10);
+    ASSERT_EQ(alone.components.at(0).rrules.size(), 1u);
+    EXPECT_EQ(format_rrule(alone.components[0].rrules[0]), "FREQ=YEARLY;BYMONTHDAY=10;BYMONTH=3");
+    const auto second = parse_one(
+        event("1.0", "20260510T090000", "RRULE:YM1 3 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=5;BYDAY=2SU\r\n"),
+        calendar_version::vcal10);
+    ASSERT_EQ(second.components.at(0).rrules.size(), 2u);
+    EXPECT_EQ(format_rrule(second.components[0].rrules[0]), "FREQ=YEARLY;BYMONTH=3");
+}
+
+TEST(vcal_rule_choice, a_rule_the_phone_changed_is_not_overridden_by_the_old_hint) {
+    const auto cal = parse_one(event("1.0", "20260510T090000",
+                                     "RRULE:YM1 4 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
+                               calendar_version::vcal10);
+    ASSERT_FALSE(cal.components.at(0).rrules.empty());
+    EXPECT_EQ(format_rrule(cal.components[0].rrules[0]), "FREQ=YEARLY;BYMONTH=4");
+}
+
+}  // namespace
+}  // namespace syncml::matching
