@@ -5,11 +5,11 @@
 
 #include <map>
 
-#include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/device_caps.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/fake_sync_store.hpp"
+#include "session/test_phone.hpp"
 
 // Issue 7 through the whole engine: slow-sync twins, CTCap-aware merge and conflict policies.
 
@@ -17,156 +17,8 @@ namespace syncml::session {
 namespace {
 
 using store_t = testing::fake_sync_store;
-
-struct change {
-    std::string luid;
-    std::string data;  // empty: Delete
-    bool replace = false;
-};
-
-// A device at the message level: one session per sync(), state through encode/decode as in the database.
-class device {
-  public:
-    device(store_t& store, std::string id, std::string mime) : store_(store), id_(std::move(id)), mime_(mime) {}
-
-    std::map<std::string, std::string> items;  // luid -> data, as the device holds them
-    std::optional<dev_inf> devinf;             // sent with Put in the first message
-    message package4;
-
-    // One session: Alert `mode`, the client's changes, the server's changes applied, Map. Returns the
-    // statuses of the client's item commands in order.
-    std::vector<std::string> sync(int mode, const std::vector<change>& changes) {
-        ++session_;
-        msg_ = 0;
-        state_ = encode_state(session_state{});
-        auto first = send(first_message(mode));
-        EXPECT_TRUE(first.reply.body.final);
-        package4 = send(changes_message(changes)).reply;
-        EXPECT_TRUE(package4.body.final);
-        std::vector<std::string> codes;
-        for (const auto& c : package4.body.commands) {
-            auto* s = std::get_if<status>(&c.value);
-            if (s && (s->cmd == "Add" || s->cmd == "Replace" || s->cmd == "Delete")) codes.push_back(s->data);
-        }
-        EXPECT_TRUE(send(apply_package4()).session_done);
-        last_ = next_;
-        return codes;
-    }
-    std::size_t sent(const char* kind) const {
-        std::size_t n = 0;
-        for (const auto& c : package4.body.commands) {
-            auto* s = std::get_if<session::sync>(&c.value);
-            if (!s) continue;
-            for (const auto& inner : s->commands) n += std::string_view(command_name(inner)) == kind;
-        }
-        return n;
-    }
-
-  private:
-    message blank() {
-        message m;
-        m.header.ver_dtd = "1.2";
-        m.header.session_id = std::to_string(session_);
-        m.header.msg_id = std::to_string(++msg_);
-        m.header.target.loc_uri = "http://server/sync";
-        m.header.source.loc_uri = id_;
-        m.body.final = true;
-        return m;
-    }
-    message first_message(int mode) {
-        message m = blank();
-        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
-        m.header.cred->meta->type = "syncml:auth-basic";
-        if (devinf && session_ == 1) {
-            put p;
-            p.cmd_id = "9";
-            item it;
-            it.source = location{"./devinf12", std::nullopt, std::nullopt};
-            it.data = item_data{{}, *devinf, std::nullopt};
-            p.items.push_back(it);
-            m.body.commands.push_back(command{p});
-        }
-        alert a;
-        a.cmd_id = "1";
-        a.data = std::to_string(mode);
-        item it;
-        it.target = location{"contacts", std::nullopt, std::nullopt};
-        it.source = location{"./contacts", std::nullopt, std::nullopt};
-        it.meta = meta_info{};
-        next_ = "anchor-" + std::to_string(session_);
-        it.meta->anchor = sync_anchor{last_, next_};
-        a.items.push_back(it);
-        m.body.commands.push_back(command{a});
-        return m;
-    }
-    message changes_message(const std::vector<change>& changes) {
-        message m = blank();
-        session::sync s;
-        s.cmd_id = "1";
-        s.target = location{"contacts", std::nullopt, std::nullopt};
-        s.source = location{"./contacts", std::nullopt, std::nullopt};
-        int id = 2;
-        for (const auto& c : changes) {
-            item it;
-            it.source = location{c.luid, std::nullopt, std::nullopt};
-            item_command cmd;
-            cmd.cmd_id = std::to_string(id++);
-            if (c.data.empty()) {
-                items.erase(c.luid);
-                cmd.items.push_back(it);
-                s.commands.push_back(command{delete_{cmd}});
-                continue;
-            }
-            items[c.luid] = c.data;
-            it.meta = meta_info{};
-            it.meta->type = mime_;
-            it.data = item_data{c.data, std::nullopt, std::nullopt};
-            cmd.items.push_back(it);
-            s.commands.push_back(c.replace ? command{replace{cmd}} : command{add{cmd}});
-        }
-        m.body.commands.push_back(command{s});
-        return m;
-    }
-    message apply_package4() {
-        message m = blank();
-        map mp;
-        mp.cmd_id = "1";
-        mp.target = location{"contacts", std::nullopt, std::nullopt};
-        mp.source = location{"./contacts", std::nullopt, std::nullopt};
-        for (const auto& cmd : package4.body.commands) {
-            auto* s = std::get_if<session::sync>(&cmd.value);
-            if (!s) continue;
-            for (const auto& inner : s->commands) {
-                if (auto* a = std::get_if<add>(&inner.value)) {
-                    auto luid = "srv-" + std::to_string(++next_luid_);
-                    items[luid] = a->items[0].data->bytes;
-                    mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
-                } else if (auto* r = std::get_if<replace>(&inner.value)) {
-                    items[r->items[0].target->loc_uri] = r->items[0].data->bytes;
-                } else if (auto* d = std::get_if<delete_>(&inner.value)) {
-                    items.erase(d->items[0].target->loc_uri);
-                }
-            }
-        }
-        if (!mp.items.empty()) m.body.commands.push_back(command{mp});
-        return m;
-    }
-    engine_outcome send(const message& m) {
-        auto state = decode_state(state_).value();
-        engine_context ctx;
-        ctx.tenant_id = 1;
-        ctx.account = account_info{7, "u1", true, {}};
-        ctx.now_ms = 1000 * session_;
-        auto dev = store_.device(1, 7, id_);
-        auto outcome = process_message(m, state, dev, ctx, store_);
-        state_ = encode_state(state);
-        return outcome;
-    }
-
-    store_t& store_;
-    std::string id_, mime_, state_, last_, next_;
-    int session_ = 0, msg_ = 0, next_luid_ = 0;
-};
+using testing::change;
+using testing::phone;
 
 std::string vcard30(const std::string& given, const std::string& family, const std::string& extra) {
     return "BEGIN:VCARD\r\nVERSION:3.0\r\nN:" + family + ";" + given + ";;;\r\nFN:" + given + " " + family + "\r\n" +
@@ -210,7 +62,7 @@ dev_inf devinf_storing(const std::string& ct_type, const std::string& version) {
 
 TEST(engine_match, repeated_slow_syncs_pair_every_item_with_one_lookup_per_message) {
     store_t store;
-    device a(store, "phone-a", "text/vcard");
+    phone a(store, "phone-a", "text/vcard");
     std::vector<change> all;
     for (int i = 0; i < 50; ++i) {
         all.push_back({std::to_string(i), vcard30("Given" + std::to_string(i), "Family",
@@ -233,10 +85,10 @@ TEST(engine_match, repeated_slow_syncs_pair_every_item_with_one_lookup_per_messa
 
 TEST(engine_match, a_twin_in_another_format_and_name_order_pairs_and_gets_the_union_of_fields) {
     store_t store;
-    device a(store, "phone-a", "text/vcard");
+    phone a(store, "phone-a", "text/vcard");
     a.sync(201, {{"1", vcard30("Anna", "Schmidt", "TEL;TYPE=CELL:+49 171 2345678\r\nEMAIL:anna@example.org\r\n")},
                  {"2", vcard30("Bernd", "Meier", "TEL:+49 30 9876543\r\n")}});
-    device b(store, "phone-b", "text/x-vcard");
+    phone b(store, "phone-b", "text/x-vcard");
     b.devinf = devinf_storing("text/x-vcard", "2.1");  // it can store the email it lacks: it gets it
     auto codes = b.sync(201, {{"b1",
                                "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Schmidt;Anna\r\nFN:Schmidt, Anna\r\nTEL;CELL:0171 "
@@ -255,11 +107,11 @@ TEST(engine_match, a_twin_in_another_format_and_name_order_pairs_and_gets_the_un
 
 TEST(engine_match, fields_missing_from_the_devices_ctcap_survive_a_slow_sync_and_a_replace) {
     store_t store;
-    device a(store, "phone-a", "text/vcard");
+    phone a(store, "phone-a", "text/vcard");
     a.sync(201, {{"1", vcard30("Carl", "Rich",
                                "TEL:+49 89 1234567\r\nNOTE:met at the fair\r\nBDAY:1980-02-03\r\n"
                                "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRg==\r\n")}});
-    device b(store, "phone-b", "text/x-vcard");
+    phone b(store, "phone-b", "text/x-vcard");
     b.devinf = devinf_storing("text/x-vcard", "2.1");
     b.sync(201, {{"b1", "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Rich;Carl\r\nTEL:089 1234567\r\nEND:VCARD\r\n"}});
     ASSERT_EQ(live(store).size(), 1u);
@@ -281,8 +133,8 @@ TEST(engine_match, fields_missing_from_the_devices_ctcap_survive_a_slow_sync_and
 // A and B hold Dora; A changes her email, then B changes her phone before syncing again.
 struct conflict_setup {
     store_t store;
-    device a{store, "phone-a", "text/vcard"};
-    device b{store, "phone-b", "text/vcard"};
+    phone a{store, "phone-a", "text/vcard"};
+    phone b{store, "phone-b", "text/vcard"};
     std::string b_luid;
 
     explicit conflict_setup(const std::string& policy) {

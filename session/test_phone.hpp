@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "session/auth.hpp"
@@ -21,14 +23,30 @@ inline std::string vcard(const std::string& name) {
 // b64(md5("u1:pw")), as the accounts repository stores it.
 inline std::string md5_digest_secret() { return "svUovaeQ6WT9T0Bet7dSMg=="; }
 
+// One change the phone sends in its Sync.
+struct change {
+    std::string luid;
+    std::string data;  // empty: Delete
+    bool replace = false;
+};
+
+inline std::vector<change> in_luid_order(const std::map<std::string, std::string>& changes, bool as_replace) {
+    std::vector<change> list;
+    for (const auto& [luid, data] : changes) list.push_back(change{luid, data, as_replace});
+    return list;
+}
+
 // One simulated phone talking to the engine at the model level. Session state goes through
 // encode_state/decode_state between messages, as it does through the database.
 class phone {
   public:
-    phone(fake_sync_store& store, std::string device) : store_(store), device_(std::move(device)) {}
+    phone(fake_sync_store& store, std::string device, std::string content_type = "text/vcard")
+        : store_(store), device_(std::move(device)), content_type_(std::move(content_type)) {}
 
-    std::map<std::string, std::string> items;  // luid -> data
+    std::map<std::string, std::string> items;  // luid -> data, as the phone holds them
     std::string last_anchor;
+    std::optional<dev_inf> devinf;  // sent with Put beside the Alert of the first session
+    message package4;               // the server's reply to the phone's Sync in the last sync()
 
     message start(int mode) {
         ++session_;
@@ -36,6 +54,7 @@ class phone {
         message m = blank();
         m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
         m.header.cred->meta->type = "syncml:auth-basic";
+        if (devinf && session_ == 1) m.body.commands.push_back(command{devinf_put()});
         alert a;
         a.cmd_id = "1";
         a.data = std::to_string(mode);
@@ -61,36 +80,20 @@ class phone {
         return m;
     }
 
-    // A Sync carrying `changes` (luid -> data; empty data = Delete).
+    // A Sync carrying `changes` (luid -> data; empty data = Delete), in luid order.
     message changes(const std::map<std::string, std::string>& changes, bool as_replace = false) {
+        return changes_message(in_luid_order(changes, as_replace));
+    }
+
+    // A Sync carrying `list` in its order; `items` takes the changes, as the phone holds its own edits.
+    message changes_message(const std::vector<change>& list) {
         message m = blank();
-        sync s;
+        session::sync s;
         s.cmd_id = "1";
         s.target = location{"contacts", std::nullopt, std::nullopt};
         s.source = location{"./contacts", std::nullopt, std::nullopt};
         int id = 2;
-        for (const auto& [luid, data] : changes) {
-            item it;
-            it.source = location{luid, std::nullopt, std::nullopt};
-            if (data.empty()) {
-                delete_ d;
-                d.cmd_id = std::to_string(id++);
-                d.items.push_back(it);
-                s.commands.push_back(command{d});
-                continue;
-            }
-            it.meta = meta_info{};
-            it.meta->type = "text/vcard";
-            it.data = item_data{data, std::nullopt, std::nullopt};
-            item_command c;
-            c.cmd_id = std::to_string(id++);
-            c.items.push_back(it);
-            if (as_replace) {
-                s.commands.push_back(command{replace{c}});
-            } else {
-                s.commands.push_back(command{add{c}});
-            }
-        }
+        for (const auto& c : list) s.commands.push_back(item_change(c, std::to_string(id++)));
         m.body.commands.push_back(command{s});
         return m;
     }
@@ -136,7 +139,7 @@ class phone {
         mp.target = location{"contacts", std::nullopt, std::nullopt};
         mp.source = location{"./contacts", std::nullopt, std::nullopt};
         for (const auto& cmd : reply.body.commands) {
-            auto* s = std::get_if<sync>(&cmd.value);
+            auto* s = std::get_if<session::sync>(&cmd.value);
             if (!s) continue;
             for (const auto& inner : s->commands) apply(inner, mp);
         }
@@ -146,10 +149,66 @@ class phone {
 
     void finish() { last_anchor = next_anchor_; }
 
+    // One whole session: Alert `mode`, `list`, the server's changes applied, Map. Returns the statuses of the
+    // phone's item commands in order.
+    std::vector<std::string> sync(int mode, const std::vector<change>& list) {
+        auto first = send(start(mode));
+        EXPECT_TRUE(first.reply.body.final);
+        package4 = send(changes_message(list)).reply;
+        EXPECT_TRUE(package4.body.final);
+        std::vector<std::string> codes;
+        for (const auto& c : package4.body.commands) {
+            auto* s = std::get_if<status>(&c.value);
+            if (s && (s->cmd == "Add" || s->cmd == "Replace" || s->cmd == "Delete")) codes.push_back(s->data);
+        }
+        EXPECT_TRUE(send(apply_server_changes(package4)).session_done);
+        finish();
+        return codes;
+    }
+
+    // How many `kind` commands (Add, Replace, Delete) the server sent in the last sync().
+    std::size_t sent(std::string_view kind) const {
+        std::size_t n = 0;
+        for (const auto& c : package4.body.commands) {
+            auto* s = std::get_if<session::sync>(&c.value);
+            if (!s) continue;
+            for (const auto& inner : s->commands) n += std::string_view(command_name(inner)) == kind;
+        }
+        return n;
+    }
+
   private:
+    put devinf_put() const {
+        put p;
+        p.cmd_id = "9";
+        item it;
+        it.source = location{"./devinf12", std::nullopt, std::nullopt};
+        it.data = item_data{{}, *devinf, std::nullopt};
+        p.items.push_back(it);
+        return p;
+    }
+
+    command item_change(const change& c, std::string cmd_id) {
+        item it;
+        it.source = location{c.luid, std::nullopt, std::nullopt};
+        item_command cmd;
+        cmd.cmd_id = std::move(cmd_id);
+        if (c.data.empty()) {
+            items.erase(c.luid);
+            cmd.items.push_back(it);
+            return command{delete_{cmd}};
+        }
+        items[c.luid] = c.data;
+        it.meta = meta_info{};
+        it.meta->type = content_type_;
+        it.data = item_data{c.data, std::nullopt, std::nullopt};
+        cmd.items.push_back(it);
+        return c.replace ? command{replace{cmd}} : command{add{cmd}};
+    }
+
     void apply(const command& inner, map& mp) {
         if (auto* a = std::get_if<add>(&inner.value)) {
-            auto luid = "srv-" + std::to_string(items.size() + 100);
+            auto luid = "srv-" + std::to_string(++next_luid_);
             items[luid] = a->items[0].data->bytes;
             mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
         } else if (auto* r = std::get_if<replace>(&inner.value)) {
@@ -161,9 +220,11 @@ class phone {
 
     fake_sync_store& store_;
     std::string device_;
+    std::string content_type_;
     std::string next_anchor_;
     int session_ = 0;
     int msg_id_ = 0;
+    int next_luid_ = 0;
 };
 
 inline std::vector<const status*> statuses_of(const message& m, const std::string& cmd) {
@@ -191,14 +252,8 @@ inline const alert* alert_of(const message& m) {
 // Runs a whole session: alert, the client's changes, the server's changes, map.
 inline message full_sync(phone& p, int mode, const std::map<std::string, std::string>& changes,
                          bool as_replace = false) {
-    auto first = p.send(p.start(mode));
-    EXPECT_TRUE(first.reply.body.final);
-    auto package4 = p.send(p.changes(changes, as_replace));
-    EXPECT_TRUE(package4.reply.body.final);
-    auto done = p.send(p.apply_server_changes(package4.reply));
-    EXPECT_TRUE(done.session_done);
-    p.finish();
-    return package4.reply;
+    p.sync(mode, in_luid_order(changes, as_replace));
+    return p.package4;
 }
 
 }  // namespace syncml::session::testing
