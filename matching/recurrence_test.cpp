@@ -121,16 +121,20 @@ TEST(recurrence_conversion, vcal_round_trip_keeps_libical_occurrences) {
     EXPECT_GT(checked, 150);
 }
 
-// The rule a phone reads: the 1.0 RRULE of our text without the hint (folded or not) that restores the original.
+// The rule a phone reads: the 1.0 RRULE of our text without the hint (folded, or QP with soft breaks) that
+// restores the original.
 std::optional<recurrence_rule> phone_rule(const calendar_component& c) {
     calendar one;
     one.components.push_back(c);
     std::string vcal = write_calendar(one, calendar_version::vcal10), seen;
     bool in_hint = false;
+    std::string seen_end;
     for (std::size_t at = 0, end = 0; at < vcal.size(); at = end + 2) {
         end = vcal.find("\r\n", at);
         std::string line = vcal.substr(at, end - at);
-        in_hint = line.starts_with("X-SYNCML-ICAL-RRULE") || (in_hint && line.starts_with(' '));
+        bool continued = line.starts_with(' ') || (!seen_end.empty() && seen_end.back() == '=');  // folded, QP
+        seen_end = line;
+        in_hint = line.starts_with("X-SYNCML-ICAL-RRULE") || (in_hint && continued);
         if (!in_hint) seen += line + "\r\n";
     }
     auto back = parse_calendars(seen, calendar_version::vcal10);
@@ -140,7 +144,8 @@ std::optional<recurrence_rule> phone_rule(const calendar_component& c) {
 }
 
 // Yearly rules in other months or on other days than DTSTART reach the phone as a 1.0 rule (YM, YD) that
-// libical expands to the original's occurrences.
+// libical expands to the original's occurrences; so do rules with parts that change nothing from DTSTART (BYMONTH
+// of every 12 months, a WKST no week of the rule depends on) and every day on weekdays.
 TEST(recurrence_conversion, yearly_rules_off_dtstart_reach_the_phone_with_their_occurrences) {
     const std::pair<const char*, const char*> cases[] = {
         {"20260510T090000", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10"},
@@ -150,6 +155,11 @@ TEST(recurrence_conversion, yearly_rules_off_dtstart_reach_the_phone_with_their_
         {"20260510T090000", "FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=-1,1"},
         {"20260510T090000", "FREQ=YEARLY;COUNT=7;BYMONTH=1,3,12;BYMONTHDAY=31"},
         {"20260510", "FREQ=YEARLY;UNTIL=20451231;BYMONTH=2,10;BYMONTHDAY=3,-3"},
+        {"20261126T100000", "FREQ=MONTHLY;INTERVAL=12;BYDAY=4TH;BYMONTH=11"},
+        {"20261226", "FREQ=MONTHLY;INTERVAL=24;COUNT=5;BYMONTHDAY=26;BYMONTH=6,12"},
+        {"20261201T100000", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;WKST=SU"},
+        {"20261206T100000", "FREQ=WEEKLY;BYDAY=SU,WE;WKST=TH"},
+        {"20261201T100000", "FREQ=DAILY;COUNT=30;BYDAY=MO,TU,WE,TH,FR"},
     };
     for (const auto& [start, rule] : cases) {
         calendar_component c;

@@ -70,12 +70,58 @@ std::optional<recurrence_rule> as_by_year_day(const recurrence_rule& r) {
     return out;
 }
 
+// Every 12 months from DTSTART only ever reaches DTSTART's month: a BYMONTH naming it changes nothing.
+std::optional<recurrence_rule> without_month_of_start(const recurrence_rule& r, const date_time& start) {
+    if (r.freq != frequency::monthly || r.interval % 12 != 0 ||
+        std::find(r.by_month.begin(), r.by_month.end(), start.month) == r.by_month.end()) {
+        return std::nullopt;
+    }
+    recurrence_rule out = r;
+    out.by_month.clear();
+    return out;
+}
+
+// 1.0 weeks start on Monday; another WKST changes nothing when every week counts or when no day of the rule (nor
+// DTSTART's) is one that the two weeks put apart: a Sunday, for WKST=SU.
+std::optional<recurrence_rule> without_week_start(const recurrence_rule& r, const date_time& start) {
+    if (r.freq != frequency::weekly || !r.week_start_set) return std::nullopt;
+    bool sunday = weekday_of(start.year, start.month, start.day) == 0;
+    for (const auto& d : r.by_day) sunday = sunday || d.weekday == 0;
+    if (r.interval != 1 && (r.week_start != 0 || sunday)) return std::nullopt;
+    recurrence_rule out = r;
+    out.week_start = recurrence_rule{}.week_start;
+    out.week_start_set = false;
+    return out;
+}
+
+// Every day on some weekdays is every week on those days.
+std::optional<recurrence_rule> as_weekly(const recurrence_rule& r) {
+    if (r.freq != frequency::daily || r.interval != 1 || r.by_day.empty() || !r.by_month_day.empty() ||
+        !r.by_month.empty() || !r.by_year_day.empty()) {
+        return std::nullopt;
+    }
+    recurrence_rule out = r;
+    out.freq = frequency::weekly;
+    out.week_start = recurrence_rule{}.week_start;
+    out.week_start_set = false;
+    return out;
+}
+
+// Rules with other parts than the original but the same occurrences from `start`, in the order a phone shows
+// them best; the first that 1.0 can say wins.
 std::optional<std::string> same_occurrences(const recurrence_rule& r, const date_time& start) {
-    if (!yearly_by_month_day(r)) return std::nullopt;
-    auto by_month = as_by_month(r, start);
-    if (auto text = by_month ? format_vcal_rule(*by_month) : std::nullopt) return text;
-    auto by_year_day = as_by_year_day(r);
-    return by_year_day ? format_vcal_rule(*by_year_day) : std::nullopt;
+    std::vector<std::optional<recurrence_rule>> candidates;
+    if (yearly_by_month_day(r)) {
+        candidates.push_back(as_by_month(r, start));
+        candidates.push_back(as_by_year_day(r));
+    }
+    candidates.push_back(without_month_of_start(r, start));
+    candidates.push_back(without_week_start(r, start));
+    candidates.push_back(as_weekly(r));
+    for (const auto& candidate : candidates) {
+        if (auto text = candidate ? format_vcal_rule(*candidate) : std::nullopt) return text;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
