@@ -74,6 +74,25 @@ TEST(vcal_rule_choice, the_exact_forms_need_no_hint) {
     EXPECT_TRUE(choice->exact);
 }
 
+TEST(vcal_rule_choice, parts_that_change_nothing_from_dtstart_are_left_out_for_the_phone) {
+    const date_time tue_dec_1{2026, 12, 1, 10, 0, 0, false, false, {}};
+    auto text = [&](std::string_view rrule, const date_time& start) {
+        auto choice = choose_vcal_rule(*parse_rrule(rrule), start);
+        EXPECT_TRUE(!choice || !choice->exact) << rrule;
+        return choice ? choice->text : std::string("none");
+    };
+    EXPECT_EQ(text("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;WKST=SU", tue_dec_1), "W2 TU TH #0");
+    // Every other week from Sunday or from Monday puts a Sunday in different weeks.
+    EXPECT_EQ(text("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU", tue_dec_1), "none");
+    EXPECT_EQ(text("FREQ=WEEKLY;BYDAY=TU,SU;WKST=SU", tue_dec_1), "W1 TU SU #0");
+    EXPECT_EQ(text("FREQ=DAILY;COUNT=10;BYDAY=MO,TU,WE,TH,FR", tue_dec_1), "W1 MO TU WE TH FR #10");
+    EXPECT_EQ(text("FREQ=DAILY;INTERVAL=2;BYDAY=MO,TU", tue_dec_1), "none");
+    EXPECT_EQ(text("FREQ=MONTHLY;INTERVAL=12;BYDAY=1TU;BYMONTH=12", tue_dec_1), "MP12 1+ TU #0");
+    EXPECT_EQ(text("FREQ=MONTHLY;INTERVAL=12;BYDAY=1TU;BYMONTH=11", tue_dec_1), "none");
+    const auto vcal = to_phone("20261201T100000", "FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=1;BYMONTH=12");
+    EXPECT_TRUE(has_line(vcal, "RRULE:MD12 1 #0")) << vcal;
+}
+
 TEST(vcal_rule_choice, a_hint_without_its_1_0_rule_still_reads_as_before) {
     // What earlier versions wrote: the hint alone, or an exact first rule and a hinted second one.
     const auto alone =
