@@ -5,22 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/vcard_codec.hpp"
 
 namespace syncml::matching {
 namespace {
 
-std::string vcal_event(const std::string& lines) {
-    return "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260601T090000Z\r\n"
-           "DTEND:20260601T100000Z\r\nSUMMARY:m\r\n" +
-           lines + "END:VEVENT\r\nEND:VCALENDAR\r\n";
-}
+using testing::vcal_event;
 
-calendar parse_vcal(const std::string& text) {
-    auto parsed = parse_calendars(text, calendar_version::vcal10);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed && parsed->size() == 1 ? parsed->front() : calendar{};
-}
+calendar parse_vcal(const std::string& text) { return testing::parse_one(text, calendar_version::vcal10); }
 
 bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 

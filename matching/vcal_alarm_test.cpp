@@ -7,16 +7,15 @@
 #include <algorithm>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/vcal_writer.hpp"
 
 namespace syncml::matching {
 namespace {
 
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed && parsed->size() == 1 ? parsed->front() : calendar{};
-}
+using testing::ical_event;
+using testing::parse_one;
+using testing::vcal_event;
 
 // The event's content lines (unfolded, quoted-printable decoded) without BEGIN/END.
 std::vector<content_line> event_lines(const std::string& text) {
@@ -47,18 +46,6 @@ std::string value_of(const std::string& text, std::string_view name) {
         if (line.name == name) return line.value;
     }
     return "(none)";
-}
-
-std::string ical_event(const std::string& alarms) {
-    return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"
-           "DTSTAMP:20260101T000000Z\r\nDTSTART:20260601T090000Z\r\nDTEND:20260601T100000Z\r\nSUMMARY:m\r\n" +
-           alarms + "END:VEVENT\r\nEND:VCALENDAR\r\n";
-}
-
-std::string vcal_event(const std::string& alarms) {
-    return "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20260601T090000Z\r\n"
-           "DTEND:20260601T100000Z\r\nSUMMARY:m\r\n" +
-           alarms + "END:VEVENT\r\nEND:VCALENDAR\r\n";
 }
 
 const std::string k_display = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:soon\r\nEND:VALARM\r\n";

@@ -3,17 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/corpus_test_support.hpp"
 #include "matching/vcal_attendee.hpp"
 
 namespace syncml::matching {
 namespace {
 
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed ? parsed->front() : calendar{};
-}
+using testing::parse_one;
 
 std::vector<std::string> attendee_lines(std::string text) {
     for (auto at = text.find("\r\n "); at != std::string::npos; at = text.find("\r\n ")) text.erase(at, 3);

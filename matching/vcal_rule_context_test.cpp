@@ -4,31 +4,23 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/calendar_values.hpp"
 #include "matching/corpus_test_support.hpp"
 
 namespace syncml::matching {
 namespace {
 
-std::string event(std::string_view version, std::string_view start, std::string_view rule) {
-    return "BEGIN:VCALENDAR\r\nVERSION:" + std::string(version) + "\r\nBEGIN:VEVENT\r\nUID:r1\r\nSUMMARY:s\r\n" +
-           "DTSTART:" + std::string(start) + "\r\nDTEND:" + std::string(start.substr(0, 9)) +
-           "235900\r\nRRULE:" + std::string(rule) + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-}
+using testing::has_line;
+using testing::parse_one;
 
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed ? parsed->front() : calendar{};
+std::string event(std::string_view version, std::string_view start, std::string_view rule) {
+    return testing::event_on(version, start, "RRULE:" + std::string(rule) + "\r\n");
 }
 
 const recurrence_rule& only_rule(const calendar& cal) {
     EXPECT_EQ(cal.components.at(0).rrules.size(), 1u);
     return cal.components.at(0).rrules.at(0);
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-    return text.find("\r\n" + line + "\r\n") != std::string::npos;
 }
 
 TEST(vcal_rule_context, mp12_reads_as_a_yearly_rule_in_the_month_of_dtstart) {

@@ -3,20 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/corpus_test_support.hpp"
 
 namespace syncml::matching {
 namespace {
 
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed ? parsed->front() : calendar{};
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-    return text.find("\r\n" + line + "\r\n") != std::string::npos;
-}
+using testing::has_line;
+using testing::parse_one;
 
 TEST(vcal_second_zone, kcalendarcore_conference_in_the_second_zone_goes_out_in_utc) {
     // Berlin is the first VTIMEZONE (it becomes TZ/DAYLIGHT); the event is in Europe/Prague, CET in November.

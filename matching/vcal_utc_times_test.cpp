@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/item_format.hpp"
 #include "matching/merge_items.hpp"
 #include "matching/normalize_time.hpp"
@@ -11,11 +12,7 @@
 namespace syncml::matching {
 namespace {
 
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed && parsed->size() == 1 ? parsed->front() : calendar{};
-}
+using testing::parse_one;
 
 std::string vcal(const std::string& zone_lines, const std::string& event_lines) {
     return "BEGIN:VCALENDAR\r\nVERSION:1.0\r\n" + zone_lines + "BEGIN:VEVENT\r\n" + event_lines +
