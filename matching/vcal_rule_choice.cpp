@@ -133,11 +133,16 @@ std::optional<vcal_rule_choice> choose_vcal_rule(const recurrence_rule& rule, co
     return std::nullopt;
 }
 
+std::optional<recurrence_rule> vcal_reading(const recurrence_rule& rule, const std::optional<date_time>& start) {
+    auto choice = choose_vcal_rule(rule, start);
+    return choice ? parse_vcal_rule(choice->text, start) : std::nullopt;
+}
+
 void restore_hinted_vcal_rule(std::vector<recurrence_rule>& rules, std::size_t real_count,
                               const std::optional<date_time>& start) {
     if (real_count == 0 || rules.size() <= real_count) return;
     auto choice = choose_vcal_rule(rules[real_count], start);
-    if (!choice || choice->exact || parse_vcal_rule(choice->text, start) != rules.front()) return;
+    if (!choice || choice->exact || vcal_reading(rules[real_count], start) != rules.front()) return;
     rules.front() = rules[real_count];
     rules.erase(rules.begin() + static_cast<std::ptrdiff_t>(real_count));
 }

@@ -20,6 +20,11 @@ struct vcal_rule_choice {
 // nullopt when no 1.0 rule gives the rule's occurrences (the rule then travels as a hint only).
 std::optional<vcal_rule_choice> choose_vcal_rule(const recurrence_rule& rule, const std::optional<date_time>& start);
 
+// The rule a 1.0 phone reads from what `choose_vcal_rule` wrote (without the hint): equal to `rule` for exact
+// forms, same occurrences otherwise; nullopt when `rule` travels as a hint only. Merge can take a phone's copy
+// with this rule as unchanged.
+std::optional<recurrence_rule> vcal_reading(const recurrence_rule& rule, const std::optional<date_time>& start);
+
 // The reader's side: `rules` holds the `real_count` rules read from 1.0 RRULE lines, then the hinted ones. A hint
 // right after the real rules whose inexact 1.0 form is the first real rule stands for it and takes its place;
 // when the phone changed the 1.0 rule, it is no longer that form and the hint stays a rule of its own.
