@@ -5,30 +5,20 @@
 #include <gtest/gtest.h>
 
 #include "matching/calendar_codec.hpp"
+#include "matching/calendar_test_support.hpp"
 #include "matching/calendar_values.hpp"
 
 namespace syncml::matching {
 namespace {
 
-std::string event(std::string_view version, std::string_view start, std::string_view rule_lines) {
-    return "BEGIN:VCALENDAR\r\nVERSION:" + std::string(version) + "\r\nBEGIN:VEVENT\r\nUID:r1\r\nSUMMARY:s\r\n" +
-           "DTSTART:" + std::string(start) + "\r\nDTEND:" + std::string(start.substr(0, 9)) + "235900\r\n" +
-           std::string(rule_lines) + "END:VEVENT\r\nEND:VCALENDAR\r\n";
-}
-
-calendar parse_one(const std::string& text, calendar_version version) {
-    auto parsed = parse_calendars(text, version);
-    EXPECT_TRUE(parsed && parsed->size() == 1) << text;
-    return parsed ? parsed->front() : calendar{};
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-    return text.find("\r\n" + line + "\r\n") != std::string::npos;
-}
+using testing::event_on;
+using testing::has_line;
+using testing::parse_one;
 
 // The iCalendar event with `rrule` written for a phone; the original must come back from that text.
 std::string to_phone(std::string_view start, std::string_view rrule) {
-    const auto cal = parse_one(event("2.0", start, "RRULE:" + std::string(rrule) + "\r\n"), calendar_version::ical20);
+    const auto cal =
+        parse_one(event_on("2.0", start, "RRULE:" + std::string(rrule) + "\r\n"), calendar_version::ical20);
     const auto vcal = write_calendar(cal, calendar_version::vcal10);
     EXPECT_TRUE(parse_one(vcal, calendar_version::vcal10) == cal) << vcal;
     return vcal;
@@ -107,21 +97,22 @@ TEST(vcal_rule_choice, the_phones_reading_of_a_rule_is_what_it_sends_back_withou
 TEST(vcal_rule_choice, a_hint_without_its_1_0_rule_still_reads_as_before) {
     // What earlier versions wrote: the hint alone, or an exact first rule and a hinted second one.
     const auto alone =
-        parse_one(event("1.0", "20260510T090000", "X-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
+        parse_one(event_on("1.0", "20260510T090000", "X-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
                   calendar_version::vcal10);
     ASSERT_EQ(alone.components.at(0).rrules.size(), 1u);
     EXPECT_EQ(format_rrule(alone.components[0].rrules[0]), "FREQ=YEARLY;BYMONTHDAY=10;BYMONTH=3");
     const auto second = parse_one(
-        event("1.0", "20260510T090000", "RRULE:YM1 3 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=5;BYDAY=2SU\r\n"),
+        event_on("1.0", "20260510T090000", "RRULE:YM1 3 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=5;BYDAY=2SU\r\n"),
         calendar_version::vcal10);
     ASSERT_EQ(second.components.at(0).rrules.size(), 2u);
     EXPECT_EQ(format_rrule(second.components[0].rrules[0]), "FREQ=YEARLY;BYMONTH=3");
 }
 
 TEST(vcal_rule_choice, a_rule_the_phone_changed_is_not_overridden_by_the_old_hint) {
-    const auto cal = parse_one(event("1.0", "20260510T090000",
-                                     "RRULE:YM1 4 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
-                               calendar_version::vcal10);
+    const auto cal =
+        parse_one(event_on("1.0", "20260510T090000",
+                           "RRULE:YM1 4 #0\r\nX-SYNCML-ICAL-RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10\r\n"),
+                  calendar_version::vcal10);
     ASSERT_FALSE(cal.components.at(0).rrules.empty());
     EXPECT_EQ(format_rrule(cal.components[0].rrules[0]), "FREQ=YEARLY;BYMONTH=4");
 }
