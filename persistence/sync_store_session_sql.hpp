@@ -59,14 +59,19 @@ inline constexpr const char* open_session =
     "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at ELSE NULL END, "
     "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, "
     "updated_at = CASE WHEN sessions.expires_at > now() THEN sessions.updated_at ELSE now() END, "
-    "expires_at = now() + interval '30 minutes' RETURNING *) " SYNCML_SESSION_COLUMNS
-    "FROM s " SYNCML_SESSION_DEVICE_JOIN;
+    "expires_at = CASE WHEN sessions.expires_at > now() THEN sessions.expires_at "
+    "ELSE now() + interval '30 minutes' END RETURNING *) " SYNCML_SESSION_COLUMNS "FROM s " SYNCML_SESSION_DEVICE_JOIN;
 
+// A session expires 25 to 30 minutes after its last message: the expiry (an indexed column) moves only when it
+// is 5 minutes old, so the other messages of a session update its row in place (HOT: no new index entries).
+// Otherwise every message would add entries to every index of the table, and lookups and uniqueness checks
+// of a busy device would wade through its dead row versions until vacuum.
 inline constexpr const char* save_session =
     "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
     "last_response_content_type = $7, device_id = NULLIF($8::bigint, 0), "
     "finished_at = CASE WHEN $9 THEN clock_timestamp() ELSE finished_at END, updated_at = now(), "
-    "expires_at = now() + interval '30 minutes' WHERE tenant_id = $1 AND session_id = $2";
+    "expires_at = CASE WHEN expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
+    "ELSE expires_at END WHERE tenant_id = $1 AND session_id = $2";
 
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
 

@@ -134,6 +134,27 @@ TEST_F(sync_store_session_test, open_session_creates_keeps_a_live_row_and_restar
     EXPECT_EQ(sql_value("SELECT finished_at IS NULL AND expires_at > now() FROM sessions"), "t");
 }
 
+TEST_F(sync_store_session_test, saving_extends_the_expiry_only_when_it_is_five_minutes_old) {
+    std::int64_t key = 0;
+    tx([&](sync_store& s) { key = s.open_session(tenant_, "phone", "9").id; });
+    auto save = [&] {
+        tx([&](sync_store& s) {
+            auto rec = s.lock_session_by_key(tenant_, key);
+            ASSERT_TRUE(rec);
+            s.save_session(tenant_, *rec);
+        });
+    };
+    const std::string minutes_left = "SELECT round(extract(epoch FROM expires_at - now()) / 60) FROM sessions";
+    in_transaction(*db_,
+                   [&](pqxx::work& t) { t.exec("UPDATE sessions SET expires_at = now() + interval '27 minutes'"); });
+    save();
+    EXPECT_EQ(sql_value(minutes_left), "27");
+    in_transaction(*db_,
+                   [&](pqxx::work& t) { t.exec("UPDATE sessions SET expires_at = now() + interval '24 minutes'"); });
+    save();
+    EXPECT_EQ(sql_value(minutes_left), "30");
+}
+
 TEST_F(sync_store_session_test, the_device_lock_excludes_other_transactions_until_commit) {
     database other(url());
     std::promise<void> locked;
