@@ -1,6 +1,6 @@
 #pragma once
 // For persistence/ .cpp files only: one statement outside any transaction (autocommit), for single reads and
-// session-level advisory locks where BEGIN/COMMIT would only add round trips. No retry: a failure becomes a
+// writes where BEGIN/COMMIT would only add round trips. No retry: a failure becomes a
 // db_error, and the caller answers the client with a retryable error.
 
 #include "persistence/detail/connection_access.hpp"
