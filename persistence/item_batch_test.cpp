@@ -165,5 +165,35 @@ TEST_F(item_batch_test, text_survives_the_array_parameters) {
     }));
 }
 
+// Keys carry no foreign key (migration 0007): deleting the user's datastores must still take them along.
+TEST_F(item_batch_test, deleting_a_user_deletes_its_match_keys) {
+    auto gone = user("gone"), kept = user("kept");
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        seed(s, gone);
+        seed(s, kept);
+    }));
+    auto keys_of = [&](const user_info& u) {
+        return in_transaction(*db_, [&](pqxx::work& tx) {
+            return tx
+                .exec_params1(
+                    "SELECT count(*) FROM item_match_keys k JOIN datastores d ON d.tenant_id = "
+                    "k.tenant_id AND d.datastore_id = k.datastore_id WHERE d.user_id = $1",
+                    u.id)[0]
+                .as<int64_t>();
+        });
+    };
+    EXPECT_EQ(keys_of(gone), 4);
+    delete_user(*db_, default_tenant, "gone");
+    auto orphans = in_transaction(*db_, [&](pqxx::work& tx) {
+        return tx
+            .exec1(
+                "SELECT count(*) FROM item_match_keys k WHERE NOT EXISTS (SELECT 1 FROM items i WHERE "
+                "i.tenant_id = k.tenant_id AND i.item_id = k.item_id)")[0]
+            .as<int64_t>();
+    });
+    EXPECT_EQ(orphans, 0);
+    EXPECT_EQ(keys_of(kept), 4);
+}
+
 }  // namespace
 }  // namespace syncml::persistence
