@@ -155,13 +155,7 @@ TEST(engine, splits_package_4_over_messages_within_max_msg_size) {
     while (!reply.body.final) {
         ASSERT_LE(encode(reply, wire_encoding::xml).size(), 4000u);
         received += sync_of(reply)->commands.size();
-        auto next = b.blank();
-        next.body.final = false;
-        alert more;
-        more.cmd_id = "1";
-        more.data = "222";
-        next.body.commands.push_back(command{more});
-        reply = b.send(next).reply;
+        reply = b.send(b.more()).reply;
         ASSERT_LT(++messages, 100u);
     }
     received += sync_of(reply)->commands.size();
@@ -194,13 +188,7 @@ TEST(engine, sends_an_item_larger_than_a_message_as_a_large_object) {
             }
         }
         if (reply.body.final) break;
-        auto next = b.blank();
-        next.body.final = false;
-        alert more;
-        more.cmd_id = "1";
-        more.data = "222";
-        next.body.commands.push_back(command{more});
-        reply = b.send(next).reply;
+        reply = b.send(b.more()).reply;
         ASSERT_LT(chunks, 20u);
     }
     EXPECT_GE(chunks, 3u);
