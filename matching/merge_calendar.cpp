@@ -8,6 +8,7 @@
 #include "matching/calendar_values.hpp"
 #include "matching/normalize_text.hpp"
 #include "matching/normalize_time.hpp"
+#include "matching/vcal_rule_choice.hpp"
 
 namespace syncml::matching {
 
@@ -80,15 +81,24 @@ bool same_end(const recurrence_rule& a, const recurrence_rule& b, const std::opt
 }
 
 // Rules that give the same occurrences in either copy's spelling (implied parts, UNTIL in UTC or local time).
+bool same_rule(const recurrence_rule& stored, const calendar_component& s, const recurrence_rule& incoming,
+               const calendar_component& i, const zones& z) {
+    auto a = with_implied_parts(stored, s.start);
+    auto b = with_implied_parts(incoming, i.start);
+    if (!same_end(a, b, s.start, z)) return false;
+    a.until.reset();
+    b.until.reset();
+    return a == b;
+}
+
+// A vCalendar 1.0 phone that dropped our RRULE hint sends back the 1.0 form it was given (YD for a yearly rule
+// in another month, W1 for every weekday, ...): the same occurrences, so the same rule.
 bool same_rules(const calendar_component& s, const calendar_component& i, const zones& z) {
     if (s.rrules.size() != i.rrules.size()) return false;
     for (std::size_t n = 0; n < s.rrules.size(); ++n) {
-        auto a = with_implied_parts(s.rrules[n], s.start);
-        auto b = with_implied_parts(i.rrules[n], i.start);
-        if (!same_end(a, b, s.start, z)) return false;
-        a.until.reset();
-        b.until.reset();
-        if (!(a == b)) return false;
+        if (same_rule(s.rrules[n], s, i.rrules[n], i, z)) continue;
+        auto reading = vcal_reading(s.rrules[n], s.start);
+        if (!reading || !same_rule(*reading, s, i.rrules[n], i, z)) return false;
     }
     return true;
 }

@@ -78,6 +78,38 @@ TEST(merge_calendar, sees_the_same_instant_in_utc_and_in_a_tzid_as_no_change) {
     EXPECT_FALSE(r.device_needs_update);
 }
 
+// A phone that drops our X- hints sends back the 1.0 rule it was given for a yearly rule in another month (YD
+// with fixed days of the year): the same occurrences, so no change either way.
+TEST(merge_calendar, sees_the_vcal_form_of_a_yearly_rule_without_its_hint_as_the_same_rule) {
+    auto parsed = parse_item(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:yearly-1\r\n"
+        "DTSTART:20240510T080000Z\r\nDTEND:20240510T090000Z\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=20\r\n"
+        "SUMMARY:Spring\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        item_dialect::ical20);
+    ASSERT_TRUE(parsed.has_value());
+    const calendar& server = std::get<calendar>(*parsed);
+    auto vcal = serialize_item(*parsed, item_dialect::vcal10);
+    ASSERT_TRUE(vcal.has_value());
+    std::string phone_text;  // without the X- hint lines and their soft line breaks
+    bool in_hint = false;
+    for (std::size_t at = 0; at < vcal->size();) {
+        auto end = vcal->find("\r\n", at);
+        auto line = vcal->substr(at, end + 2 - at);
+        bool continued = in_hint || line.rfind("X-SYNCML-", 0) == 0;
+        if (!continued) phone_text += line;
+        in_hint = continued && line.size() > 2 && line[line.size() - 3] == '=';
+        at = end + 2;
+    }
+    ASSERT_NE(phone_text.find("RRULE:YD"), std::string::npos) << phone_text;
+    ASSERT_EQ(phone_text.find("X-SYNCML"), std::string::npos) << phone_text;
+    auto phone = parse_item(phone_text, item_dialect::vcal10);
+    ASSERT_TRUE(phone.has_value()) << phone_text;
+    ASSERT_NE(std::get<calendar>(*phone).components.at(0).rrules.at(0), server.components.at(0).rrules.at(0));
+    auto r = merge(*parsed, *phone, vcal_phone());
+    EXPECT_EQ(merged_calendar(r).components.at(0).rrules, server.components.at(0).rrules);
+    EXPECT_FALSE(r.stored_changed) << *serialize_item(r.merged, item_dialect::ical20) << "\n---\n" << phone_text;
+}
+
 TEST(merge_calendar, adds_an_exception_the_device_created_and_keeps_the_servers_tzid) {
     calendar phone = server_series();
     phone.components.resize(1);
