@@ -97,8 +97,10 @@ class batch_writer {
             modseqs.push_back(new_modseq_.at(i));
             by_modseq[modseqs.back()] = i;
         }
-        auto rows = exec_sql(tx_, sql::insert_items, tenant_, datastore_, text_array(types), text_array(contents),
-                             bigint_array(modseqs));
+        auto packed = pack_texts(contents);
+        auto rows =
+            exec_sql(tx_, sql::insert_items, tenant_, datastore_, text_array(types), pqxx::binarystring(packed.bytes),
+                     bigint_array(packed.starts), bigint_array(packed.lengths), bigint_array(modseqs));
         if (rows.size() != adds_.size()) throw std::logic_error("item batch: inserted rows do not match the adds");
         for (const auto& row : rows) {
             auto i = by_modseq.at(row[2].as<int64_t>());
@@ -119,8 +121,10 @@ class batch_writer {
             contents.push_back(*writes_[i].content);
             modseqs.push_back(new_modseq_.at(i));
         }
+        auto packed = pack_texts(contents);
         auto rows = exec_sql(tx_, sql::replace_items, tenant_, bigint_array(ids), text_array(types),
-                             text_array(contents), bigint_array(modseqs));
+                             pqxx::binarystring(packed.bytes), bigint_array(packed.starts),
+                             bigint_array(packed.lengths), bigint_array(modseqs));
         if (rows.size() > replaces_.size()) throw std::logic_error("item batch: replaced rows do not match");
         std::set<int64_t> written;
         for (const auto& row : rows) {

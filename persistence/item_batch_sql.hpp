@@ -9,18 +9,20 @@ namespace syncml::persistence::sql {
 // The datastore row stays locked until commit: modseqs become visible in the order they were taken.
 inline constexpr const char* bump_by =
     "UPDATE datastores SET modseq = modseq + $3 WHERE tenant_id = $1 AND datastore_id = $2 RETURNING modseq";
+// Contents come packed (pg_arrays.hpp): bytes $4, starts $5, lengths $6.
 inline constexpr const char* insert_items =
     "INSERT INTO items (tenant_id, datastore_id, content_type, content, modseq) "
-    "SELECT $1, $2, u.t, u.c, u.m FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(t, c, m) "
-    "RETURNING item_id, guid, modseq";
+    "SELECT $1, $2, u.t, convert_from(substring($4::bytea FROM u.s FOR u.l), 'UTF8'), u.m "
+    "FROM unnest($3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(t, s, l, m) RETURNING item_id, guid, modseq";
 // The ids of items named by GUID ($3) in datastore $2, for writes that came without one.
 inline constexpr const char* item_ids =
     "SELECT item_id, guid FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = ANY($3::text[])";
-// Item $2[p] gets content type $3[p], content $4[p] and modseq $5[p].
+// Item $2[p] gets content type $3[p], the packed content p ($4, $5, $6) and modseq $7[p].
 inline constexpr const char* replace_items =
     "UPDATE items SET content_type = ($3::text[])[array_position($2::bigint[], item_id)], "
-    "content = ($4::text[])[array_position($2::bigint[], item_id)], "
-    "modseq = ($5::bigint[])[array_position($2::bigint[], item_id)], updated_at = now() "
+    "content = convert_from(substring($4::bytea FROM ($5::int[])[array_position($2::bigint[], item_id)] "
+    "FOR ($6::int[])[array_position($2::bigint[], item_id)]), 'UTF8'), "
+    "modseq = ($7::bigint[])[array_position($2::bigint[], item_id)], updated_at = now() "
     "WHERE tenant_id = $1 AND item_id = ANY($2::bigint[]) AND NOT deleted RETURNING item_id, modseq";
 inline constexpr const char* drop_keys_of_items =
     "DELETE FROM item_match_keys WHERE tenant_id = $1 AND item_id = ANY($2::bigint[])";

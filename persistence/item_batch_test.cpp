@@ -151,7 +151,7 @@ TEST_F(item_batch_test, a_replace_of_a_deleted_item_keeps_it_deleted) {
 }
 
 TEST_F(item_batch_test, text_survives_the_array_parameters) {
-    std::string odd = "BEGIN:VCARD\r\nNOTE:a \"quoted\" \\back, {brace}\r\n\tfolded NULL\r\nEND:VCARD\r\n";
+    std::string odd = "BEGIN:VCARD\r\nNOTE:a \"quoted\" \\back, {brace} Grüße 日本\r\n\tfolded NULL\r\nEND:VCARD\r\n";
     auto u = user("u");
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
         auto f = seed(s, u);
@@ -162,6 +162,14 @@ TEST_F(item_batch_test, text_survives_the_array_parameters) {
         EXPECT_EQ(s.mapping_of_luid(f.tenant, f.phone, "L,\"1\"")->guid, done[0].guid);
         EXPECT_EQ(s.twin_candidates(f.tenant, f.ds, f.other, {"NULL"}).size(), 1u);
         EXPECT_EQ(content_type_of(odd), "text/vcard");
+        // Several multi-byte contents in one batch, added and replaced: each comes back whole.
+        auto two = s.write_items(f.tenant, f.ds, f.phone,
+                                 {{{}, "é1 日本", {"k:e1"}, "E1", 0, false, 0},
+                                  {{}, "ö2 Grüße", {"k:e2"}, "E2", 0, false, 0},
+                                  {f.a.guid, "ä3 ÄÖÜ", {"k:e3"}, "LA", f.a.modseq, false, f.a.item_id}});
+        EXPECT_EQ(s.find_item(f.tenant, f.ds, two.at(0).guid)->content, "é1 日本");
+        EXPECT_EQ(s.find_item(f.tenant, f.ds, two.at(1).guid)->content, "ö2 Grüße");
+        EXPECT_EQ(s.find_item(f.tenant, f.ds, f.a.guid)->content, "ä3 ÄÖÜ");
     }));
 }
 

@@ -43,4 +43,26 @@ inline std::string bigint_array(const std::vector<std::int64_t>& values) {
     return out + "}";
 }
 
+// Texts concatenated into one binary (bytea) parameter, with 1-based starts and lengths beside it, for large
+// values: PostgreSQL parses a text[] literal character by character (about 18 us for a 1.4 KB contact), a
+// binary parameter not at all. SQL takes text i back as convert_from(substring(bytes FROM start FOR length),
+// 'UTF8').
+struct packed_texts {
+    std::string bytes;
+    std::vector<std::int64_t> starts, lengths;
+};
+
+inline packed_texts pack_texts(const std::vector<std::string>& values) {
+    packed_texts out;
+    std::size_t size = 0;
+    for (const auto& v : values) size += v.size();
+    out.bytes.reserve(size);
+    for (const auto& v : values) {
+        out.starts.push_back(static_cast<std::int64_t>(out.bytes.size()) + 1);
+        out.lengths.push_back(static_cast<std::int64_t>(v.size()));
+        out.bytes += v;
+    }
+    return out;
+}
+
 }  // namespace syncml::persistence
