@@ -103,7 +103,20 @@ void item_applier::apply(std::vector<incoming_item>& batch) {
 void item_applier::flush() {
     if (writes_.empty()) return;
     r_.store.write_items(r_.tenant(), s_.datastore_id, s_.device_store_id, writes_);
+    // Every write with content takes one modseq.
+    if (s_.own_modseqs >= 0) {
+        s_.own_modseqs +=
+            std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.content.has_value(); });
+    }
     writes_.clear();
+}
+
+bool item_applier::only_own_items() {
+    if (s_.own_modseqs == -2) return false;
+    auto modseq = r_.store.current_modseq(r_.tenant(), s_.datastore_id);
+    if (s_.own_modseqs == -1) s_.own_modseqs = modseq == 0 ? 0 : -2;
+    // Another device's change since (or a Delete of this one's) takes a modseq this session did not count.
+    return modseq == s_.own_modseqs;
 }
 
 void item_applier::apply_slow(std::vector<incoming_item>& batch) {
@@ -184,7 +197,9 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
-    candidate_set found(r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all));
+    candidate_set found(only_own_items()
+                            ? std::vector<persistence::twin_candidate>{}
+                            : r_.store.twin_candidates(r_.tenant(), s_.datastore_id, s_.device_store_id, all));
     // Byte-identical resends pair first and need no scoring (they may have no name, phone or UID).
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const auto* same = out[i] ? nullptr : found.with_key(content_key_of(batch[i].keys));

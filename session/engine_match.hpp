@@ -65,6 +65,9 @@ class item_applier {
                      std::optional<std::string> content, std::vector<std::string> keys, bool resend);
     // Writes what the batch queued with one store call.
     void flush();
+    // Slow sync: whether the datastore holds nothing but what this device sent in this sync (see
+    // store_state::own_modseqs), so that no stored item can be a twin.
+    bool only_own_items();
     // Replace (or Add) of an item the device holds; `revision`: what it last sent or received, if known.
     void update(incoming_item& in, const persistence::item_record& existing, std::optional<std::int64_t> revision,
                 const matching::item* parsed);

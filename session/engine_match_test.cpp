@@ -83,6 +83,54 @@ TEST(engine_match, repeated_slow_syncs_pair_every_item_with_one_lookup_per_messa
     }
 }
 
+// The Status codes of the phone's item commands in a reply.
+std::vector<std::string> item_codes(const message& reply) {
+    std::vector<std::string> codes;
+    for (const auto& c : reply.body.commands) {
+        auto* s = std::get_if<status>(&c.value);
+        if (s && (s->cmd == "Add" || s->cmd == "Replace")) codes.push_back(s->data);
+    }
+    return codes;
+}
+
+// Package 3 of a slow sync in two messages; `between` runs after the first.
+template <class Fn>
+std::vector<std::string> slow_sync_in_two_messages(phone& p, const std::vector<change>& first,
+                                                   const std::vector<change>& second, Fn between) {
+    p.send(p.start(201));
+    auto m1 = p.changes_message(first);
+    m1.body.final = false;
+    auto codes = item_codes(p.send(m1).reply);
+    between();
+    auto last = p.send(p.changes_message(second)).reply;
+    for (auto& code : item_codes(last)) codes.push_back(code);
+    return codes;
+}
+
+TEST(engine_match, a_slow_sync_into_an_empty_datastore_looks_up_no_twins) {
+    store_t store;
+    phone a(store, "phone-a", "text/vcard");
+    auto codes =
+        slow_sync_in_two_messages(a, {{"1", vcard30("Anna", "Schmidt", "")}},
+                                  {{"2", vcard30("Bernd", "Meier", "")}, {"3", vcard30("Anna", "Schmidt", "")}}, [] {});
+    EXPECT_EQ(codes, (std::vector<std::string>{"201", "201", "201"})) << "its own items are no twins of each other";
+    EXPECT_EQ(store.candidate_queries, 0);
+    EXPECT_EQ(live(store).size(), 3u);
+}
+
+TEST(engine_match, an_item_another_device_stores_during_a_slow_sync_into_an_empty_datastore_is_found_as_twin) {
+    store_t store;
+    phone a(store, "phone-a", "text/vcard");
+    phone b(store, "phone-b", "text/vcard");
+    auto codes = slow_sync_in_two_messages(a, {{"1", vcard30("Anna", "Schmidt", "")}},
+                                           {{"2", vcard30("Bernd", "Meier", "TEL:+49 30 9876543\r\n")}}, [&] {
+                                               b.sync(201, {{"b1", vcard30("Bernd", "Meier", "")}});
+                                           });
+    EXPECT_EQ(codes, (std::vector<std::string>{"201", "200"}));
+    EXPECT_EQ(store.candidate_queries, 2) << "B's slow sync and A's second message";
+    EXPECT_EQ(live(store).size(), 2u) << "Bernd once";
+}
+
 TEST(engine_match, a_twin_in_another_format_and_name_order_pairs_and_gets_the_union_of_fields) {
     store_t store;
     phone a(store, "phone-a", "text/vcard");

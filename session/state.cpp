@@ -97,6 +97,7 @@ std::string encode_store(const store_state& s) {
     w.put("resumed", s.resumed);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
+    w.put("own_modseqs", s.own_modseqs);
     w.put("r_add", s.received_add);
     w.put("r_rep", s.received_replace);
     w.put("r_del", s.received_delete);
@@ -149,7 +150,8 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"upto", &store_state::upto_modseq},       {"out_offset", &store_state::out_offset},
         {"r_add", &store_state::received_add},     {"r_rep", &store_state::received_replace},
         {"r_del", &store_state::received_delete},  {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete}};
+        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete},
+        {"own_modseqs", &store_state::own_modseqs}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));

@@ -57,6 +57,10 @@ struct store_state {
     bool resumed = false;         // continues an interrupted session (Alert 225)
     std::int64_t out_offset = 0;  // bytes of outgoing.front() already sent as a large object
     std::optional<incoming_chunks> partial;
+    // Slow sync: modseqs this session took in a datastore that was empty when it started (-1: not checked
+    // yet, -2: it was not empty). While the datastore's modseq equals it, every stored item is one the
+    // device sent in this sync and holds, so there is no twin to look up.
+    std::int64_t own_modseqs = -1;
     // Counters for metrics and the session log line.
     std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
     std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
