@@ -28,6 +28,7 @@ class batch_writer {
             done_.push_back({w.guid, w.modseq});
             ids_.push_back(w.item_id);
         }
+        skipped_.assign(writes_.size(), false);
     }
 
     std::vector<written_item> run() {
@@ -47,16 +48,24 @@ class batch_writer {
     void find_ids() {
         std::vector<std::string> guids;
         for (std::size_t i = 0; i < writes_.size(); ++i) {
-            if (ids_[i] == 0 && !writes_[i].guid.empty()) guids.push_back(writes_[i].guid);
+            if ((ids_[i] == 0 || writes_[i].at_current) && !writes_[i].guid.empty()) guids.push_back(writes_[i].guid);
         }
         if (guids.empty()) return;
-        std::map<std::string, int64_t> id_of;
-        for (const auto& row : exec_sql(tx_, sql::item_ids, tenant_, datastore_, text_array(guids))) {
-            id_of[row[1].as<std::string>()] = row[0].as<int64_t>();
-        }
+        std::map<std::string, pqxx::row> found;
+        auto rows = exec_sql(tx_, sql::items_by_guid, tenant_, datastore_, text_array(guids));
+        for (const auto& row : rows) found.emplace(row[1].as<std::string>(), row);
         for (std::size_t i = 0; i < writes_.size(); ++i) {
-            if (ids_[i] != 0 || writes_[i].guid.empty()) continue;
-            if (auto found = id_of.find(writes_[i].guid); found != id_of.end()) ids_[i] = found->second;
+            if ((ids_[i] != 0 && !writes_[i].at_current) || writes_[i].guid.empty()) continue;
+            auto it = found.find(writes_[i].guid);
+            bool map_current = writes_[i].at_current && !writes_[i].content;
+            if (map_current && (it == found.end() || it->second[3].as<bool>())) {
+                skipped_[i] = true;  // a deleted or unknown item: the write does nothing at all
+                ids_[i] = 0;
+                continue;
+            }
+            if (it == found.end()) continue;
+            if (map_current) done_[i].modseq = it->second[2].as<int64_t>();
+            ids_[i] = it->second[0].as<int64_t>();
         }
     }
 
@@ -163,7 +172,7 @@ class batch_writer {
         std::vector<std::string> luids;
         std::vector<int64_t> held;
         for (std::size_t i = 0; i < writes_.size(); ++i) {
-            if (writes_[i].luid.empty()) continue;
+            if (writes_[i].luid.empty() || skipped_[i]) continue;
             luids.push_back(writes_[i].luid);
             if (!writes_[i].guid.empty() && ids_[i] != 0) held.push_back(ids_[i]);
         }
@@ -175,7 +184,8 @@ class batch_writer {
         std::vector<int64_t> map_ids, revisions;
         for (auto i = writes_.size(); i-- > 0;) {
             const auto& luid = writes_[i].luid;
-            if (luid.empty() || ids_[i] == 0 || !seen_luids.insert(luid).second || !seen_ids.insert(ids_[i]).second)
+            if (luid.empty() || skipped_[i] || ids_[i] == 0 || !seen_luids.insert(luid).second ||
+                !seen_ids.insert(ids_[i]).second)
                 continue;
             auto modseq = done_[i].modseq;
             map_luids.push_back(luid);
@@ -191,7 +201,8 @@ class batch_writer {
     int64_t tenant_, datastore_, device_store_;
     const std::vector<item_write>& writes_;
     std::vector<written_item> done_;
-    std::vector<int64_t> ids_;  // per write: the item's id, 0 while unknown or when the item is gone
+    std::vector<int64_t> ids_;   // per write: the item's id, 0 while unknown or when the item is gone
+    std::vector<bool> skipped_;  // per write: an at_current mapping of an item that is deleted or gone
     std::vector<std::size_t> adds_, replaces_;
     std::map<int64_t, std::size_t> last_replace_;  // item id -> index of its last replace
     std::map<std::size_t, int64_t> new_modseq_;

@@ -14,9 +14,11 @@ inline constexpr const char* insert_items =
     "INSERT INTO items (tenant_id, datastore_id, content_type, content, modseq) "
     "SELECT $1, $2, u.t, convert_from(substring($4::bytea FROM u.s FOR u.l), 'UTF8'), u.m "
     "FROM unnest($3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(t, s, l, m) RETURNING item_id, guid, modseq";
-// The ids of items named by GUID ($3) in datastore $2, for writes that came without one.
-inline constexpr const char* item_ids =
-    "SELECT item_id, guid FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND guid = ANY($3::text[])";
+// The items named by GUID ($3) in datastore $2, for writes that came without their id or map at the current
+// modseq.
+inline constexpr const char* items_by_guid =
+    "SELECT item_id, guid, modseq, deleted FROM items WHERE tenant_id = $1 AND datastore_id = $2 "
+    "AND guid = ANY($3::text[])";
 // Item $2[p] gets content type $3[p], the packed content p ($4, $5, $6) and modseq $7[p].
 inline constexpr const char* replace_items =
     "UPDATE items SET content_type = ($3::text[])[array_position($2::bigint[], item_id)], "

@@ -119,6 +119,35 @@ TEST_F(item_batch_test, a_batch_leaves_what_the_per_item_calls_leave) {
     EXPECT_EQ(batched.keys.count("new5"), 1u) << "an add without a LUID is stored, unmapped";
 }
 
+// A client's Map: each item at its current modseq; a deleted or unknown item changes nothing, not even the
+// mapping its LUID had.
+TEST_F(item_batch_test, a_map_at_the_current_modseq_skips_deleted_and_unknown_items) {
+    auto batched_user = user("batched"), one_by_one_user = user("one-by-one");
+    auto run = [&](const user_info& u, bool batched) {
+        observed o;
+        EXPECT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+            auto f = seed(s, u);
+            auto replaced = s.replace_item(f.tenant, f.ds, f.a.guid, "a1", {"k:a1"});
+            s.delete_item(f.tenant, f.ds, f.b.guid);
+            item_write a{f.a.guid, std::nullopt, {}, "MA", 0, false, 0, true};
+            item_write b{f.b.guid, std::nullopt, {}, "LA", 0, false, 0, true};
+            item_write unknown{"no-such-guid", std::nullopt, {}, "LB", 0, false, 0, true};
+            std::vector<item_write> writes{a, b, unknown};
+            auto done = batched ? s.write_items(f.tenant, f.ds, f.phone, writes)
+                                : s.sync_store::write_items(f.tenant, f.ds, f.phone, writes);
+            o = observe(s, f, {done.at(0)});
+            EXPECT_EQ(s.mapping_of_luid(f.tenant, f.phone, "MA")->revision, replaced->modseq);
+            EXPECT_TRUE(s.mapping_of_luid(f.tenant, f.phone, "LB")) << "the LUID keeps its mapping";
+        }));
+        return o;
+    };
+    auto batched = run(batched_user, true);
+    auto one_by_one = run(one_by_one_user, false);
+    EXPECT_EQ(batched.mappings, one_by_one.mappings);
+    EXPECT_EQ(batched.results, one_by_one.results);
+    EXPECT_EQ(batched.mappings.count("LA"), 0u) << "a moved from LA to MA";
+}
+
 TEST_F(item_batch_test, a_send_back_mapping_is_one_below_the_written_modseq) {
     auto u = user("u");
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {

@@ -168,6 +168,14 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
     std::vector<written_item> out;
     for (const auto& w : writes) {
         written_item done{w.guid, w.modseq};
+        if (w.at_current && !w.content) {
+            auto found = find_item(tenant, datastore, w.guid);
+            if (!found || found->deleted) {
+                out.push_back(std::move(done));
+                continue;
+            }
+            done.modseq = found->modseq;
+        }
         if (w.content && w.guid.empty()) {
             auto added = add_item(tenant, datastore, *w.content, w.match_keys);
             done = {added.guid, added.modseq};

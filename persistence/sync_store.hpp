@@ -94,6 +94,9 @@ struct item_write {
     std::int64_t modseq = 0;
     bool send_back = false;
     std::int64_t item_id = 0;  // of an existing item, when known (0: found by `guid`)
+    // Without content: map the item at its current modseq (instead of `modseq`), and not at all when it is
+    // deleted or gone, as a client's Map of an item the server sent asks.
+    bool at_current = false;
 };
 
 // What a write did: the item's GUID (new for an add) and its modseq after the write.

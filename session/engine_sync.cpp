@@ -152,11 +152,17 @@ void handle_map(run& r, const map& cmd) {
     st.target_refs = {cmd.target.loc_uri};
     st.source_refs = {cmd.source.loc_uri};
     if (!s) return;
+    // One batch for the whole Map: each item the device now holds at its current modseq, if it still exists.
+    std::vector<persistence::item_write> writes;
     for (const auto& mi : cmd.items) {
-        auto found = r.store.find_item(r.tenant(), s->datastore_id, mi.target);
-        if (found && !found->deleted)
-            r.store.set_mapping(r.tenant(), s->device_store_id, mi.source, mi.target, found->modseq);
+        if (mi.target.empty()) continue;  // names no item of ours
+        persistence::item_write w;
+        w.guid = mi.target;
+        w.luid = mi.source;
+        w.at_current = true;
+        writes.push_back(std::move(w));
     }
+    if (!writes.empty()) r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
 }
 
 void handle_status(run& r, const status& s) {
