@@ -1,4 +1,4 @@
-#include "persistence/item_batch.hpp"
+#include "persistence/detail/item_batch.hpp"
 
 #include <algorithm>
 #include <map>

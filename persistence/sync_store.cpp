@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "persistence/detail/connection_access.hpp"
-#include "persistence/item_batch.hpp"
+#include "persistence/detail/item_batch.hpp"
 #include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_session.hpp"
 #include "persistence/sync_store_sql.hpp"
