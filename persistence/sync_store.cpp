@@ -4,8 +4,8 @@
 
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/detail/item_batch.hpp"
+#include "persistence/detail/sync_store_session.hpp"
 #include "persistence/pg_arrays.hpp"
-#include "persistence/sync_store_session.hpp"
 #include "persistence/sync_store_sql.hpp"
 
 namespace syncml::persistence {

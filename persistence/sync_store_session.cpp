@@ -1,4 +1,4 @@
-#include "persistence/sync_store_session.hpp"
+#include "persistence/detail/sync_store_session.hpp"
 
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/sync_store_session_sql.hpp"
