@@ -8,14 +8,8 @@
 namespace syncml::persistence {
 namespace {
 
-class accounts_test : public testing::database_test {
+class accounts_test : public testing::migrated_database_test {
   protected:
-    void SetUp() override {
-        database_test::SetUp();
-        if (IsSkipped()) return;
-        db_ = std::make_unique<database>(url());
-        apply_migrations(*db_);
-    }
     database& db() { return *db_; }
 
     // What the protocol engine does when a device first syncs: a device row and a device store.
@@ -43,7 +37,6 @@ class accounts_test : public testing::database_test {
     }
 
   private:
-    std::unique_ptr<database> db_;
 };
 
 TEST_F(accounts_test, add_list_find_and_delete_tenants) {

@@ -11,13 +11,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class auth_throttle_test : public testing::database_test {
+class auth_throttle_test : public testing::migrated_database_test {
   protected:
     void SetUp() override {
-        testing::database_test::SetUp();
+        migrated_database_test::SetUp();
         if (IsSkipped()) return;
-        db_ = std::make_unique<database>(url());
-        apply_migrations(*db_);
         tenant_ = add_tenant(*db_, "acme").id;
     }
 
@@ -28,7 +26,6 @@ class auth_throttle_test : public testing::database_test {
         });
     }
 
-    std::unique_ptr<database> db_;
     std::int64_t tenant_ = 0;
 };
 

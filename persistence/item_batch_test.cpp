@@ -26,15 +26,8 @@ struct observed {
     bool operator==(const observed&) const = default;
 };
 
-class item_batch_test : public testing::database_test {
+class item_batch_test : public testing::migrated_database_test {
   protected:
-    void SetUp() override {
-        database_test::SetUp();
-        if (IsSkipped()) return;
-        db_ = std::make_unique<database>(url());
-        apply_migrations(*db_);
-    }
-
     struct fixture {
         int64_t tenant = 0, ds = 0, phone = 0, other = 0, base = 0;
         item_record a, b;
@@ -88,8 +81,6 @@ class item_batch_test : public testing::database_test {
         o.modseq = s.current_modseq(f.tenant, f.ds) - f.base;
         return o;
     }
-
-    std::unique_ptr<database> db_;
 };
 
 TEST_F(item_batch_test, a_batch_leaves_what_the_per_item_calls_leave) {

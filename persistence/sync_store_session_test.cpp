@@ -13,13 +13,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class sync_store_session_test : public testing::database_test {
+class sync_store_session_test : public testing::migrated_database_test {
   protected:
     void SetUp() override {
-        testing::database_test::SetUp();
+        migrated_database_test::SetUp();
         if (IsSkipped()) return;
-        db_ = std::make_unique<database>(url());
-        apply_migrations(*db_);
         tenant_ = add_tenant(*db_, "acme").id;
         user_ = add_user(*db_, "acme", "u", "pw").id;
     }
@@ -53,7 +51,6 @@ class sync_store_session_test : public testing::database_test {
         return in_transaction(*db_, [&](pqxx::work& tx) { return tx.exec1(query)[0].as<std::string>("NULL"); });
     }
 
-    std::unique_ptr<database> db_;
     std::int64_t tenant_ = 0;
     std::int64_t user_ = 0;
 };

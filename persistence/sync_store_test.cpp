@@ -11,13 +11,11 @@
 namespace syncml::persistence {
 namespace {
 
-class sync_store_test : public testing::database_test {
+class sync_store_test : public testing::migrated_database_test {
   protected:
     void SetUp() override {
-        database_test::SetUp();
+        migrated_database_test::SetUp();
         if (IsSkipped()) return;
-        db_ = std::make_unique<database>(url());
-        apply_migrations(*db_);
         auto user = add_user(*db_, default_tenant, "u1", "pw");
         tenant_ = user.tenant_id;
         user_ = user.id;
@@ -27,7 +25,6 @@ class sync_store_test : public testing::database_test {
         ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
     }
 
-    std::unique_ptr<database> db_;
     std::int64_t tenant_ = 0;
     std::int64_t user_ = 0;
 };

@@ -14,6 +14,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/migrations.hpp"
 
 namespace syncml::persistence::testing {
 
@@ -76,6 +77,19 @@ class database_test : public ::testing::Test {
 
   private:
     std::unique_ptr<scratch_schema> schema_;
+};
+
+// Fixture: database_test with the schema migrated and a database handle on it.
+class migrated_database_test : public database_test {
+  protected:
+    void SetUp() override {
+        database_test::SetUp();
+        if (IsSkipped()) return;
+        db_ = std::make_unique<database>(url());
+        apply_migrations(*db_);
+    }
+
+    std::unique_ptr<database> db_;
 };
 
 }  // namespace syncml::persistence::testing
