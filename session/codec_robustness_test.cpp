@@ -64,6 +64,25 @@ TEST(codec_robustness, bit_flips_in_every_corpus_message_fail_cleanly_or_decode)
     EXPECT_LT(cpu_seconds_since(start), 60.0);
 }
 
+// Found by the WBXML fuzzer: a VerDTD of "1.1" followed by carriage returns. WBXML keeps the CRs, an XML reader
+// turns them into line feeds; both decodings must still read version 1.1, not fall back to the public id's 1.2.
+TEST(codec_robustness, a_ver_dtd_padded_with_carriage_returns_reads_the_same_in_both_encodings) {
+    // WBXML 1.2, public id SyncML 1.2, UTF-8: <SyncML><SyncHdr><VerDTD>1.1\r\r</VerDTD>...
+    using namespace std::string_literals;
+    const auto wbxml =
+        "\x02\xa4\x01\x6a\x00\x6d\x6c\x71\x03"
+        "1.1\r\r\x00\x01"s +
+        "\x72\x03SyncML/1.1\x00\x01\x65\x03"
+        "1\x00\x01\x5b\x03"
+        "1\x00\x01"s +
+        "\x6e\x57\x03srv\x00\x01\x01\x67\x57\x03phone\x00\x01\x01\x01"s +
+        "\x6b\x12\x01\x01"s;  // <SyncBody><Final/></SyncBody></SyncML>
+    auto result = decode(wbxml);
+    ASSERT_TRUE(result.ok()) << result.error().describe();
+    EXPECT_EQ(result.value().version, syncml_version::v1_1);
+    expect_sane(wbxml, "VerDTD with carriage returns");
+}
+
 TEST(codec_robustness, a_truncated_body_still_yields_the_header_for_an_error_reply) {
     const auto bytes =
         test::read_bytes(test::corpus_dir() / "txsyncml/txsyncml/tests/fixtures/sony-ericsson-k800i-package1.xml");
