@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Many phones at once: (1) 1000 concurrent simulated phones (closed loop, no think time) against one server
-# instance for >= 60 s: errors, latency percentiles, server RSS; (2) one versus two instances behind haproxy
-# (same phone count, fresh accounts each) to show how the session rate scales with instances.
+# instance for >= 60 s: errors, latency percentiles, server RSS; (1b) the same phones pausing between sessions
+# (a mean of --paced-think-ms, exponential), i.e. a load below the server's capacity, where message latency
+# rather than queueing shows; (2) one versus two instances behind haproxy (same phone count, fresh accounts
+# each) to show how the session rate scales with instances.
 #
 #   loadtest/bench-concurrency.sh [--phones 1000] [--seconds 60] [--scale-phones 200] [--scale-seconds 30]
-#                                 [--think-ms 0] [--encoding wbxml] [--port 18440]
-# --think-ms gives the 1000 phones a mean pause between sessions (0: back to back, worst case).
+#                                 [--think-ms 0] [--paced-think-ms 30000] [--encoding wbxml] [--port 18440]
+# --think-ms gives the 1000 phones of run (1) a mean pause between sessions (0: back to back, worst case);
+# --paced-think-ms 0 skips run (1b).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-phones=1000 seconds=60 scale_phones=200 scale_seconds=30 encoding=wbxml port=18440 think_ms=0
+phones=1000 seconds=60 scale_phones=200 scale_seconds=30 encoding=wbxml port=18440 think_ms=0 paced_think_ms=30000
 while [ $# -gt 0 ]; do
     case $1 in
         --phones) phones=$2; shift ;;
@@ -18,8 +21,9 @@ while [ $# -gt 0 ]; do
         --scale-seconds) scale_seconds=$2; shift ;;
         --encoding) encoding=$2; shift ;;
         --think-ms) think_ms=$2; shift ;;
+        --paced-think-ms) paced_think_ms=$2; shift ;;
         --port) port=$2; shift ;;
-        *) echo "usage: $0 [--phones N] [--seconds S] [--scale-phones N] [--scale-seconds S] [--port P]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--phones N] [--seconds S] [--scale-phones N] [--scale-seconds S] [--think-ms MS] [--paced-think-ms MS] [--encoding E] [--port P]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -55,6 +59,13 @@ lt_accounts "${pop[@]}"
 lt_log "$phones concurrent phones against one instance for $seconds s"
 load many "http://127.0.0.1:$port/sync" "$pid_a" "$seconds" "$think_ms"
 cat "$work/many.txt"
+if [ "$paced_think_ms" -gt 0 ]; then
+    population paced "$phones"
+    lt_accounts "${pop[@]}"
+    lt_log "$phones phones pausing ${paced_think_ms} ms (mean) between sessions for $seconds s"
+    load paced "http://127.0.0.1:$port/sync" "$pid_a" "$seconds" "$paced_think_ms"
+    cat "$work/paced.txt"
+fi
 
 lt_server_start $((port + 2)) "$work/server-b.log"
 pid_b=$LT_SERVER_PID
@@ -99,6 +110,7 @@ row() {
 echo
 printf '%-34s %9s %7s %8s %8s %8s %8s %8s\n' run "sess/s" errors "p50 ms" "p99 ms" "init p99" "map p99" "RSS MB"
 row many "$phones phones, 1 instance"
+[ "$paced_think_ms" -gt 0 ] && row paced "$phones phones, think ${paced_think_ms} ms"
 row scale1 "$scale_phones phones, haproxy -> 1 instance"
 row scale2 "$scale_phones phones, haproxy -> 2 instances"
 echo "(p50/p99: package 3 message latency; RSS: peak sampled, summed over instances)"

@@ -66,6 +66,9 @@ void closed_worker(run_context& ctx, std::size_t worker, std::size_t workers, st
         ctx.cv.wait(lock, [&] { return ctx.measuring.load() || ctx.stop.load(); });
     }
     std::mt19937_64 rng(ctx.options.seed * 7919 + worker);
+    // Paced phones start at random points of their first pause instead of all in the first instant, which
+    // would measure one burst of every phone at once rather than the steady rate the pause gives.
+    think(ctx, rng);
     while (true) {
         for (std::size_t i = worker; i < ctx.phones.size(); i += workers) {
             if (!ctx.may_start()) return;
