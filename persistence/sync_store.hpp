@@ -80,6 +80,17 @@ struct session_record {
     // Read with the row: an authenticated session of the same device started after this one.
     bool superseded = false;
     bool finished = false;  // save_session records the completion time
+    // open_message_session upserted `device` (last seen) for this message with the message's user.
+    bool device_touched = false;
+};
+
+// What names the session of an incoming message (see sync_store::open_message_session).
+struct message_session {
+    std::string device_uri;
+    std::string session_id;           // the client's SessionID
+    std::optional<std::int64_t> key;  // from a valid RespURI token
+    std::string msg_id;
+    std::int64_t user = 0;  // the account the message's credentials name (0: none)
 };
 
 // One write of a message's batch (see sync_store::write_items): new content for an item, the device's
@@ -137,6 +148,18 @@ class sync_store {
     // lock, held until the transaction ends. Call it first, before anything the lock should order is read.
     // Without concurrent callers (the in-memory fake) there is nothing to order.
     virtual void lock_device(std::int64_t, const std::string&) {}
+    // The start of a message: lock_device, then the session row by key (when it matches device and SessionID)
+    // or else open_session. The PostgreSQL store does it in one round trip and also upserts the device row of
+    // `m.user` when a new message starts the session or the session has no device row of that user yet
+    // (device_touched); the default leaves the device to the caller.
+    virtual session_record open_message_session(std::int64_t tenant, const message_session& m) {
+        lock_device(tenant, m.device_uri);
+        if (m.key) {
+            auto found = lock_session_by_key(tenant, *m.key);
+            if (found && found->device_uri == m.device_uri && found->session_id == m.session_id) return *found;
+        }
+        return open_session(tenant, m.device_uri, m.session_id);
+    }
 
     // kind: contacts, calendar, tasks, memos. Creates the datastore on first use.
     virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;

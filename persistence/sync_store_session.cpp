@@ -76,6 +76,14 @@ void pg_session_store::save_session(int64_t tenant, const session_record& s) {
               pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished);
 }
 
+session_record pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
+    auto row = exec_sql1(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
+                         m.msg_id, m.user);
+    auto s = session_of(row);
+    s.device_touched = row[13].as<bool>();
+    return s;
+}
+
 void pg_session_store::lock_device(int64_t tenant, const std::string& device_uri) {
     exec_sql1(tx_, sql::lock_device, tenant, device_uri);
 }

@@ -73,6 +73,10 @@ inline constexpr const char* save_session =
     "expires_at = CASE WHEN expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
     "ELSE expires_at END WHERE tenant_id = $1 AND session_id = $2";
 
+// Device lock, session row and (when due) device row in one round trip: migrations/0008_open_session_function.sql.
+inline constexpr const char* open_message_session =
+    "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint)";
+
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
 
 #undef SYNCML_SESSION_DEVICE_JOIN

@@ -189,5 +189,92 @@ TEST_F(sync_store_session_test, the_device_lock_excludes_other_transactions_unti
     EXPECT_TRUE(after_failure.get());
 }
 
+message_session message_of(const std::string& session_id, const std::string& msg_id, std::int64_t user,
+                           std::optional<std::int64_t> key = std::nullopt) {
+    return {"phone", session_id, key, msg_id, user};
+}
+
+TEST_F(sync_store_session_test, open_message_session_upserts_the_device_when_the_session_starts) {
+    session_record first;
+    tx([&](sync_store& s) {
+        first = s.open_message_session(tenant_, message_of("5", "1", user_));
+        EXPECT_GT(first.id, 0);
+        EXPECT_TRUE(first.device_touched);
+        EXPECT_GT(first.device.id, 0);
+        EXPECT_EQ(first.device_user_id, user_);
+        first.user_id = user_;
+        first.last_msg_id = "1";
+        first.last_reply = "reply-1";
+        s.save_session(tenant_, first);
+    });
+    EXPECT_EQ(sql_value("SELECT count(*) FROM devices WHERE last_seen IS NOT NULL"), "1");
+    // Later messages, by RespURI key or by device and SessionID, read the device with the session row.
+    tx([&](sync_store& s) {
+        auto by_key = s.open_message_session(tenant_, message_of("5", "2", user_, first.id));
+        EXPECT_EQ(by_key.id, first.id);
+        EXPECT_FALSE(by_key.device_touched);
+        EXPECT_EQ(by_key.device.id, first.device.id);
+        EXPECT_EQ(by_key.last_reply, "reply-1");
+        auto by_uri = s.open_message_session(tenant_, message_of("5", "2", 0));
+        EXPECT_EQ(by_uri.id, first.id);
+        EXPECT_EQ(by_uri.device.id, first.device.id);
+    });
+    // A key of another session (or SessionID) is no way into this one.
+    tx([&](sync_store& s) {
+        auto other = s.open_message_session(tenant_, message_of("6", "1", 0, first.id));
+        EXPECT_NE(other.id, first.id);
+        EXPECT_FALSE(other.device_touched);
+        EXPECT_EQ(other.device.id, 0);
+    });
+    // A resend of the last message touches nothing; another user of the device gets a device row of its own.
+    auto other_user = add_user(*db_, "acme", "v", "pw").id;
+    tx([&](sync_store& s) {
+        EXPECT_FALSE(s.open_message_session(tenant_, message_of("5", "1", user_)).device_touched);
+        auto rec = s.open_message_session(tenant_, message_of("5", "3", other_user));
+        EXPECT_TRUE(rec.device_touched);
+        EXPECT_EQ(rec.device_user_id, other_user);
+        EXPECT_NE(rec.device.id, first.device.id);
+    });
+}
+
+// The lock and the lookups are one statement: they must still see what the previous holder of the device lock
+// committed while this message waited for it, or two messages of one device could run on the same state.
+TEST_F(sync_store_session_test, open_message_session_waits_for_the_device_and_sees_what_the_holder_committed) {
+    std::int64_t key = 0;
+    tx([&](sync_store& s) { key = s.open_message_session(tenant_, message_of("8", "1", 0)).id; });
+    std::promise<void> locked;
+    std::promise<void> release;
+    auto holder = std::async(std::launch::async, [&] {
+        database db(url());
+        return run_sync_transaction(db, [&](sync_store& s) {
+            auto rec = s.open_message_session(tenant_, message_of("8", "2", 0, key));
+            locked.set_value();
+            release.get_future().wait();
+            rec.state = "after-2";
+            rec.last_msg_id = "2";
+            rec.device = s.device(tenant_, user_, "phone");
+            s.save_session(tenant_, rec);
+        });
+    });
+    locked.get_future().wait();
+    session_record seen;
+    auto waiter = std::async(std::launch::async, [&] {
+        database db(url());
+        return run_sync_transaction(
+            db, [&](sync_store& s) { seen = s.open_message_session(tenant_, message_of("8", "3", 0, key)); });
+    });
+    EXPECT_EQ(waiter.wait_for(300ms), std::future_status::timeout);
+    // Other devices are not affected.
+    tx([&](sync_store& s) { s.open_message_session(tenant_, {"tablet", "8", std::nullopt, "1", 0}); });
+    release.set_value();
+    EXPECT_TRUE(holder.get());
+    ASSERT_EQ(waiter.wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(waiter.get());
+    EXPECT_EQ(seen.state, "after-2");
+    // The device row is new and read without a row lock: only a snapshot taken after the lock sees it.
+    EXPECT_GT(seen.device.id, 0);
+    EXPECT_EQ(seen.device_user_id, user_);
+}
+
 }  // namespace
 }  // namespace syncml::persistence

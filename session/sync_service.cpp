@@ -112,25 +112,26 @@ struct sync_service::impl {
         return secret;
     }
 
+    // The device lock and the session row (by the RespURI token when it is valid, else by device and SessionID),
+    // with the device row when the session starts: one round trip on PostgreSQL.
     persistence::session_record open_session(persistence::sync_store& store, std::int64_t tenant,
-                                             const sync_request& request, const message& in) {
-        const auto& device = in.header.source.loc_uri;
-        auto key = parse_session_token(query_token(request.url), token_secret(store));
-        if (key) {
-            auto found = store.lock_session_by_key(tenant, *key);
-            if (found && found->device_uri == device && found->session_id == in.header.session_id) return *found;
-        }
-        // Clients that ignore RespURI come back to the original URL with the same device and SessionID.
-        return store.open_session(tenant, device, in.header.session_id);
+                                             const sync_request& request, const message& in, std::int64_t user) {
+        persistence::message_session m;
+        m.device_uri = in.header.source.loc_uri;
+        m.session_id = in.header.session_id;
+        m.key = parse_session_token(query_token(request.url), token_secret(store));
+        m.msg_id = in.header.msg_id;
+        m.user = user;
+        return store.open_message_session(tenant, m);
     }
 
     // The session's device row: read with the session row for later messages, upserted (last seen) once when
-    // a session starts or its user changes.
+    // a session starts or its user changes, unless open_message_session did that already.
     static persistence::device_record session_device(persistence::sync_store& store, std::int64_t tenant,
                                                      const persistence::session_record& rec, std::int64_t user,
                                                      bool starting, const std::string& device_uri) {
         if (user == 0) return {};
-        if (!starting && rec.device.id != 0 && rec.device_user_id == user) return rec.device;
+        if ((rec.device_touched || !starting) && rec.device.id != 0 && rec.device_user_id == user) return rec.device;
         return store.device(tenant, user, device_uri);
     }
 
@@ -145,8 +146,7 @@ struct sync_service::impl {
 
     message_report run(persistence::sync_store& store, const persistence::tenant_info& tenant,
                        const sync_request& request, const message& in, const std::optional<account_info>& acct) {
-        store.lock_device(tenant.id, in.header.source.loc_uri);
-        auto rec = open_session(store, tenant.id, request, in);
+        auto rec = open_session(store, tenant.id, request, in, acct ? acct->user_id : 0);
         // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
         if (in.header.msg_id != "1" && rec.superseded) return busy(tenant, in);
         message_report report;

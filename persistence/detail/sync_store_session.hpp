@@ -26,6 +26,7 @@ class pg_session_store : public sync_store {
     session_record open_session(std::int64_t tenant, const std::string& device_uri,
                                 const std::string& session_id) override;
     void lock_device(std::int64_t tenant, const std::string& device_uri) override;
+    session_record open_message_session(std::int64_t tenant, const message_session& m) override;
     std::string token_secret() override;
 
   private:
