@@ -160,12 +160,41 @@ class sync_store {
         }
         return open_session(tenant, m.device_uri, m.session_id);
     }
+    // The per-device row named `pointer` (no user, so no running session) now names `session_id`: created, or
+    // restarted when it expired. The default composes lock_session, create_session and save_session.
+    virtual void set_resume_pointer(std::int64_t tenant, const std::string& device_uri, const std::string& pointer,
+                                    const std::string& session_id) {
+        auto rec = lock_session(tenant, device_uri, pointer);
+        if (!rec) {
+            rec = session_record{};
+            rec->id = create_session(tenant, device_uri, pointer);
+            rec->session_id = pointer;
+            rec->device_uri = device_uri;
+        }
+        rec->user_id = 0;
+        rec->state = session_id;
+        save_session(tenant, *rec);
+    }
+    // The live session the live row `pointer` names (see set_resume_pointer), both locked; nullopt when either
+    // is gone. The default makes two lock_session calls; PostgreSQL needs one query.
+    virtual std::optional<session_record> lock_pointed_session(std::int64_t tenant, const std::string& device_uri,
+                                                               const std::string& pointer) {
+        auto found = lock_session(tenant, device_uri, pointer);
+        if (!found || found->state.empty()) return std::nullopt;
+        return lock_session(tenant, device_uri, found->state);
+    }
 
     // kind: contacts, calendar, tasks, memos. Creates the datastore on first use.
     virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;
     virtual device_store_record device_store(std::int64_t tenant, std::int64_t device, std::int64_t datastore,
                                              const std::string& remote_uri) = 0;
     virtual void save_device_store(std::int64_t tenant, const device_store_record& store) = 0;
+    // datastore() and device_store() together: the device's view of the user's datastore of `kind`, created on
+    // first use. The default makes both calls; PostgreSQL needs one statement.
+    virtual device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
+                                                     const std::string& kind, const std::string& remote_uri) {
+        return device_store(tenant, device, datastore(tenant, user, kind), remote_uri);
+    }
 
     // Each change takes the next modseq of its datastore; the datastore's counter stays locked until
     // commit so that modseqs become visible in order and a reader never skips one.

@@ -84,6 +84,26 @@ session_record pg_session_store::open_message_session(int64_t tenant, const mess
     return s;
 }
 
+void pg_session_store::set_resume_pointer(int64_t tenant, const std::string& device_uri, const std::string& pointer,
+                                          const std::string& session_id) {
+    exec_sql0(tx_, sql::set_resume_pointer, tenant, device_uri, pointer, pqxx::binarystring(session_id));
+}
+
+std::optional<session_record> pg_session_store::lock_pointed_session(int64_t tenant, const std::string& device_uri,
+                                                                     const std::string& pointer) {
+    return first_session(exec_sql(tx_, sql::lock_pointed_session, tenant, device_uri, pointer));
+}
+
+device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device,
+                                                           const std::string& kind, const std::string& remote_uri) {
+    auto rows = exec_sql(tx_, sql::device_store_of_kind, tenant, user, device, kind, remote_uri);
+    // Another device of the user created the datastore meanwhile: the calls below see it.
+    if (rows.empty()) return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
+    const auto& row = rows[0];
+    return {row[0].as<int64_t>(),     row[1].as<int64_t>(), row[2].as<std::string>(),
+            row[3].as<std::string>(), row[4].as<int64_t>(), row[5].as<bool>()};
+}
+
 void pg_session_store::lock_device(int64_t tenant, const std::string& device_uri) {
     exec_sql1(tx_, sql::lock_device, tenant, device_uri);
 }

@@ -77,6 +77,39 @@ inline constexpr const char* save_session =
 inline constexpr const char* open_message_session =
     "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint)";
 
+// The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
+// No row when another transaction created the datastore after this statement's snapshot was taken (the caller
+// then looks again with a new one).
+inline constexpr const char* device_store_of_kind =
+    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 "
+    "ORDER BY datastore_id LIMIT 1), "
+    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "
+    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id) "
+    "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) "
+    "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM created) "
+    "AS ds ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = EXCLUDED.remote_uri "
+    "RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, ''), coalesce(server_last_anchor, ''), "
+    "last_modseq_seen, needs_slow_sync";
+
+// The per-device resume pointer row (see sync_store::set_resume_pointer) as lock_session, create_session and
+// save_session leave it, in one statement; its expiry moves like a session's (see save_session).
+inline constexpr const char* set_resume_pointer =
+    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, state, last_msg_id, last_response, "
+    "last_response_content_type, expires_at) VALUES ($1, $2, $3, $4, '', '\\x', '', now() + interval '30 minutes') "
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = EXCLUDED.state, user_id = NULL, "
+    "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "
+    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "
+    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), "
+    "expires_at = CASE WHEN sessions.expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
+    "ELSE sessions.expires_at END";
+
+// The live session a live resume pointer row `p` names, both locked.
+inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS
+    "FROM sessions p JOIN sessions s ON s.tenant_id = p.tenant_id AND s.device_uri = "
+    "p.device_uri AND s.syncml_session_id = convert_from(p.state, 'UTF8') " SYNCML_SESSION_DEVICE_JOIN
+    "WHERE p.tenant_id = $1 AND p.device_uri = $2 AND p.syncml_session_id = $3 "
+    "AND p.expires_at > now() AND s.expires_at > now() FOR UPDATE OF s, p";
+
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
 
 #undef SYNCML_SESSION_DEVICE_JOIN

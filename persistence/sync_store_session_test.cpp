@@ -276,5 +276,86 @@ TEST_F(sync_store_session_test, open_message_session_waits_for_the_device_and_se
     EXPECT_EQ(seen.device_user_id, user_);
 }
 
+TEST_F(sync_store_session_test, device_store_of_kind_creates_the_datastore_once_and_returns_the_devices_view) {
+    // The user's datastores as an admin left them: one of them, not named after its kind.
+    auto addressbook = in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec_params0("DELETE FROM datastores WHERE tenant_id = $1", tenant_);
+        auto row = t.exec_params1(
+            "INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, 'addressbook', 'contacts') "
+            "RETURNING datastore_id",
+            tenant_, user_);
+        return row[0].as<std::int64_t>();
+    });
+    tx([&](sync_store& s) {
+        auto device = s.device(tenant_, user_, "phone");
+        // An existing datastore of the kind is used, whatever its name; a missing one is created.
+        auto contacts = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        EXPECT_GT(contacts.id, 0);
+        EXPECT_EQ(contacts.datastore_id, addressbook);
+        EXPECT_TRUE(contacts.needs_slow_sync);
+        auto calendar = s.device_store_of_kind(tenant_, user_, device.id, "calendar", "./calendar");
+        EXPECT_NE(calendar.datastore_id, contacts.datastore_id);
+        EXPECT_EQ(calendar.datastore_id, s.datastore(tenant_, user_, "calendar"));
+        contacts.client_anchor = "c1";
+        contacts.server_anchor = "s1";
+        contacts.last_seen_modseq = 4;
+        contacts.needs_slow_sync = false;
+        s.save_device_store(tenant_, contacts);
+        auto again = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        EXPECT_EQ(again.id, contacts.id);
+        EXPECT_EQ(again.datastore_id, contacts.datastore_id);
+        EXPECT_EQ(again.client_anchor, "c1");
+        EXPECT_EQ(again.server_anchor, "s1");
+        EXPECT_EQ(again.last_seen_modseq, 4);
+        EXPECT_FALSE(again.needs_slow_sync);
+        // Another local store of the device is another view of the same datastore.
+        auto sim = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./sim");
+        EXPECT_NE(sim.id, contacts.id);
+        EXPECT_EQ(sim.datastore_id, contacts.datastore_id);
+    });
+    EXPECT_EQ(sql_value("SELECT count(*) FROM datastores"), "2");
+}
+
+TEST_F(sync_store_session_test, a_resume_pointer_names_the_session_it_was_last_set_to_while_both_live) {
+    tx([&](sync_store& s) {
+        auto rec = s.open_session(tenant_, "phone", "S1");
+        rec.user_id = user_;
+        rec.state = "state-of-S1";
+        rec.last_msg_id = "1";
+        s.save_session(tenant_, rec);
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:1"));
+        s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
+        auto pointed = s.lock_pointed_session(tenant_, "phone", "resume:1");
+        ASSERT_TRUE(pointed);
+        EXPECT_EQ(pointed->session_id, "S1");
+        EXPECT_EQ(pointed->state, "state-of-S1");
+        EXPECT_EQ(pointed->user_id, user_);
+        // Pointers of other devices or stores are separate.
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "tablet", "resume:1"));
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:2"));
+    });
+    // The pointer row is no running session: it supersedes nothing.
+    EXPECT_FALSE(superseded("S1"));
+    EXPECT_EQ(sql_value("SELECT user_id IS NULL AND last_msg_id = '' FROM sessions WHERE syncml_session_id = "
+                        "'resume:1'"),
+              "t");
+    tx([&](sync_store& s) {
+        s.set_resume_pointer(tenant_, "phone", "resume:1", "S2");
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:1"));
+    });
+    // An expired pointer names nothing until it is set again, which restarts it.
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE syncml_session_id = 'resume:1'");
+    });
+    tx([&](sync_store& s) {
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:1"));
+        s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
+        EXPECT_EQ(s.lock_pointed_session(tenant_, "phone", "resume:1")->session_id, "S1");
+    });
+    EXPECT_EQ(sql_value("SELECT round(extract(epoch FROM expires_at - now()) / 60) FROM sessions WHERE "
+                        "syncml_session_id = 'resume:1'"),
+              "30");
+}
+
 }  // namespace
 }  // namespace syncml::persistence

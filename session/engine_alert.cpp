@@ -35,28 +35,15 @@ sync_anchor alert_anchor(const item& it) {
 std::string resume_pointer(std::int64_t device_store) { return "resume:" + std::to_string(device_store); }
 
 void remember_session(run& r, std::int64_t device_store) {
-    const auto& device_uri = r.in.header.source.loc_uri;
-    auto id = resume_pointer(device_store);
-    auto rec = r.store.lock_session(r.tenant(), device_uri, id);
-    if (!rec) {
-        rec = persistence::session_record{};
-        rec->id = r.store.create_session(r.tenant(), device_uri, id);
-        rec->session_id = id;
-        rec->device_uri = device_uri;
-    }
-    rec->user_id = 0;
-    rec->state = r.in.header.session_id;
-    r.store.save_session(r.tenant(), *rec);
+    r.store.set_resume_pointer(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store),
+                               r.in.header.session_id);
 }
 
 // The state this device store had when its last session was interrupted, when that session can be
 // continued: same user, not completed, and the client presents the same Last anchor as then.
 std::optional<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
-    const auto& device_uri = r.in.header.source.loc_uri;
-    auto pointer = r.store.lock_session(r.tenant(), device_uri, resume_pointer(device_store));
-    if (!pointer || pointer->state.empty() || pointer->state == r.in.header.session_id) return std::nullopt;
-    auto old = r.store.lock_session(r.tenant(), device_uri, pointer->state);
-    if (!old || old->user_id != r.st.user_id) return std::nullopt;
+    auto old = r.store.lock_pointed_session(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store));
+    if (!old || old->session_id == r.in.header.session_id || old->user_id != r.st.user_id) return std::nullopt;
     auto state = decode_state(old->state);
     if (!state || state->current == phase::done) return std::nullopt;
     for (const auto& s : state->stores) {
@@ -116,8 +103,8 @@ void open_store(run& r, const alert& cmd, int requested) {
         s.source_refs = {source};
         return;
     }
-    auto datastore_id = r.store.datastore(r.tenant(), r.st.user_id, *kind);
-    auto ds = r.store.device_store(r.tenant(), r.device.id, datastore_id, source);
+    auto ds = r.store.device_store_of_kind(r.tenant(), r.st.user_id, r.device.id, *kind, source);
+    auto datastore_id = ds.datastore_id;
     auto anchor = alert_anchor(it);
     auto old = requested == 225 ? resumable_store(r, ds.id, anchor) : std::nullopt;
     store_state s;

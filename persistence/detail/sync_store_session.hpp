@@ -27,6 +27,12 @@ class pg_session_store : public sync_store {
                                 const std::string& session_id) override;
     void lock_device(std::int64_t tenant, const std::string& device_uri) override;
     session_record open_message_session(std::int64_t tenant, const message_session& m) override;
+    void set_resume_pointer(std::int64_t tenant, const std::string& device_uri, const std::string& pointer,
+                            const std::string& session_id) override;
+    std::optional<session_record> lock_pointed_session(std::int64_t tenant, const std::string& device_uri,
+                                                       const std::string& pointer) override;
+    device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
+                                             const std::string& kind, const std::string& remote_uri) override;
     std::string token_secret() override;
 
   private:
