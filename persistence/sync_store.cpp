@@ -4,6 +4,7 @@
 
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/detail/item_batch.hpp"
+#include "persistence/detail/outgoing_batch.hpp"
 #include "persistence/detail/sync_store_session.hpp"
 #include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_sql.hpp"
@@ -107,6 +108,24 @@ class pg_sync_store final : public pg_session_store {
         return out;
     }
 
+    server_changes_record server_changes(int64_t tenant, int64_t datastore, int64_t device_store, bool wanted,
+                                         bool from_start, bool include_deleted) override {
+        return read_server_changes(tx_, tenant, datastore, device_store, wanted, from_start, include_deleted);
+    }
+    std::vector<outgoing_item> outgoing_items(int64_t tenant, int64_t datastore, int64_t device_store,
+                                              const std::vector<item_ref>& items, std::size_t budget,
+                                              std::size_t overhead) override {
+        return read_outgoing_items(tx_, tenant, datastore, device_store, items, budget, overhead);
+    }
+    void record_delivery(int64_t tenant, int64_t datastore, int64_t device_store,
+                         const std::vector<std::pair<item_ref, int64_t>>& held,
+                         const std::vector<item_ref>& removed) override {
+        write_delivery(tx_, tenant, datastore, device_store, held, removed);
+    }
+    int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) override {
+        return delete_unheld(tx_, tenant, datastore, device_store);
+    }
+
     std::optional<std::string> guid_for_luid(int64_t tenant, int64_t device_store, const std::string& luid) override {
         auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid);
         if (rows.empty()) return std::nullopt;
@@ -190,6 +209,39 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
         out.push_back(std::move(done));
     }
     return out;
+}
+
+std::vector<outgoing_item> sync_store::outgoing_items(int64_t tenant, int64_t datastore, int64_t device_store,
+                                                      const std::vector<item_ref>& items, std::size_t budget,
+                                                      std::size_t overhead) {
+    std::vector<outgoing_item> out;
+    std::size_t before = 0;
+    for (const auto& ref : items) {
+        auto found = find_item(tenant, datastore, ref.guid);
+        if (!found) continue;
+        outgoing_item o{*found, before == 0 || before < budget, confirmed_luid(tenant, device_store, ref.guid)};
+        if (!found->deleted) before += found->content.size() + overhead;
+        if (!o.content_read) o.item.content.clear();
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+void sync_store::record_delivery(int64_t tenant, int64_t, int64_t device_store,
+                                 const std::vector<std::pair<item_ref, int64_t>>& held,
+                                 const std::vector<item_ref>& removed) {
+    for (const auto& [ref, modseq] : held) touch_mapping(tenant, device_store, ref.guid, modseq);
+    for (const auto& ref : removed) remove_mapping(tenant, device_store, ref.guid);
+}
+
+int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) {
+    auto upto = current_modseq(tenant, datastore);
+    int64_t deleted = 0;
+    for (const auto& change : changes(tenant, device_store, 0, upto, false)) {
+        if (delete_item(tenant, datastore, change.guid)) ++deleted;
+        remove_mapping(tenant, device_store, change.guid);
+    }
+    return deleted;
 }
 
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work) {

@@ -3,6 +3,7 @@
 // machine can be unit-tested with an in-memory fake. Every call runs inside the one transaction of the
 // message being handled (see sync_transaction), so a message is applied completely or not at all.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,6 +47,14 @@ struct change_record {
     std::int64_t modseq = 0;
     bool deleted = false;
     std::optional<std::string> luid;  // the device's id for the item, when the mapping is confirmed
+    std::int64_t item_id = 0;         // the row's key (0: unknown)
+};
+
+// An item named by GUID and, when known (not 0), by its row's key, which finds it whatever the planner
+// believes about the table.
+struct item_ref {
+    std::string guid;
+    std::int64_t item_id = 0;
 };
 
 // A stored item that shares match keys with an incoming item of a slow sync.
@@ -114,6 +123,20 @@ struct item_write {
 struct written_item {
     std::string guid;
     std::int64_t modseq = 0;
+};
+
+// An item package 4 may send (see sync_store::outgoing_items).
+struct outgoing_item {
+    item_record item;
+    bool content_read = true;                   // false: beyond the message's budget, only the rest of `item` was read
+    std::optional<std::string> confirmed_luid;  // the device's LUID of the item, when it confirmed one
+};
+
+// Where package 4 of a device store starts (see sync_store::server_changes).
+struct server_changes_record {
+    std::int64_t current_modseq = 0;    // the datastore's
+    std::int64_t last_seen_modseq = 0;  // what the device saw by its last completed sync
+    std::vector<change_record> changes;
 };
 
 class sync_store {
@@ -222,6 +245,26 @@ class sync_store {
     // include_deleted false, only live items (for slow and refresh syncs).
     virtual std::vector<change_record> changes(std::int64_t tenant, std::int64_t device_store, std::int64_t after,
                                                std::int64_t upto, bool include_deleted) = 0;
+    // The start of package 4 in one query: the datastore's current modseq, the device store's last seen one and,
+    // with `wanted`, changes() after that (after 0 with `from_start`) up to the current modseq.
+    virtual server_changes_record server_changes(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
+                                                 bool wanted, bool from_start, bool include_deleted) = 0;
+    // The items of `items` that exist (deleted ones too, in any order) with the device's confirmed LUID of each.
+    // Contents are read only while the items before one in `items`, at their stored size plus `overhead` each,
+    // take less than `budget` bytes (the first item's always): what one message can carry, so large items are
+    // not read ahead. The default reads item by item; PostgreSQL needs one query.
+    virtual std::vector<outgoing_item> outgoing_items(std::int64_t tenant, std::int64_t datastore,
+                                                      std::int64_t device_store, const std::vector<item_ref>& items,
+                                                      std::size_t budget, std::size_t overhead);
+    // Package 4 arrived: the device holds each (item, modseq) of `held` (touch_mapping) and none of `removed`
+    // (remove_mapping). The default makes those calls; PostgreSQL needs one statement.
+    virtual void record_delivery(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
+                                 const std::vector<std::pair<item_ref, std::int64_t>>& held,
+                                 const std::vector<item_ref>& removed);
+    // Refresh from client: deletes (as delete_item, each with its own modseq) every live item that changes()
+    // from 0 lists for `device_store`, the ones the device neither sent nor received, and drops their
+    // mappings. Returns how many. The default makes those calls; PostgreSQL needs one statement.
+    virtual std::int64_t delete_unheld_items(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store);
 
     virtual std::optional<std::string> guid_for_luid(std::int64_t tenant, std::int64_t device_store,
                                                      const std::string& luid) = 0;

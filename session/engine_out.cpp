@@ -3,6 +3,9 @@
 
 #include "session/engine_run.hpp"
 
+#include <map>
+#include <set>
+
 #include "session/codec.hpp"
 #include "session/item_convert.hpp"
 #include "session/store_names.hpp"
@@ -27,12 +30,10 @@ void resolve_device_format(run& r, store_state& s) {
     }
 }
 
-void queue_changes(run& r, store_state& s, persistence::device_store_record& ds) {
-    bool slow = s.mode == 201 || s.mode == 205;
-    auto after = slow ? 0 : ds.last_seen_modseq;
-    for (auto& change : r.store.changes(r.tenant(), s.device_store_id, after, s.upto_modseq, !slow)) {
+void queue_changes(store_state& s, const std::vector<persistence::change_record>& changes) {
+    for (const auto& change : changes) {
         if (change.deleted && !change.luid) continue;  // the device never had it
-        s.outgoing.push_back({change.guid, change.modseq, change.deleted, change.luid.value_or("")});
+        s.outgoing.push_back({change.guid, change.modseq, change.deleted, change.luid.value_or(""), change.item_id});
     }
 }
 
@@ -53,8 +54,56 @@ std::size_t utf8_cut(const std::string& data, std::size_t from, std::size_t leng
 
 enum class outcome { command, skip, full };
 
+// The items one message of package 4 carries, read together (sync_store::outgoing_items) as the message
+// needs them: the next items of the queue whose stored size fits the room left. Lives for one message only,
+// so every message sends the items as they are then.
+class item_reader {
+  public:
+    // The front of s.outgoing as stored now; nullptr when it is gone.
+    const persistence::outgoing_item* front(run& r, const store_state& s, std::size_t room) {
+        const auto& guid = s.outgoing.front().guid;
+        auto found = items_.find(guid);
+        if (found == items_.end() || !found->second.content_read) {
+            if (found == items_.end() && asked_.count(guid)) return nullptr;
+            read(r, s, room);
+            found = items_.find(guid);
+            if (found == items_.end()) return nullptr;
+        }
+        return &found->second;
+    }
+
+  private:
+    // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
+    // so that a message needs one read even when its commands are smaller than that estimate.
+    static constexpr std::size_t k_read_overhead = 100;
+    // How many items one read asks for: what the room holds at a small item's size, at most 500.
+    static constexpr std::size_t k_small_item = 200;
+    static constexpr std::size_t k_max_items = 500;
+
+    void read(run& r, const store_state& s, std::size_t room) {
+        std::vector<persistence::item_ref> refs;
+        auto limit = std::min(k_max_items, room / k_small_item + 1);
+        for (const auto& change : s.outgoing) {
+            if (refs.size() == limit) break;
+            if (change.deleted) continue;
+            auto found = items_.find(change.guid);
+            if (found == items_.end() ? !asked_.count(change.guid) : !found->second.content_read)
+                refs.push_back({change.guid, change.item_id});
+        }
+        for (auto& o :
+             r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, room, k_read_overhead)) {
+            auto guid = o.item.guid;
+            items_[guid] = std::move(o);
+        }
+        for (const auto& ref : refs) asked_.insert(ref.guid);
+    }
+
+    std::map<std::string, persistence::outgoing_item> items_;
+    std::set<std::string> asked_;
+};
+
 // One Add/Replace/Delete for the front of the queue; `room` bytes are available for its data.
-outcome next_command(run& r, store_state& s, std::size_t room, command& result, bool& complete) {
+outcome next_command(run& r, store_state& s, item_reader& reader, std::size_t room, command& result, bool& complete) {
     const auto& change = s.outgoing.front();
     complete = true;
     item it;
@@ -65,12 +114,11 @@ outcome next_command(run& r, store_state& s, std::size_t room, command& result, 
         result = command{std::move(del)};
         return outcome::command;
     }
-    auto stored = r.store.find_item(r.tenant(), s.datastore_id, change.guid);
-    if (!stored || stored->deleted) return outcome::skip;  // gone since the package started
+    const auto* stored = reader.front(r, s, room);
+    if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
     // A resumed client may have received the Add before the interruption and mapped it since.
-    if (s.resumed && change.luid.empty() && r.store.confirmed_luid(r.tenant(), s.device_store_id, change.guid))
-        return outcome::skip;
-    auto data = to_device(stored->content, s.device_mime, s.device_version, s.kind);
+    if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
+    auto data = to_device(stored->item.content, s.device_mime, s.device_version, s.kind);
     auto offset = static_cast<std::size_t>(s.out_offset);
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {
@@ -98,22 +146,29 @@ outcome next_command(run& r, store_state& s, std::size_t room, command& result, 
     return outcome::command;
 }
 
-// Records what the device holds once the message with the command arrived (statuses of Replace/Delete
+// Records what the device holds once the message with the commands arrived (statuses of Replace/Delete
 // are not needed for that: a failure makes the device send the item back in its next sync).
-void delivered(run& r, store_state& s, const outgoing_change& change) {
-    if (change.deleted) {
-        r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
-        ++s.sent_delete;
-    } else if (!change.luid.empty()) {
-        r.store.touch_mapping(r.tenant(), s.device_store_id, change.guid, change.modseq);
-        ++s.sent_replace;
-    } else {
-        ++s.sent_add;
+void delivered(run& r, store_state& s) {
+    std::vector<std::pair<persistence::item_ref, std::int64_t>> held;
+    std::vector<persistence::item_ref> removed;
+    for (const auto& change : s.in_flight) {
+        if (change.deleted) {
+            removed.push_back({change.guid, change.item_id});
+            ++s.sent_delete;
+        } else if (!change.luid.empty()) {
+            held.emplace_back(persistence::item_ref{change.guid, change.item_id}, change.modseq);
+            ++s.sent_replace;
+        } else {
+            ++s.sent_add;
+        }
     }
+    if (!held.empty() || !removed.empty())
+        r.store.record_delivery(r.tenant(), s.datastore_id, s.device_store_id, held, removed);
+    s.in_flight.clear();
 }
 
 // Fills one Sync for store s; returns false when the message is full.
-bool fill_store(run& r, store_state& s, std::size_t& budget) {
+bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget) {
     auto sync_cmd = empty_sync(r, s);
     auto& out = std::get<sync>(sync_cmd.value);
     s.server_sync_started = true;
@@ -124,7 +179,7 @@ bool fill_store(run& r, store_state& s, std::size_t& budget) {
         bool complete = false;
         command cmd;
         auto offset_before = s.out_offset;
-        auto result = next_command(r, s, budget - used, cmd, complete);
+        auto result = next_command(r, s, reader, budget - used, cmd, complete);
         if (result == outcome::skip) {
             s.out_offset = 0;
             s.outgoing.erase(s.outgoing.begin());
@@ -152,30 +207,30 @@ bool fill_store(run& r, store_state& s, std::size_t& budget) {
 
 // The client answered our previous reply, so it holds what that reply carried.
 void acknowledge_delivery(run& r) {
-    for (auto& s : r.st.stores) {
-        for (const auto& change : s.in_flight) delivered(r, s, change);
-        s.in_flight.clear();
-    }
+    for (auto& s : r.st.stores) delivered(r, s);
 }
 
 }  // namespace
 
 void start_server_changes(run& r) {
     for (auto& s : r.st.stores) {
-        auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
-        s.upto_modseq = r.store.current_modseq(r.tenant(), s.datastore_id);
-        if (s.mode == 202) s.upto_modseq = ds.last_seen_modseq;  // server changes stay unsent
+        bool slow = s.mode == 201 || s.mode == 205;
+        auto start =
+            r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, sends_changes(s.mode), slow, !slow);
+        // One-way from the client: the server's changes stay unsent.
+        s.upto_modseq = s.mode == 202 ? start.last_seen_modseq : start.current_modseq;
         resolve_device_format(r, s);
-        if (sends_changes(s.mode)) queue_changes(r, s, ds);
+        queue_changes(s, start.changes);
     }
 }
 
 void fill_server_changes(run& r, std::size_t budget) {
     acknowledge_delivery(r);
+    item_reader reader;
     bool done = true;
     for (auto& s : r.st.stores) {
         if (s.server_sync_started && s.outgoing.empty()) continue;
-        if (!fill_store(r, s, budget)) {
+        if (!fill_store(r, s, reader, budget)) {
             done = false;
             break;
         }
@@ -189,11 +244,9 @@ void fill_server_changes(run& r, std::size_t budget) {
 void complete_session(run& r) {
     acknowledge_delivery(r);
     for (auto& s : r.st.stores) {
-        auto ds = r.store.device_store(r.tenant(), r.device.id, s.datastore_id, s.client_uri);
-        ds.client_anchor = s.client_next;
-        ds.server_anchor = s.server_next;
-        ds.last_seen_modseq = s.upto_modseq;
-        ds.needs_slow_sync = false;
+        // Every column the sync ends with; the rest of the row stays as the Alert found it.
+        persistence::device_store_record ds{s.device_store_id, s.datastore_id, s.client_next,
+                                            s.server_next,     s.upto_modseq,  false};
         r.store.save_device_store(r.tenant(), ds);
     }
     r.st.current = phase::done;

@@ -176,11 +176,7 @@ void finish_client_changes(run& r) {
     for (auto& s : r.st.stores) {
         if (s.mode != 203) continue;
         // Refresh from client: what the client did not send no longer exists.
-        auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
-        for (const auto& change : r.store.changes(r.tenant(), s.device_store_id, 0, upto, false)) {
-            r.store.delete_item(r.tenant(), s.datastore_id, change.guid);
-            r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
-        }
+        r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
     }
 }
 

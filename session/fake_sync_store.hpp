@@ -38,6 +38,8 @@ class fake_sync_store final : public persistence::sync_store {
     std::int64_t next_id = 1;
     std::string policy = "merge";  // the tenant's conflict policy
     int candidate_queries = 0;     // twin_candidates calls, to check one lookup per message
+    int server_changes_queries = 0;
+    int outgoing_reads = 0;  // outgoing_items calls, to check one read per package-4 message
 
     std::vector<const stored_item*> live_items(std::int64_t datastore) const {
         std::vector<const stored_item*> out;
@@ -173,6 +175,21 @@ class fake_sync_store final : public persistence::sync_store {
             out.push_back(std::move(c));
         }
         return out;
+    }
+    persistence::server_changes_record server_changes(std::int64_t tenant, std::int64_t ds, std::int64_t device_store,
+                                                      bool wanted, bool from_start, bool include_deleted) override {
+        ++server_changes_queries;
+        persistence::server_changes_record out{modseqs[ds], device_stores.at(device_store).last_seen_modseq, {}};
+        auto after = from_start ? 0 : out.last_seen_modseq;
+        if (wanted) out.changes = changes(tenant, device_store, after, out.current_modseq, include_deleted);
+        return out;
+    }
+    std::vector<persistence::outgoing_item> outgoing_items(std::int64_t tenant, std::int64_t ds,
+                                                           std::int64_t device_store,
+                                                           const std::vector<persistence::item_ref>& refs,
+                                                           std::size_t budget, std::size_t overhead) override {
+        ++outgoing_reads;
+        return sync_store::outgoing_items(tenant, ds, device_store, refs, budget, overhead);
     }
     std::optional<std::string> guid_for_luid(std::int64_t, std::int64_t device_store,
                                              const std::string& luid) override {

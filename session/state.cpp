@@ -62,6 +62,7 @@ std::string encode_change(const outgoing_change& change) {
     w.put("m", change.modseq);
     w.put("d", change.deleted);
     w.put("l", change.luid);
+    if (change.item_id != 0) w.put("i", change.item_id);
     return w.take();
 }
 
@@ -116,6 +117,7 @@ bool decode_change(std::string_view text, outgoing_change& change) {
         if (name == "m") change.modseq = to_int(value);
         if (name == "d") change.deleted = value == "1";
         if (name == "l") change.luid = value;
+        if (name == "i") change.item_id = to_int(value);
     }
     return true;
 }

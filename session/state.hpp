@@ -22,7 +22,8 @@ struct outgoing_change {
     std::string guid;
     std::int64_t modseq = 0;
     bool deleted = false;
-    std::string luid;  // empty: the device does not hold the item yet (Add)
+    std::string luid;          // empty: the device does not hold the item yet (Add)
+    std::int64_t item_id = 0;  // the item's row (0: unknown, e.g. in state of an older version)
 };
 
 // A large object being received in chunks (MoreData).

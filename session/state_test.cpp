@@ -23,7 +23,7 @@ session_state sample_state() {
     store.client_next = "a=b:c";
     store.resumed = true;
     store.outgoing.push_back({"g1", 5, false, ""});
-    store.outgoing.push_back({"g2", 6, true, "17"});
+    store.outgoing.push_back({"g2", 6, true, "17", 42});
     store.in_flight.push_back({"g0", 4, false, "12"});
     store.partial = incoming_chunks{"Add", "9", "", "text/vcard", std::string("x\0y=1:2", 7), 300};
     state.stores.push_back(store);
@@ -51,6 +51,8 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     ASSERT_EQ(store.outgoing.size(), 2u);
     EXPECT_EQ(store.outgoing[1].luid, "17");
     EXPECT_TRUE(store.outgoing[1].deleted);
+    EXPECT_EQ(store.outgoing[1].item_id, 42);
+    EXPECT_EQ(store.outgoing[0].item_id, 0) << "state without the id (as older versions wrote it) decodes";
     ASSERT_TRUE(store.partial);
     EXPECT_EQ(store.partial->data, std::string("x\0y=1:2", 7));
     EXPECT_EQ(store.partial->declared_size, 300);

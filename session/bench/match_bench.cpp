@@ -1,8 +1,11 @@
 // Issue 7 benchmark: a slow sync of N contacts into a datastore that already holds N (half of the incoming
 // ones are the same people written differently), through the real engine and PostgreSQL store. Prints the
-// time of the client's package 3 and the store calls per item, for N = each argument after the URL.
+// time of the client's package 3 and the store calls per item, for N = each argument after the URL; then the
+// phone takes package 4 to its end (Alert 222, then a Map of every Add), timed apart (issue 8).
+// --receive: the phone sends nothing, so package 4 carries all N stored items (a new phone's first sync).
+// --max-msg-size BYTES: the phone's MaxMsgSize (default none: the server's 1 MB).
 //
-// usage: match_bench DATABASE_URL [N ...]   (default N: 1000 10000)
+// usage: match_bench DATABASE_URL [--receive] [--max-msg-size BYTES] [N ...]   (default N: 1000 10000)
 
 #include <chrono>
 #include <cstdio>
@@ -83,6 +86,18 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(int64_t, current_modseq, (int64_t t, int64_t ds), (t, ds))
     SYNCML_FORWARD(std::vector<persistence::change_record>, changes,
                    (int64_t t, int64_t s, int64_t a, int64_t u, bool d), (t, s, a, u, d))
+    SYNCML_FORWARD(persistence::server_changes_record, server_changes,
+                   (int64_t t, int64_t ds, int64_t s, bool w, bool f, bool d), (t, ds, s, w, f, d))
+    using outgoing = std::vector<persistence::outgoing_item>;
+    SYNCML_FORWARD(outgoing, outgoing_items,
+                   (int64_t t, int64_t ds, int64_t s, const std::vector<persistence::item_ref>& g, std::size_t b,
+                    std::size_t o),
+                   (t, ds, s, g, b, o))
+    using held_items = std::vector<std::pair<persistence::item_ref, int64_t>>;
+    SYNCML_FORWARD(void, record_delivery,
+                   (int64_t t, int64_t ds, int64_t s, const held_items& h, const std::vector<persistence::item_ref>& r),
+                   (t, ds, s, h, r))
+    SYNCML_FORWARD(int64_t, delete_unheld_items, (int64_t t, int64_t ds, int64_t s), (t, ds, s))
     SYNCML_FORWARD(std::optional<std::string>, guid_for_luid, (int64_t t, int64_t s, const std::string& l), (t, s, l))
     SYNCML_FORWARD(std::optional<persistence::mapping_record>, mapping_of_luid,
                    (int64_t t, int64_t s, const std::string& l), (t, s, l))
@@ -131,7 +146,12 @@ bench_user prepare(persistence::database& db, int n) {
     return u;
 }
 
-session::message blank(const bench_user& u, int msg) {
+struct bench_options {
+    bool receive = false;
+    std::uint64_t max_msg_size = 0;
+};
+
+session::message blank(const bench_user& u, int msg, const bench_options& opt) {
     session::message m;
     m.header.ver_dtd = "1.2";
     m.header.session_id = "1";
@@ -140,12 +160,16 @@ session::message blank(const bench_user& u, int msg) {
     m.header.source.loc_uri = "bench-phone-" + u.name;
     m.header.cred = session::credentials{session::meta_info{}, session::base64_encode(u.name + ":pw")};
     m.header.cred->meta->type = "syncml:auth-basic";
+    if (opt.max_msg_size > 0) {
+        m.header.meta = session::meta_info{};
+        m.header.meta->max_msg_size = opt.max_msg_size;
+    }
     m.body.final = true;
     return m;
 }
 
-session::message alert_message(const bench_user& u) {
-    auto m = blank(u, 1);
+session::message alert_message(const bench_user& u, const bench_options& opt) {
+    auto m = blank(u, 1, opt);
     session::alert a;
     a.cmd_id = "1";
     a.data = "201";
@@ -159,8 +183,8 @@ session::message alert_message(const bench_user& u) {
     return m;
 }
 
-session::message items_message(const bench_user& u, int msg, int from, int to, bool final) {
-    auto m = blank(u, msg);
+session::message items_message(const bench_user& u, int msg, int from, int to, bool final, const bench_options& opt) {
+    auto m = blank(u, msg, opt);
     m.body.final = final;
     session::sync s;
     s.cmd_id = "1";
@@ -185,6 +209,10 @@ struct outcome {
     double seconds = 0;
     int64_t calls = 0;
     int64_t paired = 0, added = 0;  // Add statuses 200 and 201
+    // Package 4: time, store calls and messages from the client's last Sync to the end of the session.
+    double out_seconds = 0;
+    int64_t out_calls = 0, out_messages = 0, received = 0;
+    bool done = false;  // the session completed
 };
 
 void count_statuses(const session::message& reply, outcome& o) {
@@ -196,55 +224,129 @@ void count_statuses(const session::message& reply, outcome& o) {
     }
 }
 
-outcome run_slow_sync(persistence::database& db, const bench_user& u, int n) {
-    session::session_state state;
-    session::engine_context ctx;
-    ctx.tenant_id = u.tenant;
-    ctx.account = session::account_info{u.user, u.name, true, {}};
-    outcome o;
-    auto send = [&](const session::message& m, bool counted) {
-        persistence::run_sync_transaction(db, [&](persistence::sync_store& inner) {
-            counting_store store(inner);
-            auto device = store.device(u.tenant, u.user, m.header.source.loc_uri);
-            auto out = session::process_message(m, state, device, ctx, store);
-            if (!counted) return;
-            o.calls += store.calls;
-            count_statuses(out.reply, o);
-        });
-    };
-    send(alert_message(u), false);
-    auto start = std::chrono::steady_clock::now();
-    int msg = 2;
-    for (int from = 0; from < n; from += static_cast<int>(k_items_per_message)) {
-        int to = std::min(n, from + static_cast<int>(k_items_per_message));
-        send(items_message(u, msg++, from, to, to == n), true);
+// The server's Adds in `reply`, each mapped to a new LUID as a phone that stores them answers.
+void map_adds(const session::message& reply, session::map& mp, outcome& o) {
+    for (const auto& cmd : reply.body.commands) {
+        const auto* s = std::get_if<session::sync>(&cmd.value);
+        if (!s) continue;
+        for (const auto& inner : s->commands) {
+            ++o.received;
+            const auto* a = std::get_if<session::add>(&inner.value);
+            if (a && a->items[0].source)
+                mp.items.push_back({a->items[0].source->loc_uri, "P" + std::to_string(o.received)});
+        }
     }
-    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return o;
 }
+
+session::message more_message(const bench_user& u, int msg, const bench_options& opt) {
+    auto m = blank(u, msg, opt);
+    m.body.final = false;
+    session::alert a;
+    a.cmd_id = "1";
+    a.data = "222";
+    m.body.commands.push_back(session::command{a});
+    return m;
+}
+
+session::message map_message(const bench_user& u, int msg, session::map mp, const bench_options& opt) {
+    auto m = blank(u, msg, opt);
+    mp.cmd_id = "1";
+    mp.target = session::location{"contacts", std::nullopt, std::nullopt};
+    mp.source = session::location{"./contacts", std::nullopt, std::nullopt};
+    if (!mp.items.empty()) m.body.commands.push_back(session::command{std::move(mp)});
+    return m;
+}
+
+class bench_session {
+  public:
+    bench_session(persistence::database& db, const bench_user& u, const bench_options& opt)
+        : db_(db), u_(u), opt_(opt) {
+        ctx_.tenant_id = u.tenant;
+        ctx_.account = session::account_info{u.user, u.name, true, {}};
+    }
+
+    outcome run(int n) {
+        send(alert_message(u_, opt_), nullptr);
+        auto start = std::chrono::steady_clock::now();
+        session::message reply;
+        int sent = opt_.receive ? 0 : n;
+        for (int from = 0; from < sent || from == 0; from += static_cast<int>(k_items_per_message)) {
+            int to = std::min(sent, from + static_cast<int>(k_items_per_message));
+            reply = send(items_message(u_, msg_++, from, to, to == sent, opt_), &o_.calls);
+            count_statuses(reply, o_);
+        }
+        auto package4 = std::chrono::steady_clock::now();
+        o_.seconds = std::chrono::duration<double>(package4 - start).count();
+        session::map mp;
+        map_adds(reply, mp, o_);
+        for (o_.out_messages = 1; !reply.body.final; ++o_.out_messages) {
+            reply = send(more_message(u_, msg_++, opt_), &o_.out_calls);
+            map_adds(reply, mp, o_);
+        }
+        send(map_message(u_, msg_++, std::move(mp), opt_), &o_.out_calls);
+        o_.out_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - package4).count();
+        return o_;
+    }
+
+  private:
+    session::message send(const session::message& m, int64_t* calls) {
+        session::message reply;
+        persistence::run_sync_transaction(db_, [&](persistence::sync_store& inner) {
+            counting_store store(inner);
+            auto device = store.device(u_.tenant, u_.user, m.header.source.loc_uri);
+            auto out = session::process_message(m, state_, device, ctx_, store);
+            if (calls) *calls += store.calls;
+            o_.done = o_.done || out.session_done;
+            reply = std::move(out.reply);
+        });
+        return reply;
+    }
+
+    persistence::database& db_;
+    const bench_user& u_;
+    const bench_options& opt_;
+    session::session_state state_;
+    session::engine_context ctx_;
+    outcome o_;
+    int msg_ = 2;
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: match_bench DATABASE_URL [N ...]\n");
+        std::fprintf(stderr, "usage: match_bench DATABASE_URL [--receive] [--max-msg-size BYTES] [N ...]\n");
         return 2;
     }
+    bench_options opt;
     std::vector<int> sizes;
-    for (int i = 2; i < argc; ++i) sizes.push_back(std::stoi(argv[i]));
+    for (int i = 2; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--receive") {
+            opt.receive = true;
+        } else if (arg == "--max-msg-size" && i + 1 < argc) {
+            opt.max_msg_size = std::stoull(argv[++i]);
+        } else {
+            sizes.push_back(std::stoi(arg));
+        }
+    }
     if (sizes.empty()) sizes = {1000, 10000};
     persistence::database db(argv[1]);
     persistence::apply_migrations(db);
-    std::printf("%8s %8s %8s %10s %10s %18s %12s\n", "items", "paired", "added", "seconds", "ms/item",
-                "store calls/item", "x first run");
+    std::printf("%8s %8s %8s %10s %10s %18s %12s | %9s %8s %8s %10s %16s\n", "items", "paired", "added", "seconds",
+                "ms/item", "store calls/item", "x first run", "p4 items", "p4 msgs", "p4 s", "p4 ms/item",
+                "p4 calls/item");
     double first = 0;
     for (int n : sizes) {
         auto u = prepare(db, n);
-        auto o = run_slow_sync(db, u, n);
+        auto o = bench_session(db, u, opt).run(n);
         if (first == 0) first = o.seconds;
-        std::printf("%8d %8lld %8lld %10.2f %10.3f %18.2f %12.2f\n", n, static_cast<long long>(o.paired),
-                    static_cast<long long>(o.added), o.seconds, 1000 * o.seconds / n, static_cast<double>(o.calls) / n,
-                    o.seconds / first);
+        auto per = [&](double v) { return o.received > 0 ? v / static_cast<double>(o.received) : 0.0; };
+        std::printf("%8d %8lld %8lld %10.2f %10.3f %18.2f %12.2f | %9lld %8lld %8.2f %10.3f %16.2f%s\n", n,
+                    static_cast<long long>(o.paired), static_cast<long long>(o.added), o.seconds, 1000 * o.seconds / n,
+                    static_cast<double>(o.calls) / n, o.seconds / first, static_cast<long long>(o.received),
+                    static_cast<long long>(o.out_messages), o.out_seconds, per(1000 * o.out_seconds),
+                    per(static_cast<double>(o.out_calls)), o.done ? "" : "  (NOT COMPLETED)");
     }
     return 0;
 }
