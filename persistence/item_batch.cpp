@@ -1,6 +1,7 @@
 #include "persistence/detail/item_batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -41,6 +42,7 @@ class batch_writer {
             write_keys();
         }
         write_mappings();
+        analyze_fresh_tables();
         return std::move(done_);
     }
 
@@ -193,12 +195,39 @@ class batch_writer {
             revisions.push_back(writes_[i].send_back && modseq > 0 ? modseq - 1 : modseq);
         }
         if (map_luids.empty()) return;
+        mapped_ = map_luids.size();
         exec_sql0(tx_, sql::insert_mappings, tenant_, device_store_, text_array(map_luids), bigint_array(map_ids),
                   bigint_array(revisions));
     }
 
+    // A table without statistics that this batch wrote a fair number of rows into is analyzed, so that the next
+    // statements (and the generic plans of prepared ones, which ANALYZE invalidates) probe the unique indexes.
+    // Once all have statistics the process stops asking.
+    void analyze_fresh_tables() {
+        static std::atomic<bool> all_analyzed{false};
+        std::map<std::string, std::size_t> written{
+            {"items", adds_.size()}, {"item_match_keys", keys_.size()}, {"mappings", mapped_}};
+        if (all_analyzed.load(std::memory_order_relaxed) ||
+            std::none_of(written.begin(), written.end(), [](const auto& w) { return w.second >= k_analyze_after; }))
+            return;
+        std::string tables;
+        auto rows = exec_sql(tx_, sql::tables_without_statistics);
+        for (const auto& row : rows) {
+            auto found = written.find(row[0].as<std::string>());
+            if (found == written.end() || found->second < k_analyze_after) continue;
+            tables += (tables.empty() ? "ANALYZE " : ", ") + found->first;
+        }
+        if (rows.empty()) all_analyzed.store(true, std::memory_order_relaxed);
+        if (!tables.empty()) tx_.exec0(tables);  // utility statements cannot be prepared
+    }
+
+    // Rows: even a small batch's statistics tell the planner which indexes are unique, and table growth
+    // is scaled in by its size in pages.
+    static constexpr std::size_t k_analyze_after = 1;
+
     pqxx::work& tx_;
     int64_t tenant_, datastore_, device_store_;
+    std::size_t mapped_ = 0;  // mappings inserted
     const std::vector<item_write>& writes_;
     std::vector<written_item> done_;
     std::vector<int64_t> ids_;   // per write: the item's id, 0 while unknown or when the item is gone

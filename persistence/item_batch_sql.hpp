@@ -15,10 +15,12 @@ inline constexpr const char* insert_items =
     "SELECT $1, $2, u.t, convert_from(substring($4::bytea FROM u.s FOR u.l), 'UTF8'), u.m "
     "FROM unnest($3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(t, s, l, m) RETURNING item_id, guid, modseq";
 // The items named by GUID ($3) in datastore $2, for writes that came without their id or map at the current
-// modseq.
+// modseq. One probe of the unique index per GUID (LATERAL, OFFSET 0 so it stays one): `guid = ANY($3)`
+// under a generic plan made while the table was small scans the datastore and searches the array per row.
 inline constexpr const char* items_by_guid =
-    "SELECT item_id, guid, modseq, deleted FROM items WHERE tenant_id = $1 AND datastore_id = $2 "
-    "AND guid = ANY($3::text[])";
+    "SELECT i.item_id, i.guid, i.modseq, i.deleted FROM unnest($3::text[]) AS u(g) CROSS JOIN LATERAL "
+    "(SELECT i.item_id, i.guid, i.modseq, i.deleted FROM items i WHERE i.tenant_id = $1 AND i.datastore_id = $2 "
+    "AND i.guid = u.g OFFSET 0) AS i";
 // Item $2[p] gets content type $3[p], the packed content p ($4, $5, $6) and modseq $7[p].
 inline constexpr const char* replace_items =
     "UPDATE items SET content_type = ($3::text[])[array_position($2::bigint[], item_id)], "
@@ -31,10 +33,20 @@ inline constexpr const char* drop_keys_of_items =
 inline constexpr const char* insert_keys =
     "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) "
     "SELECT $1, $2, u.k, u.i FROM unnest($3::text[], $4::bigint[]) AS u(k, i)";
-// The mappings of the batch's LUIDs ($3) and items ($4).
+// The mappings of the batch's LUIDs ($3) and items ($4): each found by its own unique index probe, then
+// deleted by row address (a TID scan whatever the planner believes).
 inline constexpr const char* drop_mappings =
-    "DELETE FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND (luid = ANY($3::text[]) "
-    "OR item_id = ANY($4::bigint[]))";
+    "DELETE FROM mappings WHERE ctid = ANY(ARRAY(SELECT m.ctid FROM unnest($3::text[]) AS u(l) CROSS JOIN LATERAL "
+    "(SELECT m.ctid FROM mappings m WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.luid = u.l OFFSET 0) "
+    "AS m UNION SELECT m.ctid FROM unnest($4::bigint[]) AS u(i) CROSS JOIN LATERAL (SELECT m.ctid FROM mappings m "
+    "WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.item_id = u.i OFFSET 0) AS m))";
+// Which of the tables a slow sync fills have no statistics yet (reltuples: -1 never analyzed, 0 analyzed
+// empty). Without statistics the planner guesses that every equality matches 0.5% of the rows, so it takes
+// any index whose columns a query names for the unique one: lookups by GUID or LUID then scan the datastore
+// (fresh databases, until autovacuum's first analyze a minute or more into the first slow syncs).
+inline constexpr const char* tables_without_statistics =
+    "SELECT c.relname::text FROM pg_class c WHERE c.oid IN ('items'::regclass, 'item_match_keys'::regclass, "
+    "'mappings'::regclass) AND c.reltuples <= 0";
 inline constexpr const char* insert_mappings =
     "INSERT INTO mappings (tenant_id, device_store_id, luid, item_id, last_modseq_sent, last_modseq_received) "
     "SELECT $1, $2, u.l, u.i, u.r, u.r FROM unnest($3::text[], $4::bigint[], $5::bigint[]) AS u(l, i, r)";
