@@ -357,5 +357,41 @@ TEST_F(sync_store_session_test, a_resume_pointer_names_the_session_it_was_last_s
               "30");
 }
 
+// Two devices of the user open the same new datastore at once: the second statement's snapshot predates the
+// first one's datastore, so it finds none and its insert conflicts; it must look again rather than fail.
+TEST_F(sync_store_session_test, device_store_of_kind_uses_a_datastore_another_transaction_created_meanwhile) {
+    in_transaction(*db_,
+                   [&](pqxx::work& t) { t.exec_params0("DELETE FROM datastores WHERE tenant_id = $1", tenant_); });
+    std::int64_t tablet = 0;
+    tx([&](sync_store& s) { tablet = s.device(tenant_, user_, "tablet").id; });
+    std::promise<void> created;
+    std::promise<void> release;
+    std::int64_t first = 0;
+    auto holder = std::async(std::launch::async, [&] {
+        database db(url());
+        return run_sync_transaction(db, [&](sync_store& s) {
+            first = s.datastore(tenant_, user_, "calendar");
+            created.set_value();
+            release.get_future().wait();
+        });
+    });
+    created.get_future().wait();
+    device_store_record second;
+    auto opener = std::async(std::launch::async, [&] {
+        database db(url());
+        return run_sync_transaction(db, [&](sync_store& s) {
+            second = s.device_store_of_kind(tenant_, user_, tablet, "calendar", "./calendar");
+        });
+    });
+    EXPECT_EQ(opener.wait_for(300ms), std::future_status::timeout);
+    release.set_value();
+    EXPECT_TRUE(holder.get());
+    ASSERT_EQ(opener.wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(opener.get());
+    EXPECT_EQ(second.datastore_id, first);
+    EXPECT_GT(second.id, 0);
+    EXPECT_EQ(sql_value("SELECT count(*) FROM datastores"), "1");
+}
+
 }  // namespace
 }  // namespace syncml::persistence
