@@ -17,10 +17,12 @@ inline constexpr const char* insert_items =
 // The items named by GUID ($3) in datastore $2, for writes that came without their id or map at the current
 // modseq. One probe of the unique index per GUID (LATERAL, OFFSET 0 so it stays one): `guid = ANY($3)`
 // under a generic plan made while the table was small scans the datastore and searches the array per row.
+// The keys are hidden from the planner as (SELECT $n): a datastore its statistics do not know yet (a new
+// user's) looks empty, and then the index on (tenant, datastore, modseq) looks as good as the unique one.
 inline constexpr const char* items_by_guid =
     "SELECT i.item_id, i.guid, i.modseq, i.deleted FROM unnest($3::text[]) AS u(g) CROSS JOIN LATERAL "
-    "(SELECT i.item_id, i.guid, i.modseq, i.deleted FROM items i WHERE i.tenant_id = $1 AND i.datastore_id = $2 "
-    "AND i.guid = u.g OFFSET 0) AS i";
+    "(SELECT i.item_id, i.guid, i.modseq, i.deleted FROM items i WHERE i.tenant_id = (SELECT $1::bigint) "
+    "AND i.datastore_id = (SELECT $2::bigint) AND i.guid = u.g OFFSET 0) AS i";
 // Item $2[p] gets content type $3[p], the packed content p ($4, $5, $6) and modseq $7[p].
 inline constexpr const char* replace_items =
     "UPDATE items SET content_type = ($3::text[])[array_position($2::bigint[], item_id)], "
@@ -33,13 +35,14 @@ inline constexpr const char* drop_keys_of_items =
 inline constexpr const char* insert_keys =
     "INSERT INTO item_match_keys (tenant_id, datastore_id, match_key, item_id) "
     "SELECT $1, $2, u.k, u.i FROM unnest($3::text[], $4::bigint[]) AS u(k, i)";
-// The mappings of the batch's LUIDs ($3) and items ($4): each found by its own unique index probe, then
-// deleted by row address (a TID scan whatever the planner believes).
+// The mappings of the batch's LUIDs ($3) and items ($4): each found by its own unique index probe (keys
+// hidden as for items_by_guid), then deleted by row address (a TID scan whatever the planner believes).
 inline constexpr const char* drop_mappings =
     "DELETE FROM mappings WHERE ctid = ANY(ARRAY(SELECT m.ctid FROM unnest($3::text[]) AS u(l) CROSS JOIN LATERAL "
-    "(SELECT m.ctid FROM mappings m WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.luid = u.l OFFSET 0) "
-    "AS m UNION SELECT m.ctid FROM unnest($4::bigint[]) AS u(i) CROSS JOIN LATERAL (SELECT m.ctid FROM mappings m "
-    "WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.item_id = u.i OFFSET 0) AS m))";
+    "(SELECT m.ctid FROM mappings m WHERE m.tenant_id = (SELECT $1::bigint) AND m.device_store_id = "
+    "(SELECT $2::bigint) AND m.luid = u.l OFFSET 0) AS m UNION SELECT m.ctid FROM unnest($4::bigint[]) AS u(i) "
+    "CROSS JOIN LATERAL (SELECT m.ctid FROM mappings m WHERE m.tenant_id = (SELECT $1::bigint) "
+    "AND m.device_store_id = (SELECT $2::bigint) AND m.item_id = u.i OFFSET 0) AS m))";
 // Which of the tables a slow sync fills have no statistics yet (reltuples: -1 never analyzed, 0 analyzed
 // empty). Without statistics the planner guesses that every equality matches 0.5% of the rows, so it takes
 // any index whose columns a query names for the unique one: lookups by GUID or LUID then scan the datastore

@@ -19,13 +19,16 @@ inline constexpr const char* server_changes =
     "ORDER BY c.modseq";
 
 // The item `r` (a unnest row with GUID r.g and item id r.id) of datastore $2: by primary key when the id is
-// known (OFFSET 0 keeps the datastore check out of the probe, or a planner without statistics may prefer an
-// index on (tenant, datastore) and filter every item of it), by GUID otherwise (state of an older version).
+// known, by GUID otherwise (state of an older version). OFFSET 0 keeps the datastore check out of the probe,
+// and the keys are hidden from the planner as (SELECT $n): it estimates a tenant, datastore or device store
+// its statistics do not know yet (a new user's first slow sync) at ~0 rows, and then any index that starts
+// with those columns looks as good as the unique one and scans the whole datastore per probe.
 #define SYNCML_ITEM_OF(r)                                                                                        \
     "CROSS JOIN LATERAL (SELECT i.item_id, i.guid, i.content, i.modseq, i.deleted, i.datastore_id FROM items i " \
-    "WHERE i.tenant_id = $1 AND i.item_id = coalesce(nullif(" r                                                  \
-    ".id, 0), (SELECT g.item_id FROM items g "                                                                   \
-    "WHERE g.tenant_id = $1 AND g.datastore_id = $2 AND g.guid = " r ".g)) OFFSET 0) AS i "
+    "WHERE i.tenant_id = (SELECT $1::bigint) AND i.item_id = coalesce(nullif(" r                                 \
+    ".id, 0), (SELECT g.item_id "                                                                                \
+    "FROM items g WHERE g.tenant_id = (SELECT $1::bigint) AND g.datastore_id = (SELECT $2::bigint) "             \
+    "AND g.guid = " r ".g)) OFFSET 0) AS i "
 
 // Items ($4 GUIDs, $5 ids) of datastore $2 with the LUID of device store $3's confirmed mapping; content only
 // while the items before one (at octet_length, which reads no TOASTed value, plus $7 each) stay under $6 bytes.
@@ -34,7 +37,9 @@ inline constexpr const char* outgoing_items =
     "o.luid FROM (SELECT i.guid, i.content, i.modseq, i.deleted, i.item_id, "
     "sum(CASE WHEN i.deleted THEN 0 ELSE octet_length(i.content) + $7 END) OVER (ORDER BY q.pos) "
     "- CASE WHEN i.deleted THEN 0 ELSE octet_length(i.content) + $7 END AS before, "
-    "(SELECT m.luid FROM mappings m WHERE m.tenant_id = $1 AND m.device_store_id = $3 AND m.item_id = i.item_id "
+    "(SELECT m.luid FROM mappings m WHERE m.tenant_id = (SELECT $1::bigint) AND m.device_store_id = (SELECT "
+    "$3::bigint) "
+    "AND m.item_id = i.item_id "
     "AND GREATEST(m.last_modseq_sent, m.last_modseq_received) >= 0) AS luid "
     "FROM unnest($4::text[], $5::bigint[]) WITH ORDINALITY AS q(g, id, pos) " SYNCML_ITEM_OF(
         "q") "WHERE i.datastore_id = $2) AS o";
@@ -44,12 +49,12 @@ inline constexpr const char* outgoing_items =
 inline constexpr const char* record_delivery =
     "WITH held AS (SELECT i.item_id, u.r FROM unnest($4::text[], $5::bigint[], $6::bigint[]) AS u(g, id, r) "
     SYNCML_ITEM_OF("u") "WHERE i.datastore_id = $2), "
-    "touched AS (UPDATE mappings m SET last_modseq_sent = held.r FROM held WHERE m.tenant_id = $1 "
-    "AND m.device_store_id = $3 AND m.item_id = held.item_id RETURNING m.item_id), "
+    "touched AS (UPDATE mappings m SET last_modseq_sent = held.r FROM held WHERE m.tenant_id = (SELECT $1::bigint) "
+    "AND m.device_store_id = (SELECT $3::bigint) AND m.item_id = held.item_id RETURNING m.item_id), "
     "gone AS (SELECT i.item_id FROM unnest($7::text[], $8::bigint[]) AS u(g, id) " SYNCML_ITEM_OF("u")
     "WHERE i.datastore_id = $2) "
-    "DELETE FROM mappings m USING gone WHERE m.tenant_id = $1 AND m.device_store_id = $3 "
-    "AND m.item_id = gone.item_id";
+    "DELETE FROM mappings m USING gone WHERE m.tenant_id = (SELECT $1::bigint) "
+    "AND m.device_store_id = (SELECT $3::bigint) AND m.item_id = gone.item_id";
 
 #undef SYNCML_ITEM_OF
 

@@ -79,11 +79,13 @@ inline constexpr const char* mapping_of_luid =
     "ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id WHERE m.tenant_id = $1 AND m.device_store_id = $2 "
     "AND m.luid = $3";
 // One primary-key probe per LUID (LATERAL, OFFSET 0 so it stays one): `luid = ANY($3)` under a generic plan
-// made while the table was small scans the device's mappings and searches the array per row.
+// made while the table was small scans the device's mappings and searches the array per row. Keys hidden as
+// (SELECT $n), or a device store the statistics do not know yet makes any index on it look unique.
 inline constexpr const char* held_mappings =
     "SELECT m.luid, i.guid, m.revision FROM unnest($3::text[]) AS u(l) CROSS JOIN LATERAL (SELECT m.luid, "
     "m.item_id, GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m "
-    "WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND m.luid = u.l OFFSET 0) AS m JOIN items i "
+    "WHERE m.tenant_id = (SELECT $1::bigint) AND m.device_store_id = (SELECT $2::bigint) AND m.luid = u.l "
+    "OFFSET 0) AS m JOIN items i "
     "ON i.tenant_id = $1 AND i.item_id = m.item_id WHERE m.revision >= 0";
 inline constexpr const char* confirmed_luid =
     "SELECT luid FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND item_id = " SYNCML_ITEM_OF_STORE
