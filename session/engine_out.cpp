@@ -59,13 +59,13 @@ enum class outcome { command, skip, full };
 // so every message sends the items as they are then.
 class item_reader {
   public:
-    // The front of s.outgoing as stored now; nullptr when it is gone.
-    const persistence::outgoing_item* front(run& r, const store_state& s, std::size_t room) {
-        const auto& guid = s.outgoing.front().guid;
+    // The item of s.outgoing[at] as stored now; nullptr when it is gone.
+    const persistence::outgoing_item* find(run& r, const store_state& s, std::size_t at, std::size_t room) {
+        const auto& guid = s.outgoing[at].guid;
         auto found = items_.find(guid);
         if (found == items_.end() || !found->second.content_read) {
             if (found == items_.end() && asked_.count(guid)) return nullptr;
-            read(r, s, room);
+            read(r, s, at, room);
             found = items_.find(guid);
             if (found == items_.end()) return nullptr;
         }
@@ -80,15 +80,15 @@ class item_reader {
     static constexpr std::size_t k_small_item = 200;
     static constexpr std::size_t k_max_items = 500;
 
-    void read(run& r, const store_state& s, std::size_t room) {
+    void read(run& r, const store_state& s, std::size_t at, std::size_t room) {
         std::vector<persistence::item_ref> refs;
         auto limit = std::min(k_max_items, room / k_small_item + 1);
-        for (const auto& change : s.outgoing) {
+        for (auto change = s.outgoing.begin() + static_cast<std::ptrdiff_t>(at); change != s.outgoing.end(); ++change) {
             if (refs.size() == limit) break;
-            if (change.deleted) continue;
-            auto found = items_.find(change.guid);
-            if (found == items_.end() ? !asked_.count(change.guid) : !found->second.content_read)
-                refs.push_back({change.guid, change.item_id});
+            if (change->deleted) continue;
+            auto found = items_.find(change->guid);
+            if (found == items_.end() ? !asked_.count(change->guid) : !found->second.content_read)
+                refs.push_back({change->guid, change->item_id});
         }
         for (auto& o :
              r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, room, k_read_overhead)) {
@@ -102,9 +102,10 @@ class item_reader {
     std::set<std::string> asked_;
 };
 
-// One Add/Replace/Delete for the front of the queue; `room` bytes are available for its data.
-outcome next_command(run& r, store_state& s, item_reader& reader, std::size_t room, command& result, bool& complete) {
-    const auto& change = s.outgoing.front();
+// One Add/Replace/Delete for s.outgoing[at]; `room` bytes are available for its data.
+outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, command& result,
+                     bool& complete) {
+    const auto& change = s.outgoing[at];
     complete = true;
     item it;
     if (change.deleted) {
@@ -114,7 +115,7 @@ outcome next_command(run& r, store_state& s, item_reader& reader, std::size_t ro
         result = command{std::move(del)};
         return outcome::command;
     }
-    const auto* stored = reader.front(r, s, room);
+    const auto* stored = reader.find(r, s, at, room);
     if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
     // A resumed client may have received the Add before the interruption and mapped it since.
     if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
@@ -167,7 +168,8 @@ void delivered(run& r, store_state& s) {
     s.in_flight.clear();
 }
 
-// Fills one Sync for store s; returns false when the message is full.
+// Fills one Sync for store s; returns false when the message is full. What it took leaves the queue at the
+// end, at once (erasing the front item by item costs as many moves as the queue is long, per item).
 bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget) {
     auto sync_cmd = empty_sync(r, s);
     auto& out = std::get<sync>(sync_cmd.value);
@@ -175,14 +177,15 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
     auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
     if (used > budget) return false;
     bool full = false;
-    while (!s.outgoing.empty() && !full) {
+    std::size_t at = 0;
+    while (at < s.outgoing.size() && !full) {
         bool complete = false;
         command cmd;
         auto offset_before = s.out_offset;
-        auto result = next_command(r, s, reader, budget - used, cmd, complete);
+        auto result = next_command(r, s, at, reader, budget - used, cmd, complete);
         if (result == outcome::skip) {
             s.out_offset = 0;
-            s.outgoing.erase(s.outgoing.begin());
+            ++at;
             continue;
         }
         if (result == outcome::full) break;
@@ -197,9 +200,9 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
             full = true;
             break;
         }
-        s.in_flight.push_back(std::move(s.outgoing.front()));
-        s.outgoing.erase(s.outgoing.begin());
+        s.in_flight.push_back(std::move(s.outgoing[at++]));
     }
+    s.outgoing.erase(s.outgoing.begin(), s.outgoing.begin() + static_cast<std::ptrdiff_t>(at));
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
     return s.outgoing.empty() && !full;
