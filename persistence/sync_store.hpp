@@ -102,6 +102,17 @@ struct message_session {
     std::int64_t user = 0;  // the account the message's credentials name (0: none)
 };
 
+// What an Alert opens (see sync_store::open_device_store).
+struct store_opening {
+    std::int64_t user = 0;
+    std::int64_t device = 0;
+    std::string kind;        // contacts, calendar, tasks, memos
+    std::string remote_uri;  // the client's LocURI of its local store
+    std::string device_uri;
+    std::string resume_prefix;  // the resume pointer row is named this + the device store's id
+    std::string session_id;     // empty: leave the resume pointer as it is
+};
+
 // One write of a message's batch (see sync_store::write_items): new content for an item, the device's
 // mapping of it, or both.
 struct item_write {
@@ -217,6 +228,16 @@ class sync_store {
     virtual device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
                                                      const std::string& kind, const std::string& remote_uri) {
         return device_store(tenant, device, datastore(tenant, user, kind), remote_uri);
+    }
+    // device_store_of_kind, then (with a session_id) the device store's resume pointer: set_resume_pointer of the
+    // row named `resume_prefix` + the device store's id. The default makes those calls; PostgreSQL needs one
+    // statement.
+    virtual device_store_record open_device_store(std::int64_t tenant, const store_opening& o) {
+        auto ds = device_store_of_kind(tenant, o.user, o.device, o.kind, o.remote_uri);
+        if (!o.session_id.empty()) {
+            set_resume_pointer(tenant, o.device_uri, o.resume_prefix + std::to_string(ds.id), o.session_id);
+        }
+        return ds;
     }
 
     // Each change takes the next modseq of its datastore; the datastore's counter stays locked until

@@ -33,6 +33,12 @@ session_record session_of(const pqxx::row& row) {
     return s;
 }
 
+// The columns of sql::device_store_of_kind and sql::open_device_store.
+device_store_record device_store_of(const pqxx::row& row) {
+    return {row[0].as<int64_t>(),     row[1].as<int64_t>(), row[2].as<std::string>(),
+            row[3].as<std::string>(), row[4].as<int64_t>(), row[5].as<bool>()};
+}
+
 std::optional<session_record> first_session(const pqxx::result& rows) {
     if (rows.empty()) return std::nullopt;
     return session_of(rows[0]);
@@ -99,9 +105,16 @@ device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64
     auto rows = exec_sql(tx_, sql::device_store_of_kind, tenant, user, device, kind, remote_uri);
     // Another device of the user created the datastore meanwhile: the calls below see it.
     if (rows.empty()) return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
-    const auto& row = rows[0];
-    return {row[0].as<int64_t>(),     row[1].as<int64_t>(), row[2].as<std::string>(),
-            row[3].as<std::string>(), row[4].as<int64_t>(), row[5].as<bool>()};
+    return device_store_of(rows[0]);
+}
+
+device_store_record pg_session_store::open_device_store(int64_t tenant, const store_opening& o) {
+    if (o.session_id.empty()) return device_store_of_kind(tenant, o.user, o.device, o.kind, o.remote_uri);
+    auto rows = exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, o.kind, o.remote_uri, o.device_uri,
+                         o.resume_prefix, pqxx::binarystring(o.session_id));
+    // As in device_store_of_kind.
+    if (rows.empty()) return sync_store::open_device_store(tenant, o);
+    return device_store_of(rows[0]);
 }
 
 void pg_session_store::lock_device(int64_t tenant, const std::string& device_uri) {

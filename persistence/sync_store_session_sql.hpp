@@ -80,28 +80,38 @@ inline constexpr const char* open_message_session =
 // The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
 // No row when another transaction created the datastore after this statement's snapshot was taken (the caller
 // then looks again with a new one).
-inline constexpr const char* device_store_of_kind =
-    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 "
-    "ORDER BY datastore_id LIMIT 1), "
-    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "
-    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id) "
-    "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) "
-    "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM created) "
-    "AS ds ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = EXCLUDED.remote_uri "
-    "RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, ''), coalesce(server_last_anchor, ''), "
-    "last_modseq_seen, needs_slow_sync";
+#define SYNCML_DEVICE_STORE_OF_KIND                                                                            \
+    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 "  \
+    "ORDER BY datastore_id LIMIT 1), "                                                                         \
+    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "               \
+    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id), "                  \
+    "ds AS (INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) "                       \
+    "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM " \
+    "created) AS d ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = "   \
+    "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "     \
+    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync) "
+inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND "SELECT * FROM ds";
 
 // The per-device resume pointer row (see sync_store::set_resume_pointer) as lock_session, create_session and
 // save_session leave it, in one statement; its expiry moves like a session's (see save_session).
+#define SYNCML_SET_RESUME_POINTER(values)                                                                              \
+    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, state, last_msg_id, last_response, "              \
+    "last_response_content_type, expires_at) " values                                                                  \
+    " "                                                                                                                \
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = EXCLUDED.state, user_id = NULL, "    \
+    "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "                     \
+    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "                              \
+    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), " \
+    "expires_at = CASE WHEN sessions.expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "   \
+    "ELSE sessions.expires_at END"
 inline constexpr const char* set_resume_pointer =
-    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, state, last_msg_id, last_response, "
-    "last_response_content_type, expires_at) VALUES ($1, $2, $3, $4, '', '\\x', '', now() + interval '30 minutes') "
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = EXCLUDED.state, user_id = NULL, "
-    "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "
-    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "
-    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), "
-    "expires_at = CASE WHEN sessions.expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
-    "ELSE sessions.expires_at END";
+    SYNCML_SET_RESUME_POINTER("VALUES ($1, $2, $3, $4, '', '\\x', '', now() + interval '30 minutes')");
+
+// device_store_of_kind and set_resume_pointer of the row named $7 || device store id in one statement.
+inline constexpr const char* open_device_store =
+    SYNCML_DEVICE_STORE_OF_KIND ", p AS (" SYNCML_SET_RESUME_POINTER(
+        "SELECT $1, $6, $7 || device_store_id, $8, '', '\\x', '', now() + interval '30 minutes' FROM ds") ") "
+                                "SELECT * FROM ds";
 
 // The live session a live resume pointer row `p` names, both locked.
 inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS
@@ -112,6 +122,8 @@ inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS
 
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
 
+#undef SYNCML_SET_RESUME_POINTER
+#undef SYNCML_DEVICE_STORE_OF_KIND
 #undef SYNCML_SESSION_DEVICE_JOIN
 #undef SYNCML_SESSION_COLUMNS
 

@@ -393,5 +393,22 @@ TEST_F(sync_store_session_test, device_store_of_kind_uses_a_datastore_another_tr
     EXPECT_EQ(sql_value("SELECT count(*) FROM datastores"), "1");
 }
 
+TEST_F(sync_store_session_test, open_device_store_moves_the_resume_pointer_only_when_given_a_session) {
+    tx([&](sync_store& s) {
+        auto rec = s.open_session(tenant_, "phone", "S1");
+        rec.state = "state-of-S1";
+        s.save_session(tenant_, rec);
+        store_opening o{user_, s.device(tenant_, user_, "phone").id, "memos", "./notes", "phone", "resume:", ""};
+        auto plain = s.open_device_store(tenant_, o);
+        auto pointer = "resume:" + std::to_string(plain.id);
+        EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", pointer));
+        o.session_id = "S1";
+        auto moved = s.open_device_store(tenant_, o);
+        EXPECT_EQ(moved.id, plain.id);
+        EXPECT_EQ(moved.datastore_id, s.datastore(tenant_, user_, "memos"));
+        EXPECT_EQ(s.lock_pointed_session(tenant_, "phone", pointer)->state, "state-of-S1");
+    });
+}
+
 }  // namespace
 }  // namespace syncml::persistence

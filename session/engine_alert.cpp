@@ -32,7 +32,8 @@ sync_anchor alert_anchor(const item& it) {
 // row of its own, so that a resume (which comes with a new SessionID) finds the interrupted state. The
 // sessions table keeps it without a schema change, and it expires with the sessions it points to. It has
 // no user: a row without one is no running session to the busy guard.
-std::string resume_pointer(std::int64_t device_store) { return "resume:" + std::to_string(device_store); }
+constexpr const char* k_resume_prefix = "resume:";
+std::string resume_pointer(std::int64_t device_store) { return k_resume_prefix + std::to_string(device_store); }
 
 void remember_session(run& r, std::int64_t device_store) {
     r.store.set_resume_pointer(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store),
@@ -103,10 +104,19 @@ void open_store(run& r, const alert& cmd, int requested) {
         s.source_refs = {source};
         return;
     }
-    auto ds = r.store.device_store_of_kind(r.tenant(), r.st.user_id, r.device.id, *kind, source);
+    // A resume reads the pointer before it is moved to this session; any other Alert moves it at once.
+    const bool resuming = requested == 225;
+    persistence::store_opening opening{r.st.user_id,
+                                       r.device.id,
+                                       *kind,
+                                       source,
+                                       r.in.header.source.loc_uri,
+                                       k_resume_prefix,
+                                       resuming ? "" : r.in.header.session_id};
+    auto ds = r.store.open_device_store(r.tenant(), opening);
     auto datastore_id = ds.datastore_id;
     auto anchor = alert_anchor(it);
-    auto old = requested == 225 ? resumable_store(r, ds.id, anchor) : std::nullopt;
+    auto old = resuming ? resumable_store(r, ds.id, anchor) : std::nullopt;
     store_state s;
     if (old) {
         s = continued(std::move(*old), target, source, anchor);
@@ -122,7 +132,7 @@ void open_store(run& r, const alert& cmd, int requested) {
         s.server_next = std::to_string(r.ctx.now_ms);
         if (s.mode == 201 || s.mode == 203 || s.mode == 205) r.store.unconfirm_mappings(r.tenant(), ds.id);
     }
-    remember_session(r, ds.id);
+    if (resuming) remember_session(r, ds.id);
     acknowledge_alert(r, cmd, s, old || s.mode == requested ? 200 : 508);
     r.commands.push_back(our_alert(s, ds));
     auto& stores = r.st.stores;
