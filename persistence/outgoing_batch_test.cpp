@@ -176,6 +176,40 @@ TEST_F(outgoing_batch_test, server_changes_are_current_modseq_last_seen_and_chan
     }));
 }
 
+TEST_F(outgoing_batch_test, change_page_is_a_page_of_what_the_per_item_default_lists) {
+    auto u = user("u");
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        auto f = seed(s, u);
+        auto never_held = s.add_item(f.tenant, f.ds, "f0", {});
+        s.delete_item(f.tenant, f.ds, never_held.guid);
+        auto upto = s.current_modseq(f.tenant, f.ds);
+        auto roles = [&](const std::vector<change_record>& changes) {
+            std::string out;
+            for (const auto& c : changes) {
+                out += (f.roles.count(c.guid) ? f.roles.at(c.guid) : "?") + c.luid.value_or("-") + " ";
+                if (c.item_id != 0) {
+                    EXPECT_EQ(c.item_id, s.find_item(f.tenant, f.ds, c.guid)->item_id);
+                }
+            }
+            return out;
+        };
+        for (int64_t after : {int64_t{0}, f.items.at("c").modseq, f.items.at("d").modseq, upto}) {
+            for (bool deleted : {false, true}) {
+                for (std::size_t limit : {1, 2, 10}) {
+                    auto page = s.change_page(f.tenant, f.ds, f.phone, after, upto, deleted, limit);
+                    auto expected = s.sync_store::change_page(f.tenant, f.ds, f.phone, after, upto, deleted, limit);
+                    EXPECT_EQ(roles(page), roles(expected)) << after << deleted << limit;
+                    for (const auto& c : page) EXPECT_NE(c.item_id, 0);
+                }
+            }
+        }
+        EXPECT_EQ(roles(s.change_page(f.tenant, f.ds, f.phone, 0, upto, true, 10)), "c- d- bLB eLE ")
+            << "the deleted b the phone holds, not the deleted f it never had";
+        EXPECT_EQ(roles(s.change_page(f.tenant, f.ds, f.phone, f.items.at("c").modseq, upto, false, 1)), "d- ");
+        EXPECT_EQ(roles(s.change_page(f.tenant, f.ds, f.phone, 0, f.items.at("d").modseq, false, 10)), "c- d- ");
+    }));
+}
+
 TEST_F(outgoing_batch_test, delete_unheld_items_deletes_what_the_per_item_calls_delete) {
     auto batched_user = user("batched"), one_by_one_user = user("one-by-one");
     struct outcome {

@@ -108,6 +108,18 @@ class pg_sync_store final : public pg_session_store {
         return out;
     }
 
+    std::vector<change_record> change_page(int64_t tenant, int64_t datastore, int64_t device_store, int64_t after,
+                                           int64_t upto, bool include_deleted, std::size_t limit) override {
+        std::vector<change_record> out;
+        for (const auto& row : exec_sql(tx_, sql::change_page, tenant, datastore, device_store, after, upto,
+                                        include_deleted, static_cast<int64_t>(limit))) {
+            change_record c{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<bool>(), std::nullopt,
+                            row[5].as<int64_t>()};
+            if (!row[3].is_null() && row[4].as<int64_t>() >= 0) c.luid = row[3].as<std::string>();
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
     server_changes_record server_changes(int64_t tenant, int64_t datastore, int64_t device_store, bool wanted,
                                          bool from_start, bool include_deleted) override {
         return read_server_changes(tx_, tenant, datastore, device_store, wanted, from_start, include_deleted);
@@ -207,6 +219,16 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
                         w.send_back && done.modseq > 0 ? done.modseq - 1 : done.modseq);
         }
         out.push_back(std::move(done));
+    }
+    return out;
+}
+
+std::vector<change_record> sync_store::change_page(int64_t tenant, int64_t, int64_t device_store, int64_t after,
+                                                   int64_t upto, bool include_deleted, std::size_t limit) {
+    std::vector<change_record> out;
+    for (auto& change : changes(tenant, device_store, after, upto, include_deleted)) {
+        if (out.size() == limit) break;
+        if (!change.deleted || change.luid) out.push_back(std::move(change));
     }
     return out;
 }

@@ -270,6 +270,12 @@ class sync_store {
     // with `wanted`, changes() after that (after 0 with `from_start`) up to the current modseq.
     virtual server_changes_record server_changes(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
                                                  bool wanted, bool from_start, bool include_deleted) = 0;
+    // Package 4's next page: at most `limit` of changes() after `after` up to `upto` in modseq order, with item
+    // ids, without deleted items the device holds no confirmed LUID of (it never had them). The default filters
+    // changes(); PostgreSQL needs one query that reads no further than the page.
+    virtual std::vector<change_record> change_page(std::int64_t tenant, std::int64_t datastore,
+                                                   std::int64_t device_store, std::int64_t after, std::int64_t upto,
+                                                   bool include_deleted, std::size_t limit);
     // The items of `items` that exist (deleted ones too, in any order) with the device's confirmed LUID of each.
     // Contents are read only while the items before one in `items`, at their stored size plus `overhead` each,
     // take less than `budget` bytes (the first item's always): what one message can carry, so large items are

@@ -65,6 +65,15 @@ inline constexpr const char* changes =
     "WHERE i.tenant_id = $1 AND i.datastore_id = (SELECT d.datastore_id FROM device_stores d WHERE d.tenant_id = $1 "
     "AND d.device_store_id = $2) AND i.modseq > $3 AND i.modseq <= $4 AND ($5 OR NOT i.deleted) "
     "AND (m.luid IS NULL OR m.revision < i.modseq) ORDER BY i.modseq";
+// changes() of datastore $2 (device store $3) in ($4, $5] as a page of at most $7, with item ids, read along the
+// (tenant, datastore, modseq) index no further than the page; deleted items only where the device holds a
+// confirmed mapping.
+inline constexpr const char* change_page =
+    "SELECT i.guid, i.modseq, i.deleted, m.luid, m.revision, i.item_id FROM items i LEFT JOIN LATERAL (SELECT "
+    "m.luid, GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m WHERE m.tenant_id = $1 "
+    "AND m.device_store_id = $3 AND m.item_id = i.item_id LIMIT 1) AS m ON true "
+    "WHERE i.tenant_id = $1 AND i.datastore_id = $2 AND i.modseq > $4 AND i.modseq <= $5 AND ($6 OR NOT i.deleted) "
+    "AND (m.luid IS NULL OR m.revision < i.modseq) AND (NOT i.deleted OR m.revision >= 0) ORDER BY i.modseq LIMIT $7";
 
 // The item of a device store with guid $3 (device store $2).
 #define SYNCML_ITEM_OF_STORE                                                                                 \

@@ -3,8 +3,10 @@
 
 #include "session/engine_run.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "session/codec.hpp"
 #include "session/item_convert.hpp"
@@ -17,6 +19,7 @@ namespace {
 constexpr std::size_t k_item_overhead = 400;
 
 bool sends_changes(int mode) { return mode == 200 || mode == 201 || mode == 204 || mode == 205; }
+bool slow_mode(int mode) { return mode == 201 || mode == 205; }
 
 // The device's preferred format: the Meta Type it sent items with, else its DevInf Rx-Pref.
 void resolve_device_format(run& r, store_state& s) {
@@ -37,11 +40,38 @@ void queue_changes(store_state& s, const std::vector<persistence::change_record>
     }
 }
 
+// Changes one page reads: twice what a message holds at the least an item costs, so that a message mostly needs
+// one read (another when items it skips or sends small leave room).
+std::size_t page_size(std::size_t budget) { return std::min<std::size_t>(1000, 2 * (budget / k_item_overhead + 1)); }
+
+// Refills the empty queue with the next page after the cursor; false when the package has nothing left.
+bool load_page(run& r, store_state& s, std::size_t budget) {
+    while (s.outgoing.empty() && !s.out_loaded_all && s.out_position < s.upto_modseq) {
+        auto limit = page_size(budget);
+        auto page = r.store.change_page(r.tenant(), s.datastore_id, s.device_store_id, s.out_position, s.upto_modseq,
+                                        !slow_mode(s.mode), limit);
+        s.out_loaded_all = page.size() < limit;
+        queue_changes(s, page);
+        if (s.outgoing.empty() && !page.empty()) s.out_position = page.back().modseq;
+    }
+    if (s.outgoing.empty()) s.out_position = std::max(s.out_position, s.upto_modseq);
+    return !s.outgoing.empty();
+}
+
+// The first `taken` changes of the queue were sent or skipped: the cursor moves past them, at once (erasing the
+// front item by item costs as many moves as the queue is long, per item).
+void take(store_state& s, std::size_t taken) {
+    if (taken == 0) return;
+    s.out_position = s.outgoing[taken - 1].modseq;
+    s.outgoing.erase(s.outgoing.begin(), s.outgoing.begin() + static_cast<std::ptrdiff_t>(taken));
+}
+
 command empty_sync(const run& r, const store_state& s) {
     sync out;
     out.target = location{s.client_uri, std::nullopt, std::nullopt};
     out.source = location{s.server_uri, std::nullopt, std::nullopt};
-    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started) out.number_of_changes = s.outgoing.size();
+    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started)
+        out.number_of_changes = static_cast<std::uint64_t>(s.out_count);
     return command{std::move(out)};
 }
 
@@ -107,6 +137,8 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
                      bool& complete) {
     const auto& change = s.outgoing[at];
     complete = true;
+    // The item partly sent as a large object changed or went since (it left the package's range).
+    if (s.out_offset > 0 && s.out_partial != change.guid) s.out_offset = 0;
     item it;
     if (change.deleted) {
         it.target = location{change.luid, std::nullopt, std::nullopt};
@@ -137,6 +169,7 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     it.data = item_data{data.substr(offset, length), std::nullopt, std::nullopt};
     it.more_data = !complete;
     s.out_offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
+    s.out_partial = complete ? std::string{} : change.guid;
     item_command cmd;
     cmd.items.push_back(std::move(it));
     if (change.luid.empty()) {
@@ -168,8 +201,7 @@ void delivered(run& r, store_state& s) {
     s.in_flight.clear();
 }
 
-// Fills one Sync for store s; returns false when the message is full. What it took leaves the queue at the
-// end, at once (erasing the front item by item costs as many moves as the queue is long, per item).
+// Fills one Sync for store s from the queue, page after page; returns false when the message is full.
 bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget) {
     auto sync_cmd = empty_sync(r, s);
     auto& out = std::get<sync>(sync_cmd.value);
@@ -178,7 +210,11 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
     if (used > budget) return false;
     bool full = false;
     std::size_t at = 0;
-    while (at < s.outgoing.size() && !full) {
+    while (!full) {
+        if (at == s.outgoing.size()) {
+            take(s, std::exchange(at, 0));
+            if (!load_page(r, s, budget)) break;
+        }
         bool complete = false;
         command cmd;
         auto offset_before = s.out_offset;
@@ -202,10 +238,10 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
         }
         s.in_flight.push_back(std::move(s.outgoing[at++]));
     }
-    s.outgoing.erase(s.outgoing.begin(), s.outgoing.begin() + static_cast<std::ptrdiff_t>(at));
+    take(s, at);
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
-    return s.outgoing.empty() && !full;
+    return !full && s.outgoing.empty();  // a loop that ends with an empty queue found no page left
 }
 
 // The client answered our previous reply, so it holds what that reply carried.
@@ -215,15 +251,22 @@ void acknowledge_delivery(run& r) {
 
 }  // namespace
 
+// Reads the whole package once, for its NumberOfChanges and first message; later messages page after the cursor.
 void start_server_changes(run& r) {
     for (auto& s : r.st.stores) {
-        bool slow = s.mode == 201 || s.mode == 205;
+        bool slow = slow_mode(s.mode);
         auto start =
             r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, sends_changes(s.mode), slow, !slow);
         // One-way from the client: the server's changes stay unsent.
         s.upto_modseq = s.mode == 202 ? start.last_seen_modseq : start.current_modseq;
+        s.out_position = !sends_changes(s.mode) ? s.upto_modseq : slow ? 0 : start.last_seen_modseq;
+        s.out_offset = 0;
+        s.out_partial.clear();
         resolve_device_format(r, s);
+        s.outgoing.clear();
         queue_changes(s, start.changes);
+        s.out_count = static_cast<std::int64_t>(s.outgoing.size());
+        s.out_loaded_all = true;
     }
 }
 
@@ -232,7 +275,7 @@ void fill_server_changes(run& r, std::size_t budget) {
     item_reader reader;
     bool done = true;
     for (auto& s : r.st.stores) {
-        if (s.server_sync_started && s.outgoing.empty()) continue;
+        if (s.server_sync_started && s.outgoing.empty() && s.out_position >= s.upto_modseq) continue;
         if (!fill_store(r, s, reader, budget)) {
             done = false;
             break;
@@ -241,6 +284,11 @@ void fill_server_changes(run& r, std::size_t budget) {
     if (done) {
         r.final = true;
         r.st.current = phase::map;
+    }
+    // The next message reads from the cursor, as it would from the stored state.
+    for (auto& s : r.st.stores) {
+        s.outgoing.clear();
+        s.out_loaded_all = false;
     }
 }
 

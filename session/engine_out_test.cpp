@@ -26,8 +26,9 @@ std::map<std::string, std::string> adds_of(const message& reply) {
     return out;
 }
 
-// Package 4 reads the items of each message together, and what changed between two messages goes out as it
-// is then: a deleted item not at all, a replaced one with its new content.
+// Package 4 reads the items of each message together, its queue a page per message after the first, and what
+// changed between two messages is not sent as it was: a deleted item not at all, a replaced one (now beyond
+// the package's modseq) with its new content in the next sync.
 TEST(engine_out, reads_each_message_s_items_together_and_sends_them_as_they_are_then) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");
@@ -42,10 +43,18 @@ TEST(engine_out, reads_each_message_s_items_together_and_sends_them_as_they_are_
     m.header.meta->max_msg_size = 4000;
     b.send(m);
     store.outgoing_reads = 0;
+    store.change_pages = 0;
     auto reply = b.send(b.changes({})).reply;
     auto received = adds_of(reply);
     ASSERT_FALSE(reply.body.final);
+    EXPECT_EQ(sync_of(reply)->number_of_changes, 40u);
     EXPECT_EQ(store.outgoing_reads, 1);
+    // The session row holds a cursor and the message's items in flight, not the 30-odd changes still pending.
+    for (const auto& [id, rec] : store.sessions) {
+        if (rec.device_uri == "phone-b") {
+            EXPECT_LT(rec.state.size(), 1200u);
+        }
+    }
     // Not sent yet: the last two items in modseq order.
     auto gone = store.items[39].guid, changed = store.items[38].guid;
     ASSERT_EQ(received.count(gone) + received.count(changed), 0u);
@@ -56,12 +65,18 @@ TEST(engine_out, reads_each_message_s_items_together_and_sends_them_as_they_are_
         reply = b.send(b.more()).reply;
         ASSERT_LE(encode(reply, wire_encoding::xml).size(), 4000u);
         received.merge(adds_of(reply));
+        EXPECT_FALSE(sync_of(reply)->number_of_changes) << "announced in the first Sync only";
         ASSERT_LT(++messages, 100);
     }
     EXPECT_EQ(store.outgoing_reads, messages);
-    EXPECT_EQ(received.size(), 39u);
-    EXPECT_EQ(received.count(gone), 0u);
-    EXPECT_NE(received.at(changed).find("Changed"), std::string::npos);
+    EXPECT_EQ(store.change_pages, messages - 1);
+    EXPECT_EQ(received.size(), 38u);
+    EXPECT_EQ(received.count(gone) + received.count(changed), 0u);
+    ASSERT_TRUE(b.send(b.apply_server_changes(reply)).session_done);
+    b.finish();
+    auto next = adds_of(full_sync(b, 200, {}));
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_NE(next.at(changed).find("Changed"), std::string::npos);
 }
 
 // The session's end stores the anchors and the modseq the device has seen, without reading the device store

@@ -40,6 +40,7 @@ class fake_sync_store final : public persistence::sync_store {
     int candidate_queries = 0;     // twin_candidates calls, to check one lookup per message
     int server_changes_queries = 0;
     int outgoing_reads = 0;  // outgoing_items calls, to check one read per package-4 message
+    int change_pages = 0;    // change_page calls: package 4 reads its queue a page at a time after the first message
 
     std::vector<const stored_item*> live_items(std::int64_t datastore) const {
         std::vector<const stored_item*> out;
@@ -183,6 +184,12 @@ class fake_sync_store final : public persistence::sync_store {
         auto after = from_start ? 0 : out.last_seen_modseq;
         if (wanted) out.changes = changes(tenant, device_store, after, out.current_modseq, include_deleted);
         return out;
+    }
+    std::vector<persistence::change_record> change_page(std::int64_t tenant, std::int64_t ds, std::int64_t device_store,
+                                                        std::int64_t after, std::int64_t upto, bool include_deleted,
+                                                        std::size_t limit) override {
+        ++change_pages;
+        return sync_store::change_page(tenant, ds, device_store, after, upto, include_deleted, limit);
     }
     std::vector<persistence::outgoing_item> outgoing_items(std::int64_t tenant, std::int64_t ds,
                                                            std::int64_t device_store,

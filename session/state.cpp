@@ -93,7 +93,9 @@ std::string encode_store(const store_state& s) {
     w.put("device_version", s.device_version);
     w.put("client_done", s.client_sync_done);
     w.put("server_started", s.server_sync_started);
-    for (const auto& change : s.outgoing) w.put("out", encode_change(change));
+    w.put("out_pos", s.out_position);
+    w.put("out_guid", s.out_partial);
+    w.put("out_count", s.out_count);
     for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
     w.put("resumed", s.resumed);
     w.put("out_offset", s.out_offset);
@@ -146,14 +148,16 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"client_next", &store_state::client_next},
         {"server_next", &store_state::server_next},
         {"device_mime", &store_state::device_mime},
-        {"device_version", &store_state::device_version}};
+        {"device_version", &store_state::device_version},
+        {"out_guid", &store_state::out_partial}};
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id}, {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},       {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},     {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},  {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete},
-        {"own_modseqs", &store_state::own_modseqs}};
+        {"datastore", &store_state::datastore_id},  {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},        {"out_offset", &store_state::out_offset},
+        {"r_add", &store_state::received_add},      {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},   {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},      {"s_del", &store_state::sent_delete},
+        {"own_modseqs", &store_state::own_modseqs}, {"out_pos", &store_state::out_position},
+        {"out_count", &store_state::out_count}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
@@ -173,12 +177,25 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     return true;
 }
 
+// State of an older version lists every change still to send: everything before its front was taken off the
+// queue, so the cursor stands just before the front (modseqs of a datastore are unique) and the page reads
+// the rest again as it is now.
+void cursor_from_list(store_state& s) {
+    s.out_position = s.outgoing.empty() ? s.upto_modseq : s.outgoing.front().modseq - 1;
+    if (!s.outgoing.empty()) s.out_partial = s.outgoing.front().guid;
+    s.out_count = static_cast<std::int64_t>(s.outgoing.size());
+    s.outgoing.clear();
+}
+
 bool decode_store(std::string_view text, store_state& s) {
     reader r(text);
     std::string_view name, value;
+    bool cursor = false;
     while (!r.at_end()) {
         if (!r.next(name, value) || !decode_store_field(name, value, s)) return false;
+        cursor = cursor || name == "out_pos";
     }
+    if (!cursor) cursor_from_list(s);
     return true;
 }
 

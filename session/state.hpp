@@ -51,12 +51,20 @@ struct store_state {
     std::string device_version;
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
-    std::vector<outgoing_change> outgoing;  // still to send in package 4
+    // Package 4 is a cursor over the changes in (out_position, upto_modseq]: each message reads the next page
+    // after the cursor (sync_store::change_page), so the session row stays small however much is pending.
+    std::int64_t out_position = 0;  // modseq of the last change taken off the queue (sent or skipped)
+    std::string out_partial;        // GUID of the item whose first out_offset bytes were sent
+    std::int64_t out_count = 0;     // changes in the package when it started (NumberOfChanges of its first Sync)
+    // The page being sent; not stored (a state of an older version that still has the whole list is turned
+    // into a cursor at its front when decoded).
+    std::vector<outgoing_change> outgoing;
+    bool out_loaded_all = false;  // not stored: `outgoing` holds every change left up to upto_modseq
     // Sent in our last reply; recorded as held by the device only once the client's next message
     // shows that the reply arrived, so that a resumed session sends them again.
     std::vector<outgoing_change> in_flight;
     bool resumed = false;         // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;  // bytes of outgoing.front() already sent as a large object
+    std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
     std::optional<incoming_chunks> partial;
     // Slow sync: modseqs this session took in a datastore that was empty when it started (-1: not checked
     // yet, -2: it was not empty). While the datastore's modseq equals it, every stored item is one the

@@ -22,9 +22,15 @@ session_state sample_state() {
     store.client_last = "last:1";
     store.client_next = "a=b:c";
     store.resumed = true;
-    store.outgoing.push_back({"g1", 5, false, ""});
-    store.outgoing.push_back({"g2", 6, true, "17", 42});
+    store.upto_modseq = 90;
+    store.out_position = 5;
+    store.out_partial = "g6";
+    store.out_offset = 1200;
+    store.out_count = 31;
+    store.outgoing.push_back({"g6", 6, false, ""});
+    store.outgoing.push_back({"g7", 7, true, "17", 42});
     store.in_flight.push_back({"g0", 4, false, "12"});
+    store.in_flight.push_back({"g5", 5, true, "13", 42});
     store.partial = incoming_chunks{"Add", "9", "", "text/vcard", std::string("x\0y=1:2", 7), 300};
     state.stores.push_back(store);
     return state;
@@ -45,17 +51,49 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     EXPECT_EQ(store.client_last, "last:1");
     EXPECT_EQ(store.client_next, "a=b:c");
     EXPECT_TRUE(store.resumed);
-    ASSERT_EQ(store.in_flight.size(), 1u);
+    ASSERT_EQ(store.in_flight.size(), 2u);
     EXPECT_EQ(store.in_flight[0].guid, "g0");
     EXPECT_EQ(store.in_flight[0].luid, "12");
-    ASSERT_EQ(store.outgoing.size(), 2u);
-    EXPECT_EQ(store.outgoing[1].luid, "17");
-    EXPECT_TRUE(store.outgoing[1].deleted);
-    EXPECT_EQ(store.outgoing[1].item_id, 42);
-    EXPECT_EQ(store.outgoing[0].item_id, 0) << "state without the id (as older versions wrote it) decodes";
+    EXPECT_EQ(store.in_flight[0].item_id, 0) << "state without the id (as older versions wrote it) decodes";
+    EXPECT_TRUE(store.in_flight[1].deleted);
+    EXPECT_EQ(store.in_flight[1].item_id, 42);
+    EXPECT_EQ(store.upto_modseq, 90);
+    EXPECT_EQ(store.out_position, 5);
+    EXPECT_EQ(store.out_partial, "g6");
+    EXPECT_EQ(store.out_offset, 1200);
+    EXPECT_EQ(store.out_count, 31);
+    EXPECT_TRUE(store.outgoing.empty()) << "the queue is read again from the cursor, never stored";
     ASSERT_TRUE(store.partial);
     EXPECT_EQ(store.partial->data, std::string("x\0y=1:2", 7));
     EXPECT_EQ(store.partial->declared_size, 300);
+}
+
+std::string token(const std::string& name, const std::string& value) {
+    return name + "=" + std::to_string(value.size()) + ":" + value;
+}
+
+// A session row written before the cursor: the store lists every change still to send ("out").
+std::string store_with_list(const std::vector<std::string>& outs) {
+    auto store = token("mode", "200") + token("upto", "90") + token("server_started", "1") + token("out_offset", "70");
+    for (const auto& out : outs) store += token("out", out);
+    return token("phase", "2") + token("store", store);
+}
+
+TEST(session_state, an_older_state_with_the_whole_queue_continues_from_the_queue_s_front) {
+    auto decoded = decode_state(store_with_list({token("g", "g57") + token("m", "57") + token("d", "0"),
+                                                 token("g", "g60") + token("m", "60") + token("d", "1")}));
+    ASSERT_TRUE(decoded);
+    ASSERT_EQ(decoded->stores.size(), 1u);
+    const auto& store = decoded->stores[0];
+    EXPECT_EQ(store.out_position, 56) << "the front (modseq 57) is read again";
+    EXPECT_EQ(store.out_partial, "g57") << "its first bytes went out as a large object";
+    EXPECT_EQ(store.out_offset, 70);
+    EXPECT_EQ(store.out_count, 2);
+    EXPECT_TRUE(store.outgoing.empty());
+
+    auto drained = decode_state(store_with_list({}));
+    ASSERT_TRUE(drained);
+    EXPECT_EQ(drained->stores.at(0).out_position, 90) << "an empty queue: nothing left up to upto";
 }
 
 TEST(session_state, rejects_truncated_text) {

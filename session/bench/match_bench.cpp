@@ -7,6 +7,7 @@
 //
 // usage: match_bench DATABASE_URL [--receive] [--max-msg-size BYTES] [N ...]   (default N: 1000 10000)
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -19,6 +20,7 @@
 #include "session/auth.hpp"
 #include "session/engine.hpp"
 #include "session/item_convert.hpp"
+#include "session/state.hpp"
 
 namespace {
 
@@ -88,6 +90,9 @@ class counting_store final : public persistence::sync_store {
                    (int64_t t, int64_t s, int64_t a, int64_t u, bool d), (t, s, a, u, d))
     SYNCML_FORWARD(persistence::server_changes_record, server_changes,
                    (int64_t t, int64_t ds, int64_t s, bool w, bool f, bool d), (t, ds, s, w, f, d))
+    SYNCML_FORWARD(std::vector<persistence::change_record>, change_page,
+                   (int64_t t, int64_t ds, int64_t s, int64_t a, int64_t u, bool d, std::size_t l),
+                   (t, ds, s, a, u, d, l))
     using outgoing = std::vector<persistence::outgoing_item>;
     SYNCML_FORWARD(outgoing, outgoing_items,
                    (int64_t t, int64_t ds, int64_t s, const std::vector<persistence::item_ref>& g, std::size_t b,
@@ -212,7 +217,8 @@ struct outcome {
     // Package 4: time, store calls and messages from the client's last Sync to the end of the session.
     double out_seconds = 0;
     int64_t out_calls = 0, out_messages = 0, received = 0;
-    bool done = false;  // the session completed
+    bool done = false;            // the session completed
+    std::size_t state_bytes = 0;  // the largest session state stored after a message (the session row's `state`)
 };
 
 void count_statuses(const session::message& reply, outcome& o) {
@@ -295,6 +301,10 @@ class bench_session {
             counting_store store(inner);
             auto device = store.device(u_.tenant, u_.user, m.header.source.loc_uri);
             auto out = session::process_message(m, state_, device, ctx_, store);
+            // Through the encoding as sync_service stores it in the session row between messages.
+            auto stored = session::encode_state(state_);
+            o_.state_bytes = std::max(o_.state_bytes, stored.size());
+            state_ = session::decode_state(stored).value();
             if (calls) *calls += store.calls;
             o_.done = o_.done || out.session_done;
             reply = std::move(out.reply);
@@ -333,20 +343,20 @@ int main(int argc, char** argv) {
     if (sizes.empty()) sizes = {1000, 10000};
     persistence::database db(argv[1]);
     persistence::apply_migrations(db);
-    std::printf("%8s %8s %8s %10s %10s %18s %12s | %9s %8s %8s %10s %16s\n", "items", "paired", "added", "seconds",
+    std::printf("%8s %8s %8s %10s %10s %18s %12s | %9s %8s %8s %10s %16s %12s\n", "items", "paired", "added", "seconds",
                 "ms/item", "store calls/item", "x first run", "p4 items", "p4 msgs", "p4 s", "p4 ms/item",
-                "p4 calls/item");
+                "p4 calls/item", "state bytes");
     double first = 0;
     for (int n : sizes) {
         auto u = prepare(db, n);
         auto o = bench_session(db, u, opt).run(n);
         if (first == 0) first = o.seconds;
         auto per = [&](double v) { return o.received > 0 ? v / static_cast<double>(o.received) : 0.0; };
-        std::printf("%8d %8lld %8lld %10.2f %10.3f %18.2f %12.2f | %9lld %8lld %8.2f %10.3f %16.2f%s\n", n,
+        std::printf("%8d %8lld %8lld %10.2f %10.3f %18.2f %12.2f | %9lld %8lld %8.2f %10.3f %16.2f %12zu%s\n", n,
                     static_cast<long long>(o.paired), static_cast<long long>(o.added), o.seconds, 1000 * o.seconds / n,
                     static_cast<double>(o.calls) / n, o.seconds / first, static_cast<long long>(o.received),
                     static_cast<long long>(o.out_messages), o.out_seconds, per(1000 * o.out_seconds),
-                    per(static_cast<double>(o.out_calls)), o.done ? "" : "  (NOT COMPLETED)");
+                    per(static_cast<double>(o.out_calls)), o.state_bytes, o.done ? "" : "  (NOT COMPLETED)");
     }
     return 0;
 }
