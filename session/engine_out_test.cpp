@@ -97,5 +97,41 @@ TEST(engine_out, a_completed_session_leaves_the_device_store_at_what_it_sent) {
     EXPECT_TRUE(sync_of(full_sync(a, 200, {}))->commands.empty());
 }
 
+// A large object whose item changes between two of its chunks does not go on at the old offset in whatever item
+// the cursor finds next: that item goes whole, the changed one in the next sync.
+TEST(engine_out, a_large_object_changed_between_chunks_does_not_continue_in_the_next_item) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto big = vcard("Big") + "NOTE:" + std::string(9000, 'n') + "\r\n";
+    full_sync(a, 201, {{"1", big}, {"2", vcard("Tiny")}});
+    auto ds = store.items[0].datastore;
+    auto big_guid = store.items[0].content == big ? store.items[0].guid : store.items[1].guid;
+    auto tiny_guid = big_guid == store.items[0].guid ? store.items[1].guid : store.items[0].guid;
+
+    phone b(store, "phone-b");
+    auto m = b.start(201);
+    m.header.meta = meta_info{};
+    m.header.meta->max_msg_size = 4000;
+    b.send(m);
+    auto reply = b.send(b.changes({})).reply;
+    ASSERT_FALSE(reply.body.final);
+    const auto& first = std::get<add>(sync_of(reply)->commands.at(0).value).items.at(0);
+    ASSERT_EQ(first.source->loc_uri, big_guid) << "the big item has the lower modseq, so it goes first";
+    ASSERT_TRUE(first.more_data);
+    store.replace_item(1, ds, big_guid, vcard("Big, now small"), {});
+
+    reply = b.send(b.more()).reply;
+    auto sent = adds_of(reply);
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent.at(tiny_guid), vcard("Tiny")) << "whole, from its first byte";
+    EXPECT_FALSE(std::get<add>(sync_of(reply)->commands.at(0).value).items.at(0).more_data);
+    ASSERT_TRUE(reply.body.final);
+    ASSERT_TRUE(b.send(b.apply_server_changes(reply)).session_done);
+    b.finish();
+    auto next = adds_of(full_sync(b, 200, {}));
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_EQ(next.at(big_guid), vcard("Big, now small"));
+}
+
 }  // namespace
 }  // namespace syncml::session
