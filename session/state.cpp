@@ -88,7 +88,12 @@ std::string encode_store(const store_state& s) {
     w.put("client_last", s.client_last);
     w.put("client_next", s.client_next);
     w.put("server_next", s.server_next);
-    w.put("upto", s.upto_modseq);
+    // An older version ignores the cursor, sees no queue and, once the package ends, records "upto" as seen by the
+    // device. While changes are pending it therefore reads the cursor there, so that a session whose next message
+    // reaches an older instance (a rolling upgrade) leaves the rest for the device's next sync instead of losing it.
+    const bool pending = s.server_sync_started && s.out_position < s.upto_modseq;
+    w.put("upto", pending ? s.out_position : s.upto_modseq);
+    w.put("pkg_upto", s.upto_modseq);
     w.put("device_mime", s.device_mime);
     w.put("device_version", s.device_version);
     w.put("client_done", s.client_sync_done);
@@ -157,7 +162,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"r_del", &store_state::received_delete},   {"s_add", &store_state::sent_add},
         {"s_rep", &store_state::sent_replace},      {"s_del", &store_state::sent_delete},
         {"own_modseqs", &store_state::own_modseqs}, {"out_pos", &store_state::out_position},
-        {"out_count", &store_state::out_count}};
+        {"out_count", &store_state::out_count},     {"pkg_upto", &store_state::upto_modseq}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));

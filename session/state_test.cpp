@@ -96,6 +96,22 @@ TEST(session_state, an_older_state_with_the_whole_queue_continues_from_the_queue
     EXPECT_EQ(drained->stores.at(0).out_position, 90) << "an empty queue: nothing left up to upto";
 }
 
+// An older version reads "upto" as what the device has seen once the package ends, and does not know the cursor:
+// while changes are pending it must find the cursor there, so a rolling upgrade sends the rest next sync.
+TEST(session_state, an_older_version_reads_the_cursor_as_the_end_of_a_pending_package) {
+    auto state = sample_state();
+    state.stores[0].server_sync_started = true;
+    const auto text = encode_state(state);
+    EXPECT_NE(text.find(token("upto", "5")), std::string::npos) << text;
+    auto decoded = decode_state(text);
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->stores.at(0).upto_modseq, 90);
+    EXPECT_EQ(decoded->stores.at(0).out_position, 5);
+
+    state.stores[0].out_position = 90;  // drained: the older version may record all of it
+    EXPECT_NE(encode_state(state).find(token("upto", "90")), std::string::npos);
+}
+
 TEST(session_state, rejects_truncated_text) {
     auto text = encode_state(sample_state());
     EXPECT_FALSE(decode_state(text.substr(0, text.size() - 20)));
