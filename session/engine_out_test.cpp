@@ -32,16 +32,11 @@ std::map<std::string, std::string> adds_of(const message& reply) {
 TEST(engine_out, reads_each_message_s_items_together_and_sends_them_as_they_are_then) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");
-    std::map<std::string, std::string> many;
-    for (int i = 0; i < 40; ++i) many[std::to_string(i)] = vcard("Person " + std::to_string(i) + std::string(200, 'x'));
-    full_sync(a, 201, many);
+    full_sync(a, 201, testing::padded_contacts(40));
     auto ds = store.items[0].datastore;
 
     phone b(store, "phone-b");
-    auto m = b.start(201);
-    m.header.meta = meta_info{};
-    m.header.meta->max_msg_size = 4000;
-    b.send(m);
+    b.send(testing::with_max_msg_size(b.start(201), 4000));
     store.outgoing_reads = 0;
     store.change_pages = 0;
     auto reply = b.send(b.changes({})).reply;
@@ -109,10 +104,7 @@ TEST(engine_out, a_large_object_changed_between_chunks_does_not_continue_in_the_
     auto tiny_guid = big_guid == store.items[0].guid ? store.items[1].guid : store.items[0].guid;
 
     phone b(store, "phone-b");
-    auto m = b.start(201);
-    m.header.meta = meta_info{};
-    m.header.meta->max_msg_size = 4000;
-    b.send(m);
+    b.send(testing::with_max_msg_size(b.start(201), 4000));
     auto reply = b.send(b.changes({})).reply;
     ASSERT_FALSE(reply.body.final);
     const auto& first = std::get<add>(sync_of(reply)->commands.at(0).value).items.at(0);

@@ -55,19 +55,14 @@ TEST(engine, resume_sends_again_the_server_changes_of_a_lost_reply) {
     full_sync(b, 201, {});
     full_sync(a, 200, changed, true);
 
-    auto small = [](message m) {
-        m.header.meta = meta_info{};
-        m.header.meta->max_msg_size = 4000;
-        return m;
-    };
-    b.send(small(b.start(200)));
+    b.send(testing::with_max_msg_size(b.start(200), 4000));
     auto reply = b.send(b.changes({})).reply;
     ASSERT_FALSE(reply.body.final);
     b.apply_server_changes(reply);
     auto lost = b.send(b.more()).reply;  // the phone dies before it reads this one
     ASSERT_FALSE(sync_of(lost)->commands.empty());
 
-    EXPECT_EQ(statuses_of(b.send(small(b.start(225))).reply, "Alert").at(0)->data, "200");
+    EXPECT_EQ(statuses_of(b.send(testing::with_max_msg_size(b.start(225), 4000)).reply, "Alert").at(0)->data, "200");
     reply = b.send(b.changes({})).reply;
     for (int messages = 0; !reply.body.final; ++messages) {
         ASSERT_LT(messages, 50);

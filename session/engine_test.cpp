@@ -141,15 +141,10 @@ TEST(engine, refresh_from_client_deletes_what_the_client_did_not_send) {
 TEST(engine, splits_package_4_over_messages_within_max_msg_size) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");
-    std::map<std::string, std::string> many;
-    for (int i = 0; i < 40; ++i) many[std::to_string(i)] = vcard("Person " + std::to_string(i) + std::string(200, 'x'));
-    full_sync(a, 201, many);
+    full_sync(a, 201, testing::padded_contacts(40));
 
     phone b(store, "phone-b");
-    auto m = b.start(201);
-    m.header.meta = meta_info{};
-    m.header.meta->max_msg_size = 4000;
-    b.send(m);
+    b.send(testing::with_max_msg_size(b.start(201), 4000));
     auto reply = b.send(b.changes({})).reply;
     std::size_t received = 0, messages = 1;
     while (!reply.body.final) {
@@ -170,10 +165,7 @@ TEST(engine, sends_an_item_larger_than_a_message_as_a_large_object) {
     full_sync(a, 201, {{"1", big}});
 
     phone b(store, "phone-b");
-    auto m = b.start(201);
-    m.header.meta = meta_info{};
-    m.header.meta->max_msg_size = 4000;
-    b.send(m);
+    b.send(testing::with_max_msg_size(b.start(201), 4000));
     auto reply = b.send(b.changes({})).reply;
     std::string assembled;
     std::size_t chunks = 0;

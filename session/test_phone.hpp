@@ -249,6 +249,21 @@ inline const alert* alert_of(const message& m) {
     return nullptr;
 }
 
+// `count` contacts of ~250 bytes each by LUID ("0", "1", ...): enough to fill several 4000-byte messages.
+inline std::map<std::string, std::string> padded_contacts(int count) {
+    std::map<std::string, std::string> out;
+    for (int i = 0; i < count; ++i)
+        out[std::to_string(i)] = vcard("Person " + std::to_string(i) + std::string(200, 'x'));
+    return out;
+}
+
+// `m` with the header's MaxMsgSize set, so that the server splits its reply.
+inline message with_max_msg_size(message m, std::uint64_t size) {
+    m.header.meta = meta_info{};
+    m.header.meta->max_msg_size = size;
+    return m;
+}
+
 // Runs a whole session: alert, the client's changes, the server's changes, map.
 inline message full_sync(phone& p, int mode, const std::map<std::string, std::string>& changes,
                          bool as_replace = false) {
