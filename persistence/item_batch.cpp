@@ -22,7 +22,7 @@ using std::int64_t;
 // Existing items are addressed by id (the primary key) once known.
 class batch_writer {
   public:
-    batch_writer(detail::message_transaction& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+    batch_writer(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
                  const std::vector<item_write>& writes)
         : tx_(tx), tenant_(tenant), datastore_(datastore), device_store_(device_store), writes_(writes) {
         for (const auto& w : writes_) {
@@ -225,7 +225,7 @@ class batch_writer {
     // is scaled in by its size in pages.
     static constexpr std::size_t k_analyze_after = 1;
 
-    detail::message_transaction& tx_;
+    pqxx::work& tx_;
     int64_t tenant_, datastore_, device_store_;
     std::size_t mapped_ = 0;  // mappings inserted
     const std::vector<item_write>& writes_;
@@ -248,8 +248,8 @@ std::string content_type_of(const std::string& content) {
     return "text/plain";
 }
 
-std::vector<written_item> write_item_batch(detail::message_transaction& tx, int64_t tenant, int64_t datastore,
-                                           int64_t device_store, const std::vector<item_write>& writes) {
+std::vector<written_item> write_item_batch(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+                                           const std::vector<item_write>& writes) {
     for (const auto& w : writes) {
         if (w.guid.empty() && !w.content) throw std::invalid_argument("item batch: an add needs content");
     }

@@ -23,8 +23,8 @@ std::pair<std::string, std::string> ref_arrays(const std::vector<item_ref>& refs
 
 }  // namespace
 
-server_changes_record read_server_changes(detail::message_transaction& tx, int64_t tenant, int64_t datastore,
-                                          int64_t device_store, bool wanted, bool from_start, bool include_deleted) {
+server_changes_record read_server_changes(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+                                          bool wanted, bool from_start, bool include_deleted) {
     server_changes_record out;
     auto rows = exec_sql(tx, sql::server_changes, tenant, datastore, device_store, wanted, from_start, include_deleted);
     if (rows.empty()) return out;  // no such device store of the datastore
@@ -40,9 +40,9 @@ server_changes_record read_server_changes(detail::message_transaction& tx, int64
     return out;
 }
 
-std::vector<outgoing_item> read_outgoing_items(detail::message_transaction& tx, int64_t tenant, int64_t datastore,
-                                               int64_t device_store, const std::vector<item_ref>& items,
-                                               std::size_t budget, std::size_t overhead) {
+std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+                                               const std::vector<item_ref>& items, std::size_t budget,
+                                               std::size_t overhead) {
     std::vector<outgoing_item> out;
     if (items.empty()) return out;
     auto [guids, ids] = ref_arrays(items);
@@ -59,7 +59,7 @@ std::vector<outgoing_item> read_outgoing_items(detail::message_transaction& tx, 
     return out;
 }
 
-void write_delivery(detail::message_transaction& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+void write_delivery(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
                     const std::vector<std::pair<item_ref, int64_t>>& held, const std::vector<item_ref>& removed) {
     if (held.empty() && removed.empty()) return;
     std::vector<item_ref> refs;
@@ -74,7 +74,7 @@ void write_delivery(detail::message_transaction& tx, int64_t tenant, int64_t dat
               gone_ids);
 }
 
-int64_t delete_unheld(detail::message_transaction& tx, int64_t tenant, int64_t datastore, int64_t device_store) {
+int64_t delete_unheld(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store) {
     return exec_sql1(tx, sql::delete_unheld_items, tenant, datastore, device_store)[0].as<int64_t>();
 }
 

@@ -28,7 +28,7 @@ std::vector<std::string> split_keys(const std::string& joined) {
 
 class pg_sync_store final : public pg_session_store {
   public:
-    explicit pg_sync_store(detail::message_transaction& tx) : pg_session_store(tx), tx_(tx) {}
+    explicit pg_sync_store(pqxx::work& tx) : pg_session_store(tx), tx_(tx) {}
 
     int64_t datastore(int64_t tenant, int64_t user, const std::string& kind) override {
         auto rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
@@ -189,7 +189,7 @@ class pg_sync_store final : public pg_session_store {
         if (!keys.empty()) exec_sql0(tx_, sql::add_keys, tenant, datastore, text_array(keys), item);
     }
 
-    detail::message_transaction& tx_;
+    pqxx::work& tx_;
 };
 
 }  // namespace
@@ -268,7 +268,7 @@ int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64
 
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work) {
     try {
-        run_transaction<detail::message_transaction>(db, [&](detail::message_transaction& tx) {
+        in_transaction(db, [&](pqxx::work& tx) {
             pg_sync_store store(tx);
             work(store);
         });

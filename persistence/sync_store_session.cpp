@@ -1,13 +1,11 @@
 #include "persistence/detail/sync_store_session.hpp"
 
 #include "persistence/detail/connection_access.hpp"
-#include "persistence/detail/sql_literal.hpp"
 #include "persistence/sync_store_session_sql.hpp"
 
 namespace syncml::persistence {
 namespace {
 
-using detail::literal_safe;
 using std::int64_t;
 
 std::string bytes_of(const pqxx::field& field) {
@@ -40,10 +38,6 @@ device_store_record device_store_of(const pqxx::row& row) {
     return {row[0].as<int64_t>(),     row[1].as<int64_t>(), row[2].as<std::string>(),
             row[3].as<std::string>(), row[4].as<int64_t>(), row[5].as<bool>()};
 }
-
-// Session rows up to this size (state and reply) are written with COMMIT as literals; larger ones (a reply full of
-// items) as a bound parameter in binary, which is not twice their size in hex.
-constexpr std::size_t k_literal_row_limit = 16 * 1024;
 
 std::optional<session_record> first_session(const pqxx::result& rows) {
     if (rows.empty()) return std::nullopt;
@@ -84,36 +78,15 @@ session_record pg_session_store::open_session(int64_t tenant, const std::string&
 }
 
 void pg_session_store::save_session(int64_t tenant, const session_record& s) {
-    if (s.state.size() + s.last_reply.size() <= k_literal_row_limit && literal_safe(s.last_msg_id) &&
-        literal_safe(s.last_reply_type)) {
-        const auto bytes = [&](const std::string& b) {
-            return tx_.quote_raw(reinterpret_cast<const unsigned char*>(b.data()), b.size());
-        };
-        tx_.finish_with("SELECT syncml_save_session(" + tx_.quote(tenant) + "::bigint, " + tx_.quote(s.id) +
-                        "::bigint, " + tx_.quote(s.user_id) + "::bigint, " + bytes(s.state) + ", " +
-                        tx_.quote(s.last_msg_id) + "::text, " + bytes(s.last_reply) + ", " +
-                        tx_.quote(s.last_reply_type) + "::text, " + tx_.quote(s.device.id) + "::bigint, " +
-                        tx_.quote(s.finished) + "::boolean)");
-        return;
-    }
     exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
               pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished);
 }
 
 session_record pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
-    pqxx::result rows;
-    if (literal_safe(m.device_uri) && literal_safe(m.session_id) && literal_safe(m.msg_id)) {
-        rows = tx_.begin_with("SELECT * FROM syncml_open_session(" + tx_.quote(tenant) + "::bigint, " +
-                              tx_.quote(m.device_uri) + "::text, " + tx_.quote(m.session_id) + "::text, " +
-                              (m.key.value_or(0) != 0 ? tx_.quote(*m.key) : std::string("NULL")) + "::bigint, " +
-                              tx_.quote(m.msg_id) + "::text, " + tx_.quote(m.user) + "::bigint)");
-    } else {
-        rows = exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0), m.msg_id,
-                        m.user);
-    }
-    if (rows.size() != 1) throw pqxx::unexpected_rows("expected one row from syncml_open_session");
-    auto s = session_of(rows[0]);
-    s.device_touched = rows[0][13].as<bool>();
+    auto row = exec_sql1(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
+                         m.msg_id, m.user);
+    auto s = session_of(row);
+    s.device_touched = row[13].as<bool>();
     return s;
 }
 

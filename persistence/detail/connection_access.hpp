@@ -84,18 +84,19 @@ struct retry_policy {
     std::chrono::milliseconds backoff{20};  // doubled after each failed attempt
 };
 
-// Runs fn(tx) in one transaction of type Tx (constructed on the connection) and commits it. Lost connections
+// Runs fn(tx) in one transaction of the given isolation level and commits it. Lost connections
 // (reconnecting first), serialization failures and deadlocks run fn again, up to policy.attempts;
 // a commit whose outcome is unknown (in_doubt_error) never is. fn must therefore have no effects
 // outside the transaction. Exceptions from fn that are not pqxx's pass through unchanged.
-template <typename Tx, typename Fn>
-auto run_transaction(database& db, Fn&& fn, retry_policy policy = {}) -> std::invoke_result_t<Fn&, Tx&> {
-    using result = std::invoke_result_t<Fn&, Tx&>;
+template <pqxx::isolation_level level = pqxx::isolation_level::read_committed, typename Fn>
+auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
+    -> std::invoke_result_t<Fn&, pqxx::transaction<level>&> {
+    using result = std::invoke_result_t<Fn&, pqxx::transaction<level>&>;
     auto backoff = policy.backoff;
     for (int attempt = 1;; ++attempt) {
         try {
             auto& connection = connection_of(db);
-            Tx tx(connection);
+            pqxx::transaction<level> tx(connection);
             if constexpr (std::is_void_v<result>) {
                 fn(tx);
                 tx.commit();
@@ -115,13 +116,6 @@ auto run_transaction(database& db, Fn&& fn, retry_policy policy = {}) -> std::in
     }
 }
 
-// run_transaction with a pqxx transaction of the given isolation level.
-template <pqxx::isolation_level level = pqxx::isolation_level::read_committed, typename Fn>
-auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
-    -> std::invoke_result_t<Fn&, pqxx::transaction<level>&> {
-    return run_transaction<pqxx::transaction<level>>(db, std::forward<Fn>(fn), policy);
-}
-
 }  // namespace detail
 
 // The names the brief promised, for repositories outside detail.
@@ -133,6 +127,5 @@ using detail::exec_sql1;
 using detail::in_transaction;
 using detail::prepared_name;
 using detail::retry_policy;
-using detail::run_transaction;
 
 }  // namespace syncml::persistence

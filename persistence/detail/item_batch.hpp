@@ -2,7 +2,7 @@
 // For persistence/ .cpp files only (it includes pqxx): the PostgreSQL side of sync_store::write_items. A
 // slow sync's message of a hundred items costs five statements instead of five per item.
 
-#include "persistence/detail/message_transaction.hpp"
+#include <pqxx/pqxx>
 
 #include <cstdint>
 #include <string>
@@ -15,7 +15,7 @@ namespace syncml::persistence {
 // The content type stored with canonical content (items.content_type).
 std::string content_type_of(const std::string& content);
 
-std::vector<written_item> write_item_batch(detail::message_transaction& tx, std::int64_t tenant, std::int64_t datastore,
+std::vector<written_item> write_item_batch(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore,
                                            std::int64_t device_store, const std::vector<item_write>& writes);
 
 }  // namespace syncml::persistence

@@ -3,7 +3,7 @@
 // store (device row, nonce, DevInf, session row, device lock, token secret), kept apart from the per-item statements so
 // that each part can change without touching the other. pg_sync_store derives from it.
 
-#include "persistence/detail/message_transaction.hpp"
+#include <pqxx/pqxx>
 
 #include "persistence/sync_store.hpp"
 
@@ -11,7 +11,7 @@ namespace syncml::persistence {
 
 class pg_session_store : public sync_store {
   public:
-    explicit pg_session_store(detail::message_transaction& tx) : tx_(tx) {}
+    explicit pg_session_store(pqxx::work& tx) : tx_(tx) {}
 
     device_record device(std::int64_t tenant, std::int64_t user, const std::string& device_uri) override;
     void set_device_nonce(std::int64_t tenant, std::int64_t device, const std::string& nonce) override;
@@ -37,7 +37,7 @@ class pg_session_store : public sync_store {
     std::string token_secret() override;
 
   private:
-    detail::message_transaction& tx_;
+    pqxx::work& tx_;
 };
 
 }  // namespace syncml::persistence
