@@ -15,7 +15,8 @@ DECLARE
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_tenant::text || '/' || p_device_uri, 0));
     IF p_key IS NOT NULL THEN
-        -- IS NOT DISTINCT FROM cannot drive an index scan, so only the primary key can find the row.
+        -- IS NOT DISTINCT FROM is no index condition: device and SessionID cannot steer the plan to the
+        -- device's index, and the primary key matches the key exactly.
         SELECT * INTO s FROM sessions
         WHERE tenant_id = p_tenant AND session_id = p_key AND device_uri IS NOT DISTINCT FROM p_device_uri
           AND syncml_session_id IS NOT DISTINCT FROM p_session_id AND expires_at > now()
