@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -58,7 +59,7 @@ bool database::ensure_connected() {
         return true;
     } catch (const std::exception& error) {
         connection.reset();
-        if (!impl_->reported_unreachable) spdlog::warn("database unreachable: {}", error.what());
+        if (!impl_->reported_unreachable) spdlog::warn("database unreachable: {}", log_value(error.what()));
         impl_->reported_unreachable = true;
         return false;
     }

@@ -17,7 +17,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "persistence/detail/embedded_roles.hpp"
 #include "persistence/detail/process.hpp"
+#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -25,8 +27,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* k_superuser = "syncml";
-constexpr const char* k_database = "syncml";
+using detail::k_embedded_app_role;
+using detail::k_embedded_database;
+using detail::k_embedded_superuser;
 // sockaddr_un.sun_path is 108 bytes including the terminator.
 constexpr std::size_t k_max_socket_path = 107;
 
@@ -61,13 +64,22 @@ std::string read_file(const fs::path& path) {
     return content.str();
 }
 
+// Mode 0600 from the moment it exists (never readable by others between creation and a chmod), and never
+// through a symbolic link planted at path.
 void write_private_file(const fs::path& path, const std::string& content, const detail::os_user* owner) {
-    std::ofstream out(path, std::ios::trunc);
-    out << content;
-    out.close();
-    if (!out) throw std::runtime_error("embedded PostgreSQL: cannot write " + path.string());
-    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-    if (owner && chown(path.c_str(), owner->uid, owner->gid) != 0) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) throw std::runtime_error("embedded PostgreSQL: cannot write " + path.string());
+    // A file left by an older version may have a wider mode.
+    bool ok = fchmod(fd, 0600) == 0;
+    for (std::size_t written = 0; ok && written < content.size();) {
+        const ssize_t n = write(fd, content.data() + written, content.size() - written);
+        ok = n > 0;
+        if (ok) written += static_cast<std::size_t>(n);
+    }
+    const bool handed = !owner || fchown(fd, owner->uid, owner->gid) == 0;
+    ok = close(fd) == 0 && ok;
+    if (!ok) throw std::runtime_error("embedded PostgreSQL: cannot write " + path.string());
+    if (!handed) {
         throw std::runtime_error("embedded PostgreSQL: cannot hand " + path.string() + " to user " + owner->name);
     }
 }
@@ -79,7 +91,8 @@ std::string tail(const std::string& text, std::size_t bytes) {
 struct cluster_layout {
     fs::path data_dir;
     fs::path pgdata;
-    fs::path password_file;
+    fs::path password_file;      // the superuser's
+    fs::path app_password_file;  // the application role's
     fs::path log;
     std::string bin_dir;
 
@@ -122,7 +135,11 @@ void make_reachable(const cluster_layout& layout, const detail::os_user& user, b
 }
 
 void prepare_directories(const cluster_layout& layout, const detail::os_user& user, bool grant) {
-    fs::create_directories(layout.data_dir);
+    fs::create_directories(layout.data_dir.parent_path());
+    // It holds the password files: others may at most pass through it (as root, to reach pgdata/).
+    if (mkdir(layout.data_dir.c_str(), geteuid() == 0 ? 0711 : 0700) != 0 && errno != EEXIST) {
+        throw std::runtime_error("embedded PostgreSQL: cannot create " + layout.data_dir.string());
+    }
     if (fs::create_directory(layout.pgdata)) {
         fs::permissions(layout.pgdata, fs::perms::owner_all);
         if (geteuid() == 0 && chown(layout.pgdata.c_str(), user.uid, user.gid) != 0) {
@@ -145,7 +162,7 @@ void init_cluster(const cluster_layout& layout, const detail::os_user& user, con
     const fs::path pwfile = layout.data_dir / ".initdb-password";
     write_private_file(pwfile, password + "\n", geteuid() == 0 ? &user : nullptr);
     const auto result =
-        run_tool(user, {layout.tool("initdb"), "-D", layout.pgdata.string(), "-U", k_superuser,
+        run_tool(user, {layout.tool("initdb"), "-D", layout.pgdata.string(), "-U", k_embedded_superuser,
                         "--pwfile=" + pwfile.string(), "--auth=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8"});
     fs::remove(pwfile);
     if (result.exit_code != 0) {
@@ -206,7 +223,8 @@ unsigned launch(const cluster_layout& layout, const detail::os_user& user, unsig
             return port;
         } catch (const std::runtime_error& error) {
             if (attempt >= attempts) throw;
-            spdlog::warn("embedded PostgreSQL: start on port {} failed, trying another port: {}", port, error.what());
+            spdlog::warn("embedded PostgreSQL: start on port {} failed, trying another port: {}", port,
+                         log_value(error.what()));
         }
     }
 }
@@ -225,17 +243,10 @@ int lock_data_dir(const fs::path& data_dir) {
     return fd;
 }
 
-void ensure_database(const std::string& maintenance_url) {
-    try {
-        pqxx::connection connection(maintenance_url);
-        pqxx::nontransaction tx(connection);
-        if (tx.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", std::string(k_database)).empty()) {
-            tx.exec(std::string("CREATE DATABASE ") + k_database);
-        }
-    } catch (const std::exception& error) {
-        throw std::runtime_error(std::string("embedded PostgreSQL: cannot create database '") + k_database +
-                                 "': " + error.what());
-    }
+std::string read_password(const fs::path& path) {
+    std::string password = read_file(path);
+    while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) password.pop_back();
+    return password;
 }
 
 }  // namespace
@@ -252,8 +263,8 @@ std::string embedded_postgres::log_file() const { return settings_.data_dir + "/
 
 namespace {
 
-std::string url_for(const std::string& password, const std::string& port) {
-    return "postgresql://" + std::string(k_superuser) + ":" + password + "@127.0.0.1:" + port + "/" + k_database;
+std::string url_for(const char* role, const std::string& password, const std::string& port, const char* database) {
+    return "postgresql://" + std::string(role) + ":" + password + "@127.0.0.1:" + port + "/" + database;
 }
 
 std::string line_of(const fs::path& path, int number) {
@@ -267,20 +278,50 @@ std::string line_of(const fs::path& path, int number) {
 
 }  // namespace
 
-std::string embedded_postgres::url() const { return url_for(password_, std::to_string(port_)); }
+std::string embedded_postgres::url() const {
+    return url_for(k_embedded_app_role, password_, std::to_string(port_), k_embedded_database);
+}
 
 std::optional<std::string> embedded_postgres::running_url(const std::string& data_dir) {
     // postmaster.pid line 4 is the port (PostgreSQL's LOCK_FILE_LINE_PORT).
     const auto port = line_of(fs::path(data_dir) / "pgdata" / "postmaster.pid", 4);
-    const auto password = line_of(fs::path(data_dir) / "postgres.password", 1);
-    if (port.empty() || password.empty()) return std::nullopt;
-    return url_for(password, port);
+    const auto password = line_of(fs::path(data_dir) / "app.password", 1);
+    if (port.empty()) return std::nullopt;
+    if (!password.empty()) return url_for(k_embedded_app_role, password, port, k_embedded_database);
+    // A server of an older version, which knew only the superuser.
+    const auto superuser_password = line_of(fs::path(data_dir) / "postgres.password", 1);
+    if (superuser_password.empty()) return std::nullopt;
+    return url_for(k_embedded_superuser, superuser_password, port, k_embedded_database);
 }
+
+namespace {
+
+// Makes sure the application role exists with the password in its file (a new one when there is no file yet:
+// first start, or a data directory of an older version) and owns the database. Returns that password.
+std::string provision(const cluster_layout& layout, unsigned port) {
+    const std::string superuser_password = read_password(layout.password_file);
+    std::string app_password = fs::exists(layout.app_password_file) ? read_password(layout.app_password_file) : "";
+    if (app_password.empty()) {
+        app_password = random_password();
+        write_private_file(layout.app_password_file, app_password + "\n", nullptr);
+    }
+    const std::string port_text = std::to_string(port);
+    detail::provision_app_role({url_for(k_embedded_superuser, superuser_password, port_text, "postgres"),
+                                url_for(k_embedded_superuser, superuser_password, port_text, k_embedded_database)},
+                               app_password);
+    return app_password;
+}
+
+}  // namespace
 
 void embedded_postgres::start() {
     if (running_) return;
-    const cluster_layout layout{settings_.data_dir, fs::path(settings_.data_dir) / "pgdata",
-                                fs::path(settings_.data_dir) / "postgres.password", log_file(), settings_.pg_bin_dir};
+    const cluster_layout layout{settings_.data_dir,
+                                fs::path(settings_.data_dir) / "pgdata",
+                                fs::path(settings_.data_dir) / "postgres.password",
+                                fs::path(settings_.data_dir) / "app.password",
+                                log_file(),
+                                settings_.pg_bin_dir};
     check_installation(layout);
     const auto user = detail::postgres_os_user();
     prepare_directories(layout, user, settings_.grant_parent_search);
@@ -293,8 +334,6 @@ void embedded_postgres::start() {
                                      " is missing, so the cluster in " + layout.pgdata.string() +
                                      " cannot be reached (restore that file, or remove pgdata to start afresh)");
         }
-        password_ = read_file(layout.password_file);
-        while (!password_.empty() && (password_.back() == '\n' || password_.back() == '\r')) password_.pop_back();
         stop_leftover(layout, user);
         port_ = launch(layout, user, settings_.port);
     } catch (...) {
@@ -304,8 +343,7 @@ void embedded_postgres::start() {
     running_ = true;
     spdlog::info("embedded PostgreSQL: running on 127.0.0.1:{} with data in {}", port_, layout.pgdata.string());
     try {
-        ensure_database("postgresql://" + std::string(k_superuser) + ":" + password_ +
-                        "@127.0.0.1:" + std::to_string(port_) + "/postgres");
+        password_ = provision(layout, port_);
     } catch (...) {
         stop();
         throw;
@@ -326,12 +364,12 @@ void embedded_postgres::stop() {
         const auto result = detail::run_as(
             user, {settings_.pg_bin_dir + "/pg_ctl", "stop", "-D", pgdata, "-m", "fast", "-w", "-t", "60", "-s"});
         if (result.exit_code != 0) {
-            spdlog::error("embedded PostgreSQL: pg_ctl stop failed: {}", result.output);
+            spdlog::error("embedded PostgreSQL: pg_ctl stop failed: {}", log_value(result.output));
         } else {
             spdlog::info("embedded PostgreSQL: stopped");
         }
     } catch (const std::exception& error) {
-        spdlog::error("embedded PostgreSQL: cannot stop: {}", error.what());
+        spdlog::error("embedded PostgreSQL: cannot stop: {}", log_value(error.what()));
     }
     release_lock();
 }

@@ -1,6 +1,7 @@
 #include "persistence/embedded_postgres.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/migrations.hpp"
 #include "persistence/worker_pool.hpp"
 
 namespace syncml::persistence {
@@ -137,6 +139,107 @@ TEST_F(embedded_postgres_test, worker_pool_recovers_from_a_database_restart) {
     pg->start();
     EXPECT_EQ(query(), 42);
     EXPECT_EQ(query(), 42);
+}
+
+std::string first_line(const std::string& path) {
+    std::string line;
+    std::ifstream in(path);
+    std::getline(in, line);
+    return line;
+}
+
+std::string superuser_url(const std::string& data_dir, unsigned port, const std::string& database) {
+    return "postgresql://syncml:" + first_line(data_dir + "/postgres.password") + "@127.0.0.1:" + std::to_string(port) +
+           "/" + database;
+}
+
+unsigned mode_of(const std::string& path) {
+    struct stat info {};
+    EXPECT_EQ(lstat(path.c_str(), &info), 0) << path;
+    return info.st_mode & 07777;
+}
+
+TEST_F(embedded_postgres_test, the_server_role_owns_its_database_and_is_no_superuser) {
+    embedded_postgres pg({data_dir()});
+    pg.start();
+    EXPECT_EQ(pg.url().find("postgresql://syncml_app:"), 0u);
+    database db(pg.url());
+    EXPECT_GT(apply_migrations(db).to, 0);  // tables, triggers and plpgsql functions as the database owner
+    in_transaction(db, [](pqxx::work& tx) {
+        const auto role = tx.exec1(
+            "SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls, "
+            "pg_get_userbyid((SELECT datdba FROM pg_database WHERE datname = current_database())) = current_user "
+            "FROM pg_roles WHERE rolname = current_user");
+        for (int column = 0; column < 5; ++column) EXPECT_FALSE(role[column].as<bool>()) << column;
+        EXPECT_TRUE(role[5].as<bool>());
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner <> "
+                           "current_user")[0]
+                      .as<int>(),
+                  0);
+    });
+    {
+        pqxx::connection connection(pg.url());
+        pqxx::nontransaction tx(connection);
+        EXPECT_THROW(tx.exec("COPY (SELECT 1) TO PROGRAM 'true'"), pqxx::sql_error);  // superuser only
+    }
+    EXPECT_EQ(embedded_postgres::running_url(data_dir()), pg.url());
+    // The password files are the process's own, 0600, in a directory others cannot read.
+    EXPECT_EQ(mode_of(data_dir() + "/app.password"), 0600u);
+    EXPECT_EQ(mode_of(data_dir() + "/postgres.password"), 0600u);
+    EXPECT_EQ(mode_of(data_dir()) & 0066, 0u);
+}
+
+// A data directory of an older version: the superuser owned the database and every migrated object.
+TEST_F(embedded_postgres_test, takes_an_older_data_directory_over_from_the_superuser) {
+    unsigned port = 0;
+    {
+        embedded_postgres pg({data_dir()});
+        pg.start();
+        port = pg.port();
+        {
+            pqxx::connection connection(superuser_url(data_dir(), port, "postgres"));
+            pqxx::nontransaction tx(connection);
+            tx.exec("DROP DATABASE syncml");
+            tx.exec("CREATE DATABASE syncml");  // owned by the superuser, as before
+        }
+        database old(superuser_url(data_dir(), port, "syncml"));
+        apply_migrations(old);
+        in_transaction(old, [](pqxx::work& tx) { tx.exec("CREATE TABLE kept AS SELECT 1 AS x"); });
+    }
+    fs::remove(data_dir() + "/app.password");
+
+    embedded_settings same_port{data_dir()};
+    same_port.port = port;
+    embedded_postgres pg(same_port);
+    pg.start();
+    EXPECT_EQ(count_rows(pg.url()), 1);
+    database db(pg.url());
+    const auto outcome = apply_migrations(db);
+    EXPECT_EQ(outcome.from, outcome.to);
+    in_transaction(db, [](pqxx::work& tx) {
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner <> "
+                           "current_user")[0]
+                      .as<int>(),
+                  0);
+        EXPECT_EQ(tx.exec1("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                           "WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) <> current_user")[0]
+                      .as<int>(),
+                  0);
+        // Owner rights: a later migration may alter the old tables.
+        tx.exec("ALTER TABLE kept ADD COLUMN y int");
+        tx.exec("INSERT INTO kept VALUES (2, 2)");
+    });
+}
+
+TEST_F(embedded_postgres_test, writes_no_password_through_a_planted_symbolic_link) {
+    fs::create_directories(data_dir());
+    const std::string target = dir_ + "/elsewhere";
+    std::ofstream(target) << "untouched\n";
+    fs::create_symlink(target, data_dir() + "/postgres.password");
+    embedded_postgres pg({data_dir()});
+    EXPECT_THROW(pg.start(), std::runtime_error);
+    EXPECT_EQ(first_line(target), "untouched");
+    EXPECT_FALSE(pg.running());
 }
 
 TEST_F(embedded_postgres_test, explains_missing_binaries) {

@@ -6,6 +6,7 @@
 #include "persistence/detail/item_batch.hpp"
 #include "persistence/detail/outgoing_batch.hpp"
 #include "persistence/detail/sync_store_session.hpp"
+#include "persistence/log_value.hpp"
 #include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_sql.hpp"
 
@@ -274,7 +275,8 @@ bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& 
         });
         return true;
     } catch (const db_error& e) {
-        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(), e.what());
+        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(),
+                     log_value(e.what()));
         return false;
     }
 }

@@ -11,6 +11,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
+#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -69,7 +70,7 @@ void worker_pool::state::run_job(database& db, queued_job& next) {
         spdlog::log(unreachable ? spdlog::level::debug : spdlog::level::err, "database job failed (retryable={}): {}",
                     error.retryable(), error.what());
     } catch (const std::exception& error) {
-        spdlog::error("database job failed: {}", error.what());
+        spdlog::error("database job failed: {}", log_value(error.what()));
     } catch (...) {
         spdlog::error("database job failed with a non-standard exception");
     }
