@@ -1,5 +1,6 @@
 #include "session/codec.hpp"
 
+#include "session/codec_budget.hpp"
 #include "session/codec_model.hpp"
 #include "session/wbxml_reader.hpp"
 #include "session/wbxml_writer.hpp"
@@ -39,10 +40,18 @@ decode_result from_tree(const codec_node& root, wire_encoding encoding, const de
     return std::move(msg);
 }
 
+// DevInf documents nested in item data share what the message's own text left of its budget: each
+// with a budget of its own, many small ones could multiply the amplification the budget bounds.
+decode_limits nested_limits(const decode_limits& limits, std::size_t text_left) {
+    auto out = limits;
+    out.max_text_bytes = text_left;
+    return out;
+}
+
 decode_result decode_xml(std::string_view bytes, const decode_limits& limits) {
     auto doc = read_xml(bytes, limits);
     if (doc.error) return with_salvaged_header(std::move(*doc.error), doc.root, wire_encoding::xml);
-    return from_tree(doc.root, wire_encoding::xml, limits, doc.ns_version);
+    return from_tree(doc.root, wire_encoding::xml, nested_limits(limits, doc.text_left), doc.ns_version);
 }
 
 decode_result decode_wbxml(std::string_view bytes, const decode_limits& limits) {
@@ -50,7 +59,7 @@ decode_result decode_wbxml(std::string_view bytes, const decode_limits& limits) 
     if (doc.error) return with_salvaged_header(std::move(*doc.error), doc.root, wire_encoding::wbxml);
     if (doc.doc != wbxml_doc::syncml)
         return decode_error{0, "SyncML public identifier", wire_encoding::wbxml, std::nullopt, std::nullopt};
-    return from_tree(doc.root, wire_encoding::wbxml, limits, doc.version);
+    return from_tree(doc.root, wire_encoding::wbxml, nested_limits(limits, doc.text_left), doc.version);
 }
 
 devinf_result devinf_from(std::variant<dev_inf, decode_error> result, wire_encoding encoding) {
@@ -61,19 +70,32 @@ devinf_result devinf_from(std::variant<dev_inf, decode_error> result, wire_encod
     return std::move(std::get<dev_inf>(result));
 }
 
-devinf_result decode_devinf_at(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
+// The DevInf model of a decoded tree, when it fits decode_limits::max_model_bytes.
+devinf_result devinf_within_limits(const codec_node& root, wire_encoding encoding, const decode_limits& limits,
+                                   std::size_t& model_used) {
+    model_used = devinf_model_cost(root);
+    if (model_used > limits.max_model_bytes)
+        return decode_error{root.offset, std::string(k_model_limit_expected), encoding, std::nullopt, std::nullopt};
+    return devinf_from(devinf_from_tree(root), encoding);
+}
+
+// `used` receives how much of its text and model budgets the document took.
+devinf_result decode_devinf_at(std::string_view bytes, const decode_limits& limits, std::size_t depth,
+                               nested_devinf& used) {
     const auto encoding = detect_encoding(bytes);
     if (!encoding) return decode_error{0, "XML or WBXML document", std::nullopt, std::nullopt, std::nullopt};
     if (*encoding == wire_encoding::xml) {
         auto doc = read_xml(bytes, limits, depth);
+        used.text_used = doc.text_used;
         if (doc.error) return std::move(*doc.error);
-        return devinf_from(devinf_from_tree(doc.root), wire_encoding::xml);
+        return devinf_within_limits(doc.root, wire_encoding::xml, limits, used.model_used);
     }
     auto doc = read_wbxml(bytes, limits, depth);
+    used.text_used = doc.text_used;
     if (doc.error) return std::move(*doc.error);
     if (doc.doc != wbxml_doc::devinf)
         return decode_error{0, "DevInf public identifier", wire_encoding::wbxml, std::nullopt, std::nullopt};
-    return devinf_from(devinf_from_tree(doc.root), wire_encoding::wbxml);
+    return devinf_within_limits(doc.root, wire_encoding::wbxml, limits, used.model_used);
 }
 
 // Version byte, public id, charset 106 and an empty string table's length.
@@ -109,17 +131,23 @@ decode_result decode(std::string_view bytes, wire_encoding encoding, const decod
 }
 
 devinf_result decode_devinf(std::string_view bytes, const decode_limits& limits) {
-    return decode_devinf_at(bytes, limits, 0);
+    nested_devinf used;
+    return decode_devinf_at(bytes, limits, 0, used);
 }
 
-std::optional<dev_inf> devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
+nested_devinf devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
     const auto first = bytes.empty() ? 0xFF : static_cast<unsigned char>(bytes[0]);
     const bool wbxml = first <= 0x03;
     const auto text = trimmed(bytes);
-    if (!wbxml && text.find("<DevInf") == std::string_view::npos) return std::nullopt;
-    auto result = decode_devinf_at(wbxml ? bytes : text, limits, depth);
-    if (!result) return std::nullopt;
-    return std::move(result.value());
+    nested_devinf out;
+    if (!wbxml && text.find("<DevInf") == std::string_view::npos) return out;
+    auto result = decode_devinf_at(wbxml ? bytes : text, limits, depth, out);
+    if (result)
+        out.info = std::move(result.value());
+    else
+        out.over_budget =
+            result.error().expected == k_text_limit_expected || result.error().expected == k_model_limit_expected;
+    return out;
 }
 
 std::string encode_xml(const message& msg) {

@@ -14,8 +14,24 @@ namespace syncml::session {
 
 struct decode_limits {
     std::size_t max_input_bytes = 8u << 20;
-    std::size_t max_depth = 64;          // element nesting, nested DevInf documents included
-    std::size_t max_elements = 500'000;  // elements over the whole message
+    std::size_t max_depth = 64;  // element nesting, nested DevInf documents included
+    // Elements over the whole message: ~150 bytes of tree each, so 100,000 is ~15 MB. A message of 20,000
+    // MapItems (5 elements each, the densest real content) has 100,000; phones send a few hundred.
+    std::size_t max_elements = 100'000;
+    // Decoded text of one document (character data, names, raw <Data> copies) is at most
+    // text_per_input_byte * input size + text_slack, and that of one element at most
+    // element_text_per_input_byte * input size + text_slack (an 8-bit charset turns one input byte into
+    // up to 3 UTF-8 bytes; WBXML string-table references are the amplifier this bounds). Over it the
+    // message is malformed.
+    std::size_t text_per_input_byte = 8;
+    std::size_t element_text_per_input_byte = 4;
+    std::size_t text_slack = 64 << 10;
+    std::size_t max_text_bytes = static_cast<std::size_t>(-1);  // nested documents: what the outer one left
+    // The message model built from the tree (commands, items, DevInf parts; text counted above), nested
+    // DevInf documents included. A command or an item takes ~4 KB, a 6-byte <Add/> included: without
+    // this, 1.2 MB of <Add/> took 1 GB. 24 MB holds 3,000 Adds of one item each (1 MB of 330-byte
+    // vCards); clients send 10 to 150 KB per message.
+    std::size_t max_model_bytes = 24u << 20;
 };
 
 struct decode_error {

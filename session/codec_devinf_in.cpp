@@ -210,6 +210,34 @@ meta_info meta_from_tree(const codec_node& meta) {
     return out;
 }
 
+std::size_t devinf_model_cost(const codec_node& node) {
+    static const std::pair<std::string_view, std::size_t> k_costs[] = {
+        {"DataStore", sizeof(datastore)},
+        {"CTCap", sizeof(ct_cap)},
+        {"CTType", sizeof(ct_cap)},
+        {"Property", sizeof(ct_property)},
+        {"PropName", sizeof(ct_property)},
+        {"PropParam", sizeof(prop_param)},
+        {"ParamName", sizeof(prop_param)},
+        {"Rx", sizeof(content_type_ref)},
+        {"Tx", sizeof(content_type_ref)},
+        {"Filter-Rx", sizeof(content_type_ref)},
+        {"FilterCap", sizeof(filter_cap)},
+        {"Ext", sizeof(dev_ext)},
+        {"ValEnum", sizeof(std::string)},
+        {"SyncType", sizeof(std::string)},
+        {"XVal", sizeof(std::string)},
+        {"Xval", sizeof(std::string)},
+        {"FilterKeyword", sizeof(std::string)},
+    };
+    std::size_t cost = 0;
+    for (const auto& [name, bytes] : k_costs)
+        if (node.name == name) cost = bytes;
+    // Recursion is bounded by decode_limits::max_depth, which the readers enforce.
+    for (const auto& c : node.children) cost += devinf_model_cost(c);
+    return cost;
+}
+
 std::variant<dev_inf, decode_error> devinf_from_tree(const codec_node& root) {
     if (root.name != "DevInf") return decode_error{root.offset, "<DevInf> root element", {}, {}, {}};
     dev_inf out;

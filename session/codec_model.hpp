@@ -17,11 +17,22 @@ std::variant<message, decode_error> message_from_tree(const codec_node& root, co
                                                       std::optional<syncml_version> version_hint);
 std::variant<sync_hdr, decode_error> header_from_tree(const codec_node& header);
 std::variant<dev_inf, decode_error> devinf_from_tree(const codec_node& root);
+// Upper bound on the bytes devinf_from_tree(root) allocates for its parts (text is bounded by the readers),
+// checked against decode_limits::max_model_bytes before it runs.
+std::size_t devinf_model_cost(const codec_node& root);
 meta_info meta_from_tree(const codec_node& meta);
 
-// A DevInf document carried as item data bytes (WBXML opaque, or XML escaped as text); nullopt when
-// the bytes are not a DevInf document.
-std::optional<dev_inf> devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth);
+// A DevInf document carried as item data bytes (WBXML opaque, or XML escaped as text); no `info` when
+// the bytes are not a DevInf document. limits.max_text_bytes is what the enclosing message left of its
+// decoded-text budget and limits.max_model_bytes what it left of its model budget; `text_used` and
+// `model_used` what this document took of them, `over_budget` when it needed more than was left.
+struct nested_devinf {
+    std::optional<dev_inf> info;
+    std::size_t text_used = 0;
+    std::size_t model_used = 0;
+    bool over_budget = false;
+};
+nested_devinf devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth);
 
 // Model -> tree (namespaces and opaque flags set for the writers).
 codec_node tree_from_message(const message& msg);

@@ -1,8 +1,10 @@
 // Tree -> message model. Tolerant: unknown elements are skipped, numbers that do not parse are
 // dropped, missing optional parts stay empty. Only what the engine cannot do without (SyncHdr with
 // VerDTD, SessionID and MsgID; one SyncBody) is required.
+#include <algorithm>
 #include <string>
 
+#include "session/codec_budget.hpp"
 #include "session/codec_model.hpp"
 
 namespace syncml::session {
@@ -13,6 +15,16 @@ namespace {
 // Atomic/Put/Item/Data); charged against max_depth when they are decoded.
 constexpr std::size_t k_nested_document_depth = 8;
 
+bool is_command(std::string_view name) {
+    static constexpr std::string_view k_commands[] = {
+        "Alert",   "Add",    "Replace", "Delete", "Copy",   "Move",     "Get",  "Put",
+        "Results", "Status", "Map",     "Exec",   "Search", "Sequence", "Sync", "Atomic",
+    };
+    for (auto c : k_commands)
+        if (name == c) return true;
+    return false;
+}
+
 std::string text_of(const codec_node* node) { return node ? std::string(trimmed(node->text)) : std::string(); }
 
 std::optional<std::string> optional_text(const codec_node* node) {
@@ -22,7 +34,8 @@ std::optional<std::string> optional_text(const codec_node* node) {
 
 class model_reader {
   public:
-    explicit model_reader(const decode_limits& limits) : limits_(limits) {}
+    explicit model_reader(const decode_limits& limits)
+        : limits_(limits), nested_text_left_(limits.max_text_bytes), model_left_(limits.max_model_bytes) {}
 
     std::optional<decode_error> error_;
 
@@ -34,6 +47,22 @@ class model_reader {
             error_ = std::move(e);
         }
         return false;
+    }
+
+    // Room for the children of `parent` that `counts` selects, within what is left of the model budget:
+    // reserved up front, a vector does not hold its old and its doubled buffer at once while growing.
+    template <typename Predicate>
+    std::size_t capacity_for(const codec_node& parent, std::size_t part_size, Predicate counts) const {
+        std::size_t n = 0;
+        for (const auto& c : parent.children) n += counts(c.name) ? 1 : 0;
+        return std::min(n, model_left_ / part_size + 1);
+    }
+
+    // Takes `bytes` of the model budget for a part built from `at`.
+    bool charge(const codec_node& at, std::size_t bytes) {
+        if (bytes > model_left_) return fail(at, std::string(k_model_limit_expected));
+        model_left_ -= bytes;
+        return true;
     }
 
     const codec_node* single(const codec_node& parent, std::string_view name) {
@@ -101,25 +130,43 @@ class model_reader {
 
     item_data data(const codec_node& node, const std::optional<meta_info>& item_meta) {
         item_data out;
+        if (!data_into(node, item_meta, out)) fail(node, "nested DevInf within the message's limits");
+        return out;
+    }
+
+    // False when a nested DevInf document would exceed what the message left of its text budget.
+    bool data_into(const codec_node& node, const std::optional<meta_info>& item_meta, item_data& out) {
         if (const auto* d = node.child("DevInf")) {
+            if (!charge(*d, devinf_model_cost(*d))) return false;
             auto info = devinf_from_tree(*d);
             if (auto* ok = std::get_if<dev_inf>(&info)) {
                 out.devinf = std::move(*ok);
-                return out;
+                return true;
             }
         }
         if (const auto* a = node.child("Anchor"); a && node.children.size() == 1) {
             out.anchor = meta_from_tree(node).anchor;
-            return out;
+            return true;
         }
         out.bytes = node.raw ? *node.raw : node.text;
         (void)item_meta;
         // Bytes are re-encoded as text or opaque data without child elements, where a DevInf document
         // in them would be found: find it now too, whatever else the element held.
-        if (auto info = devinf_from_bytes(out.bytes, limits_, k_nested_document_depth)) {
-            out.devinf = std::move(*info);
+        auto nested = devinf_from_bytes(out.bytes, nested_limits(), k_nested_document_depth);
+        nested_text_left_ -= std::min(nested.text_used, nested_text_left_);
+        model_left_ -= std::min(nested.model_used, model_left_);
+        if (nested.over_budget) return false;
+        if (nested.info) {
+            out.devinf = std::move(*nested.info);
             out.bytes.clear();
         }
+        return true;
+    }
+
+    decode_limits nested_limits() const {
+        auto out = limits_;
+        out.max_text_bytes = nested_text_left_;
+        out.max_model_bytes = model_left_;
         return out;
     }
 
@@ -137,8 +184,12 @@ class model_reader {
 
     std::vector<item> items(const codec_node& parent) {
         std::vector<item> out;
-        for (const auto& c : parent.children)
-            if (c.name == "Item") out.push_back(item_of(c));
+        out.reserve(capacity_for(parent, sizeof(item), [](std::string_view name) { return name == "Item"; }));
+        for (const auto& c : parent.children) {
+            if (c.name != "Item") continue;
+            if (!charge(c, sizeof(item))) break;
+            out.push_back(item_of(c));
+        }
         return out;
     }
 
@@ -231,7 +282,7 @@ class model_reader {
         out.no_results = node.child("NoResults") != nullptr;
         out.target = loc(node.child("Target"));
         for (const auto& c : node.children)
-            if (c.name == "Source") out.sources.push_back(*loc(&c));
+            if (c.name == "Source" && charge(c, sizeof(location))) out.sources.push_back(*loc(&c));
         out.lang = optional_text(node.child("Lang"));
         out.meta = meta(node);
         if (const auto* d = node.child("Data")) out.data = d->text;
@@ -253,6 +304,8 @@ class model_reader {
     }
 
     const decode_limits& limits_;
+    std::size_t nested_text_left_;  // of the message's decoded-text budget, for nested DevInf documents
+    std::size_t model_left_;        // of decode_limits::max_model_bytes
 };
 
 std::optional<command> model_reader::command_of(const codec_node& node, std::size_t depth) {
@@ -293,12 +346,14 @@ bool model_reader::commands(const codec_node& parent, std::vector<command>& out,
     static constexpr std::string_view k_not_commands[] = {
         "CmdID", "NoResp", "Cred", "Meta", "Target", "Source", "NumberOfChanges", "Final",
     };
+    out.reserve(out.size() + capacity_for(parent, sizeof(command), is_command));
     for (const auto& c : parent.children) {
         bool skip = false;
         for (auto name : k_not_commands) skip = skip || c.name == name;
         if (skip) continue;
         auto cmd = command_of(c, depth);
         if (error_) return false;
+        if (cmd && !charge(c, sizeof(command))) return false;
         if (cmd) out.push_back(std::move(*cmd));
     }
     return true;

@@ -1,6 +1,7 @@
 #include "session/wbxml_reader.hpp"
 
 #include "matching/text_codec.hpp"
+#include "session/codec_budget.hpp"
 
 #include <string>
 
@@ -36,12 +37,14 @@ std::string charset_name(std::uint32_t mib) {
 class wbxml_reader {
   public:
     wbxml_reader(std::string_view in, const decode_limits& limits, std::size_t depth_used)
-        : in_(in), limits_(limits), depth_used_(depth_used) {}
+        : in_(in), limits_(limits), depth_used_(depth_used), budget_(in.size(), limits) {}
 
     wbxml_document run() {
         wbxml_document doc;
         parse(doc);
         doc.error = std::move(error_);
+        doc.text_used = budget_.used();
+        doc.text_left = budget_.left();
         return doc;
     }
 
@@ -138,15 +141,18 @@ class wbxml_reader {
         return table_.substr(index, end - index);
     }
 
-    void append_text(std::string& out, std::string_view text) const {
-        if (charset_.empty() || matching::is_ascii(text)) {
-            out.append(text);
-            return;
-        }
-        if (auto utf8 = matching::to_utf8(text, charset_))
-            out += *utf8;
-        else
-            out.append(text);
+    bool append_text(std::string& out, std::string_view text) {
+        if (charset_.empty() || matching::is_ascii(text)) return append_decoded(out, text);
+        if (auto utf8 = matching::to_utf8(text, charset_)) return append_decoded(out, *utf8);
+        return append_decoded(out, text);
+    }
+
+    // Every byte that enters the tree passes here: a string-table reference is 2 bytes of input for a
+    // copy of a whole table entry.
+    bool append_decoded(std::string& out, std::string_view text) {
+        if (!budget_.take(out.size(), text.size())) return fail(pos_, std::string(k_text_limit_expected));
+        out.append(text);
+        return true;
     }
 
     bool skip_pis() {
@@ -157,31 +163,31 @@ class wbxml_reader {
         return true;
     }
 
-    bool inline_string(std::string& out) {
+    // `out` null: skipped (attributes), so nothing is copied or converted for it.
+    bool inline_string(std::string* out) {
         const auto end = in_.find('\0', pos_);
         if (end == std::string_view::npos) return fail(in_.size(), "NUL ending inline string");
-        append_text(out, in_.substr(pos_, end - pos_));
+        const auto text = in_.substr(pos_, end - pos_);
         pos_ = end + 1;
-        return true;
+        return !out || append_text(*out, text);
     }
 
-    bool table_ref(std::string& out) {
+    // `out` null: only the index is checked; a skipped reference must not cost a scan of the table entry.
+    bool table_ref(std::string* out) {
         std::uint32_t index = 0;
         const auto at = pos_;
         if (!mb_uint(index, "string table index")) return false;
-        auto s = table_string(index);
-        if (!s) return fail(at, "string table index inside string table");
-        append_text(out, *s);
-        return true;
+        if (index >= table_.size()) return fail(at, "string table index inside string table");
+        return !out || append_text(*out, *table_string(index));
     }
 
-    bool opaque(std::string& out) {
+    bool opaque(std::string* out) {
         std::uint32_t length = 0;
         if (!mb_uint(length, "opaque length")) return false;
         if (length > in_.size() - pos_) return fail(pos_, "opaque data within input");
-        out.append(in_.substr(pos_, length));
+        const auto data = in_.substr(pos_, length);
         pos_ += length;
-        return true;
+        return !out || append_decoded(*out, data);
     }
 
     // Attribute lists (and PI bodies) carry nothing SyncML needs: parse them to stay in step.
@@ -189,7 +195,6 @@ class wbxml_reader {
         for (;;) {
             std::uint8_t t = 0;
             if (!byte(t, "attribute or END")) return false;
-            std::string ignored;
             switch (t) {
                 case k_end:
                     return true;
@@ -197,7 +202,7 @@ class wbxml_reader {
                     if (!byte(t, "code page")) return false;
                     break;
                 case k_str_i:
-                    if (!inline_string(ignored)) return false;
+                    if (!inline_string(nullptr)) return false;
                     break;
                 case k_literal:
                 case k_str_t:
@@ -205,15 +210,15 @@ class wbxml_reader {
                 case 0x81:
                 case 0x82:
                 case k_entity:
-                    if (!table_ref(ignored)) return false;
+                    if (!table_ref(nullptr)) return false;
                     break;
                 case 0x40:
                 case 0x41:
                 case 0x42:
-                    if (!inline_string(ignored)) return false;
+                    if (!inline_string(nullptr)) return false;
                     break;
                 case k_opaque:
-                    if (!opaque(ignored)) return false;
+                    if (!opaque(nullptr)) return false;
                     break;
                 default:
                     break;
@@ -223,12 +228,7 @@ class wbxml_reader {
 
     bool tag_name(codec_node& node, std::uint8_t tag) {
         const auto token = static_cast<std::uint8_t>(tag & 0x3F);
-        if (token == k_literal) {
-            std::string name;
-            if (!table_ref(name)) return false;
-            node.name = std::move(name);
-            return true;
-        }
+        if (token == k_literal) return table_ref(&node.name);
         auto name = wbxml_tag_name(doc_, page_, token, devinf12_);
         if (name) {
             node.name = std::string(*name);
@@ -258,6 +258,14 @@ class wbxml_reader {
         return true;
     }
 
+    bool entity(std::string& out) {
+        std::uint32_t cp = 0;
+        if (!mb_uint(cp, "entity code point")) return false;
+        std::string utf8;
+        matching::append_utf8(utf8, cp);
+        return append_decoded(out, utf8);
+    }
+
     bool content(codec_node& node, std::size_t depth) {
         for (;;) {
             if (pos_ >= in_.size()) return fail(pos_, "END of <" + node.name + ">");
@@ -269,24 +277,21 @@ class wbxml_reader {
                     return true;
                 case k_str_i:
                     ++pos_;
-                    ok = inline_string(node.text);
+                    ok = inline_string(&node.text);
                     break;
                 case k_str_t:
                     ++pos_;
-                    ok = table_ref(node.text);
+                    ok = table_ref(&node.text);
                     break;
                 case k_opaque:
                     ++pos_;
                     node.opaque = true;
-                    ok = opaque(node.text);
+                    ok = opaque(&node.text);
                     break;
-                case k_entity: {
+                case k_entity:
                     ++pos_;
-                    std::uint32_t cp = 0;
-                    ok = mb_uint(cp, "entity code point");
-                    if (ok) matching::append_utf8(node.text, cp);
+                    ok = entity(node.text);
                     break;
-                }
                 case k_pi:
                     ++pos_;
                     ok = attributes();
@@ -295,7 +300,7 @@ class wbxml_reader {
                 case 0x41:
                 case 0x42:
                     ++pos_;
-                    ok = inline_string(node.text);
+                    ok = inline_string(&node.text);
                     break;
                 case 0x80:
                 case 0x81:
@@ -331,6 +336,7 @@ class wbxml_reader {
     bool devinf12_ = false;
     std::uint8_t page_ = 0;
     std::optional<decode_error> error_;
+    text_budget budget_;
 };
 
 }  // namespace

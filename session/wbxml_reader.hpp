@@ -18,6 +18,8 @@ struct wbxml_document {
     wbxml_doc doc = wbxml_doc::syncml;
     std::optional<syncml_version> version;  // from the public id, when it says
     std::optional<decode_error> error;      // root then holds what was read so far
+    std::size_t text_used = 0;              // of the decoded-text budget (codec_budget.hpp)
+    std::size_t text_left = 0;
 };
 
 wbxml_document read_wbxml(std::string_view bytes, const decode_limits& limits, std::size_t depth_used = 0);

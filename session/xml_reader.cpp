@@ -1,6 +1,7 @@
 #include "session/xml_reader.hpp"
 
 #include "matching/text_codec.hpp"
+#include "session/codec_budget.hpp"
 
 #include <cstdint>
 #include <string>
@@ -47,13 +48,15 @@ std::optional<syncml_version> version_from_namespace(std::string_view uri) {
 class xml_reader {
   public:
     xml_reader(std::string_view in, const decode_limits& limits, std::size_t depth_used)
-        : in_(in), limits_(limits), depth_used_(depth_used) {}
+        : in_(in), limits_(limits), depth_used_(depth_used), budget_(in.size(), limits) {}
 
     xml_document run() {
         xml_document doc;
         parse(doc.root);
         doc.error = std::move(error_);
         doc.ns_version = ns_version_;
+        doc.text_used = budget_.used();
+        doc.text_left = budget_.left();
         return doc;
     }
 
@@ -215,23 +218,25 @@ class xml_reader {
 
     // Character data into the tree: converted to UTF-8 when the document uses an 8-bit charset. A charset
     // nobody knows leaves the bytes as they are (tolerance, like item data in an undeclared charset).
-    void append_text(std::string& out, std::string_view text) const {
-        if (charset_.empty() || matching::is_ascii(text)) {
-            out.append(text);
-            return;
-        }
-        if (auto utf8 = matching::to_utf8(text, charset_))
-            out += *utf8;
-        else
-            out.append(text);
+    bool append_text(std::string& out, std::string_view text) {
+        if (charset_.empty() || matching::is_ascii(text)) return append_decoded(out, text);
+        if (auto utf8 = matching::to_utf8(text, charset_)) return append_decoded(out, *utf8);
+        return append_decoded(out, text);
     }
 
-    void entity(std::string& out) {
-        const auto semi = in_.find(';', pos_);
-        if (semi == std::string_view::npos || semi - pos_ > 12) {
-            out += in_[pos_++];
-            return;
-        }
+    bool append_decoded(std::string& out, std::string_view text) {
+        if (!budget_.take(out.size(), text.size())) return fail(pos_, std::string(k_text_limit_expected));
+        out.append(text);
+        return true;
+    }
+
+    // At '&'. The ';' is looked for within the longest reference we decode only: a search to the end of
+    // the input per '&' made a body of '&' quadratic (1.5 MB took 10 s).
+    bool entity(std::string& out) {
+        constexpr std::size_t k_longest_reference = 12;  // "&#0001114111;" minus the '&'
+        const auto semi_in_window = in_.substr(pos_ + 1, k_longest_reference).find(';');
+        if (semi_in_window == std::string_view::npos) return literal_char(out);
+        const auto semi = pos_ + 1 + semi_in_window;
         const auto ref = in_.substr(pos_ + 1, semi - pos_ - 1);
         std::optional<std::uint32_t> cp;
         if (ref == "lt")
@@ -246,12 +251,18 @@ class xml_reader {
             cp = '\'';
         else if (ref.size() > 1 && ref[0] == '#')
             cp = char_ref(ref.substr(1));
-        if (!cp) {
-            out += in_[pos_++];  // not an entity: phones send bare '&' in item data
-            return;
-        }
-        matching::append_utf8(out, *cp);
+        if (!cp) return literal_char(out);  // not an entity: phones send bare '&' in item data
+        std::string utf8;
+        matching::append_utf8(utf8, *cp);
         pos_ = semi + 1;
+        return append_decoded(out, utf8);
+    }
+
+    // The byte at pos_ kept as text (bare '&', stray '<').
+    bool literal_char(std::string& out) {
+        if (!append_decoded(out, in_.substr(pos_, 1))) return false;
+        ++pos_;
+        return true;
     }
 
     static std::optional<std::uint32_t> char_ref(std::string_view digits) {
@@ -284,7 +295,7 @@ class xml_reader {
         ++pos_;
         const auto qname = name();
         if (qname.empty()) return fail(pos_, "element name");
-        node.name = std::string(local(qname));
+        if (!append_decoded(node.name, local(qname))) return false;
         bool empty = false;
         if (!attributes(node, empty)) return false;
         if (!empty && !content(node, qname, depth)) return false;
@@ -297,15 +308,15 @@ class xml_reader {
         for (;;) {
             const auto next = in_.find_first_of("<&", pos_);
             if (next == std::string_view::npos) return fail(in_.size(), "</" + std::string(qname) + ">");
-            append_text(node.text, in_.substr(pos_, next - pos_));
+            if (!append_text(node.text, in_.substr(pos_, next - pos_))) return false;
             pos_ = next;
             if (in_[pos_] == '&') {
-                entity(node.text);
+                if (!entity(node.text)) return false;
             } else if (starts("</")) {
                 const auto content_end = pos_;
                 if (!end_tag(qname)) return false;
                 if (node.name == "Data" && !node.children.empty())
-                    append_text(node.raw.emplace(), in_.substr(content_begin, content_end - content_begin));
+                    return append_text(node.raw.emplace(), in_.substr(content_begin, content_end - content_begin));
                 return true;
             } else if (!markup(node, depth)) {
                 return false;
@@ -329,9 +340,9 @@ class xml_reader {
         if (starts("<![CDATA[")) {
             const auto end = in_.find("]]>", pos_ + 9);
             if (end == std::string_view::npos) return fail(in_.size(), "']]>' closing CDATA");
-            append_text(node.text, in_.substr(pos_ + 9, end - pos_ - 9));
+            const auto cdata = in_.substr(pos_ + 9, end - pos_ - 9);
             pos_ = end + 3;
-            return true;
+            return append_text(node.text, cdata);
         }
         if (starts("<!--")) return skip_past("-->", "'-->'");
         if (starts("<?")) return skip_past("?>", "'?>'");
@@ -339,8 +350,7 @@ class xml_reader {
             node.children.emplace_back();
             return element(node.children.back(), depth + 1);
         }
-        node.text += in_[pos_++];
-        return true;
+        return literal_char(node.text);
     }
 
     std::string_view in_;
@@ -351,6 +361,7 @@ class xml_reader {
     std::optional<decode_error> error_;
     std::optional<syncml_version> ns_version_;
     std::string charset_;  // non-empty: the document's 8-bit charset, converted to UTF-8 on the way in
+    text_budget budget_;
 };
 
 }  // namespace

@@ -16,6 +16,8 @@ struct xml_document {
     codec_node root;  // after an error: what was read so far (see codec_node::complete)
     std::optional<decode_error> error;
     std::optional<syncml_version> ns_version;  // from xmlns="SYNCML:SYNCML1.x", if declared
+    std::size_t text_used = 0;                 // of the decoded-text budget (codec_budget.hpp)
+    std::size_t text_left = 0;
 };
 
 xml_document read_xml(std::string_view bytes, const decode_limits& limits, std::size_t depth_used = 0);
