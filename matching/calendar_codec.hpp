@@ -19,13 +19,15 @@ enum class calendar_version { vcal10, ical20 };
 
 // Every VCALENDAR in `data`. The VERSION line decides the grammar; `fallback` applies when it is missing.
 // Components outside any VCALENDAR (a bare VEVENT, as some phones send) are accepted.
-result<std::vector<calendar>> parse_calendars(std::string_view data, calendar_version fallback);
+result<std::vector<calendar>> parse_calendars(std::string_view data, calendar_version fallback,
+                                              const parse_limits& limits = {});
 std::string write_calendar(const calendar& value, calendar_version version);
 
 // Written when the model has no PRODID (RFC 5545 requires one) and read back as "none".
 constexpr std::string_view k_default_prodid = "-//syncml-server//items//EN";
 
-// Internal to the calendar codec: the component tree and the vCalendar 1.0 specifics.
+// Internal to the calendar codec: the component tree and the vCalendar 1.0 specifics. Its walks and destructor
+// recurse: build_components caps the depth, so they stay shallow whatever the input.
 struct raw_component {
     std::string name;
     std::vector<content_line> lines;
@@ -33,8 +35,9 @@ struct raw_component {
     int line = 0;
 };
 
-// BEGIN/END nesting with recovery: a missing END closes at the parent's END or the end of input.
-result<std::vector<raw_component>> build_components(std::vector<content_line> lines);
+// BEGIN/END nesting with recovery: a missing END closes at the parent's END or the end of input. Nesting deeper
+// than limits.max_depth is an error.
+result<std::vector<raw_component>> build_components(std::vector<content_line> lines, const parse_limits& limits = {});
 // Unknown components are kept as flat BEGIN ... END properties.
 void flatten_component(const raw_component& component, std::vector<property>& out);
 

@@ -114,7 +114,7 @@ calendar_component read_component(const raw_component& raw, const vcal_context* 
     calendar_component c;
     c.kind = kind_from_name(raw.name);
     std::string default_tzid = vcal != nullptr ? vcal->tzid : std::string();
-    std::vector<content_line> deferred;
+    vcal_deferred deferred;
     for (const auto& original : raw.lines) {
         content_line line = original;
         if (vcal != nullptr && apply_vcal_property(c, line, *vcal, deferred)) continue;
@@ -221,10 +221,11 @@ bool only_params_named(const content_line& line, std::string_view name) {
     return true;
 }
 
-result<std::vector<calendar>> parse_calendars(std::string_view data, calendar_version fallback) {
-    auto lines = read_content_lines(data);
+result<std::vector<calendar>> parse_calendars(std::string_view data, calendar_version fallback,
+                                              const parse_limits& limits) {
+    auto lines = read_content_lines(data, limits);
     if (!lines) return lines.error();
-    auto roots = build_components(std::move(*lines));
+    auto roots = build_components(std::move(*lines), limits);
     if (!roots) return roots.error();
     std::vector<calendar> out;
     raw_component loose{"VCALENDAR", {}, {}, 0};

@@ -13,7 +13,7 @@ std::string component_name(const content_line& line) {
 
 }  // namespace
 
-result<std::vector<raw_component>> build_components(std::vector<content_line> lines) {
+result<std::vector<raw_component>> build_components(std::vector<content_line> lines, const parse_limits& limits) {
     std::vector<raw_component> roots;
     std::vector<raw_component> stack;
     auto close_top = [&]() {
@@ -26,12 +26,16 @@ result<std::vector<raw_component>> build_components(std::vector<content_line> li
     };
     for (auto& line : lines) {
         if (line.name == "BEGIN") {
+            if (stack.size() == limits.max_depth) {
+                return item_error{item_errc::malformed,
+                                  "components nested deeper than " + std::to_string(limits.max_depth), line.line};
+            }
             stack.push_back(raw_component{component_name(line), {}, {}, line.line});
             continue;
         }
         if (line.name == "END") {
             std::string name = component_name(line);
-            bool open = false;
+            bool open = false;  // the stack is at most max_depth long: no quadratic scan
             for (const auto& c : stack) open = open || c.name == name;
             if (!open) continue;  // a stray END: nothing to close
             while (stack.back().name != name) close_top();

@@ -1,6 +1,7 @@
 #include "matching/content_line.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "matching/text_codec.hpp"
 
@@ -42,20 +43,45 @@ bool is_base64_text(std::string_view line) {
     });
 }
 
-std::vector<std::string_view> physical_lines(std::string_view data) {
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < data.size(); ++i) {
-        if (data[i] != '\r' && data[i] != '\n') continue;
-        lines.push_back(data.substr(start, i - start));
-        // CR CR LF comes from exports that were converted twice; it is one line break.
-        while (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\r') ++i;
-        if (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n') ++i;
-        start = i + 1;
+// Physical lines one at a time with a look-ahead of one: a vector of them would cost 16 bytes per input byte for
+// a body of line breaks.
+class physical_lines {
+  public:
+    explicit physical_lines(std::string_view data) : data_(data) { scan(); }
+
+    bool done() const { return !has_next_; }
+    std::string_view peek() const { return next_; }
+    std::string_view next() {
+        std::string_view line = next_;
+        ++number_;
+        scan();
+        return line;
     }
-    if (start < data.size()) lines.push_back(data.substr(start));
-    return lines;
-}
+    int number() const { return number_; }  // 1-based number of the line next() returned last
+
+  private:
+    void scan() {
+        has_next_ = pos_ < data_.size();
+        if (!has_next_) return;
+        std::size_t end = data_.find_first_of("\r\n", pos_);
+        if (end == std::string_view::npos) {
+            next_ = data_.substr(pos_);
+            pos_ = data_.size();
+            return;
+        }
+        next_ = data_.substr(pos_, end - pos_);
+        // CR CR LF comes from exports that were converted twice; it is one line break.
+        while (data_[end] == '\r' && end + 1 < data_.size() && data_[end + 1] == '\r') ++end;
+        if (data_[end] == '\r' && end + 1 < data_.size() && data_[end + 1] == '\n') ++end;
+        pos_ = end + 1;
+    }
+
+    std::string_view data_;
+    std::size_t pos_ = 0;
+    std::string_view next_;
+    bool has_next_ = false;
+    int number_ = 0;
+};
 
 // Index of the first ':' not inside a quoted parameter value.
 std::size_t find_value_colon(std::string_view line, bool strict) {
@@ -70,35 +96,49 @@ std::size_t find_value_colon(std::string_view line, bool strict) {
     return strict ? std::string_view::npos : line.find(':');
 }
 
-// The name and parameters may be folded too: joins fold lines until the value's ':' shows up.
-std::string header_line(const std::vector<std::string_view>& lines, std::size_t& i) {
-    std::string text(lines[i]);
-    while (find_value_colon(text, true) == std::string::npos && i + 1 < lines.size() && is_fold_start(lines[i + 1])) {
-        text += lines[++i].substr(1);
+// The name and parameters may be folded too: joins fold lines until the value's ':' shows up. The quote state
+// carries over from piece to piece, so each byte is looked at once (a rescan per fold line was quadratic).
+std::string header_line(std::string_view first, physical_lines& lines) {
+    std::string text(first);
+    bool quoted = false;
+    for (std::size_t i = 0;; ++i) {
+        if (i == text.size()) {
+            if (lines.done() || !is_fold_start(lines.peek())) return text;
+            text += lines.next().substr(1);
+        }
+        if (text[i] == '"')
+            quoted = !quoted;
+        else if (text[i] == ':' && !quoted)
+            return text;
     }
-    return text;
 }
 
-std::vector<std::string> split_unquoted(std::string_view text, char sep, bool keep_quotes) {
-    std::vector<std::string> parts(1);
+// Splits on `sep` outside double quotes; false, with `parts` incomplete, when there are more than `max_parts`.
+bool split_unquoted(std::string_view text, char sep, bool keep_quotes, std::size_t max_parts,
+                    std::vector<std::string>& parts) {
+    parts.assign(1, std::string());
     bool quoted = false;
     for (char c : text) {
         if (c == '"') {
             quoted = !quoted;
             if (keep_quotes) parts.back() += c;
-        } else if (c == sep && !quoted)
+        } else if (c == sep && !quoted) {
+            if (parts.size() == max_parts) return false;
             parts.emplace_back();
-        else
+        } else {
             parts.back() += c;
+        }
     }
-    return parts;
+    return true;
 }
 
 bool is_encoding_word(const std::string& upper) {
     return upper == "QUOTED-PRINTABLE" || upper == "BASE64" || upper == "8BIT" || upper == "7BIT" || upper == "B";
 }
 
-param parse_param(std::string_view text) {
+// nullopt when the parameter has more than `max_values` values.
+std::optional<param> parse_param(std::string_view text, std::size_t max_values) {
+    if (max_values == 0) return std::nullopt;
     auto eq = text.find('=');
     param p;
     if (eq == std::string_view::npos) {
@@ -108,7 +148,7 @@ param parse_param(std::string_view text) {
         return p;
     }
     p.name = to_upper(text.substr(0, eq));
-    for (auto& v : split_unquoted(text.substr(eq + 1), ',', false)) p.values.push_back(v);
+    if (!split_unquoted(text.substr(eq + 1), ',', false, max_values, p.values)) return std::nullopt;
     if (p.name == "TYPE" || p.name == "ENCODING" || p.name == "VALUE" || p.name == "CHARSET") {
         for (auto& v : p.values) v = to_upper(v);
     }
@@ -116,7 +156,8 @@ param parse_param(std::string_view text) {
     return p;
 }
 
-// Merges repeated TYPE parameters (TEL;HOME;VOICE) into one.
+// Merges repeated TYPE parameters (TEL;HOME;VOICE) into one. The scan is short: a line has at most
+// parse_limits::max_params_per_line parameters.
 void add_param(std::vector<param>& params, param p) {
     if (p.name == "TYPE") {
         for (auto& existing : params) {
@@ -128,10 +169,13 @@ void add_param(std::vector<param>& params, param p) {
     params.push_back(std::move(p));
 }
 
-content_line parse_header(std::string_view header, int line_no) {
+// Takes the parameter values from `budget`; fails when they do not fit.
+result<content_line> parse_header(std::string_view header, int line_no, std::size_t& budget) {
+    const item_error too_many{item_errc::malformed, "too many parameters", line_no};
     content_line out;
     out.line = line_no;
-    auto parts = split_unquoted(header, ';', true);
+    std::vector<std::string> parts;
+    if (!split_unquoted(header, ';', true, budget + 1, parts)) return too_many;
     std::string_view name = parts[0];
     if (auto dot = name.rfind('.'); dot != std::string_view::npos) {
         out.group = std::string(name.substr(0, dot));
@@ -139,7 +183,11 @@ content_line parse_header(std::string_view header, int line_no) {
     }
     out.name = to_upper(name);
     for (std::size_t i = 1; i < parts.size(); ++i) {
-        if (!parts[i].empty()) add_param(out.params, parse_param(parts[i]));
+        if (parts[i].empty()) continue;
+        auto p = parse_param(parts[i], budget);
+        if (!p) return too_many;
+        budget -= p->values.size();
+        add_param(out.params, std::move(*p));
     }
     return out;
 }
@@ -188,24 +236,24 @@ void finish_line(content_line& line, std::string& raw, value_mode mode) {
     }
 }
 
-// Decides whether physical line `next` continues the current value.
-bool continues(value_mode mode, const std::string& raw, std::string_view next, std::string& piece) {
+// Decides whether physical line `next` continues the current value and if so appends it to `raw`.
+bool continues(value_mode mode, std::string& raw, std::string_view next) {
     if (mode == value_mode::quoted_printable && !raw.empty() && raw.back() == '=') {
-        piece.assign(1, '\n').append(next);
+        raw.append(1, '\n').append(next);
         return true;
     }
     if (next.empty()) return false;
     if (is_fold_start(next)) {
-        piece = mode == value_mode::base64 ? std::string(next) : std::string(next.substr(1));
+        raw.append(mode == value_mode::base64 ? next : next.substr(1));
         return true;
     }
     if (mode == value_mode::base64 && is_base64_text(next)) {
-        piece = std::string(next);
+        raw.append(next);
         return true;
     }
     bool other_text = !looks_like_property_start(next) && !looks_like_bare_header(next);
     if (other_text || (mode == value_mode::quoted_printable && !looks_like_property_start(next))) {
-        piece.assign(1, '\n').append(next);  // a raw line break inside a value, as broken peers send
+        raw.append(1, '\n').append(next);  // a raw line break inside a value, as broken peers send
         return true;
     }
     return false;
@@ -213,25 +261,26 @@ bool continues(value_mode mode, const std::string& raw, std::string_view next, s
 
 }  // namespace
 
-result<std::vector<content_line>> read_content_lines(std::string_view data) {
+result<std::vector<content_line>> read_content_lines(std::string_view data, const parse_limits& limits) {
     if (data.starts_with("\xEF\xBB\xBF")) data.remove_prefix(3);
-    auto lines = physical_lines(data);
+    physical_lines lines(data);
     std::vector<content_line> out;
     bool open = false;
     std::string raw;
     value_mode mode = value_mode::plain;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        std::string_view line = lines[i];
-        std::string piece;
-        if (open && continues(mode, raw, line, piece)) {
-            raw += piece;
-            continue;
-        }
+    std::size_t params_used = 0;
+    while (!lines.done()) {
+        std::string_view line = lines.next();
+        if (open && continues(mode, raw, line)) continue;
         if (open) finish_line(out.back(), raw, mode);
         open = false;
         if (is_blank(line)) continue;
-        int line_no = static_cast<int>(i + 1);
-        std::string text = header_line(lines, i);
+        int line_no = lines.number();
+        if (out.size() == limits.max_lines) {
+            return item_error{item_errc::malformed,
+                              "more than " + std::to_string(limits.max_lines) + " content lines in one item", line_no};
+        }
+        std::string text = header_line(line, lines);
         auto colon = find_value_colon(text, false);
         if (colon == std::string_view::npos && looks_like_bare_header(text)) {
             text += ':';
@@ -242,10 +291,16 @@ result<std::vector<content_line>> read_content_lines(std::string_view data) {
         }
         // Names are letters, digits and '-' (plus group dots); written back, anything else would be invalid.
         if (!looks_like_property_start(text)) {
-            return item_error{item_errc::malformed, "invalid property name in \"" + text.substr(0, colon) + "\"",
+            return item_error{item_errc::malformed,
+                              "invalid property name in \"" + text.substr(0, std::min<std::size_t>(colon, 80)) + "\"",
                               line_no};
         }
-        out.push_back(parse_header(std::string_view(text).substr(0, colon), line_no));
+        std::size_t budget = std::min(limits.max_params_per_line, limits.max_params - params_used);
+        const std::size_t granted = budget;
+        auto header = parse_header(std::string_view(text).substr(0, colon), line_no, budget);
+        if (!header) return header.error();
+        params_used += granted - budget;
+        out.push_back(std::move(*header));
         raw = text.substr(colon + 1);
         mode = mode_of(out.back());
         open = true;

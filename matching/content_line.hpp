@@ -2,6 +2,7 @@
 // The content-line layer shared by vCard, vCalendar, iCalendar and vNote: unfolding, quoted-printable, charsets,
 // parameter syntax on input; escaping, charset marking and folding on output.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +30,21 @@ struct content_line {
     int line = 0;
 };
 
+// Bounds on one item, for data from devices (issue 15). Real items have tens of lines, a few parameters per line
+// and three levels of BEGIN (VCALENDAR > VEVENT > VALARM). The caps keep what a hostile item of 1 MB (16 MB as a
+// large object) costs to a small multiple of its size, and the component tree shallow enough for the recursive
+// walks. An item over a cap is a malformed item.
+struct parse_limits {
+    std::size_t max_lines = 10000;          // logical content lines
+    std::size_t max_params_per_line = 100;  // parameter values of one line (TEL;HOME;VOICE and TYPE=HOME,VOICE: 2)
+    std::size_t max_params = 20000;         // parameter values of the whole item
+    std::size_t max_depth = 16;             // BEGIN nesting
+};
+
 // Splits into logical lines. Tolerates LF/CRLF/CR, folding with space or tab, QP soft breaks (and QP values
 // broken across lines without them), base64 bodies without fold indentation, blank lines, a UTF-8 BOM.
-result<std::vector<content_line>> read_content_lines(std::string_view data);
+// Runs in time linear in the size of `data`.
+result<std::vector<content_line>> read_content_lines(std::string_view data, const parse_limits& limits = {});
 
 // Legacy values into the model's escaped form (the same escapes, plus a dangling backslash made literal).
 std::string legacy_to_modern_escapes(std::string_view value);

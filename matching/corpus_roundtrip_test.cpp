@@ -51,7 +51,7 @@ void check_calendar_file(const std::filesystem::path& path, const std::string& d
     auto dialect = detect_dialect(data);
     auto version = dialect == item_dialect::vcal10 ? calendar_version::vcal10 : calendar_version::ical20;
     auto other = version == calendar_version::vcal10 ? calendar_version::ical20 : calendar_version::vcal10;
-    auto cals = parse_calendars(data, version);
+    auto cals = parse_calendars(data, version, testing::k_export_limits);
     if (!cals) {
         out.failures.push_back(corpus_name(path) + ": " + cals.error().to_string());
         return;
@@ -59,9 +59,9 @@ void check_calendar_file(const std::filesystem::path& path, const std::string& d
     for (const auto& cal : *cals) {
         ++out.items;
         for (auto via : {version, other}) {
-            auto back = parse_calendars(write_calendar(cal, via), via);
+            auto back = parse_calendars(write_calendar(cal, via), via, testing::k_export_limits);
             if (via != version && back && back->size() == 1)
-                back = parse_calendars(write_calendar((*back)[0], version), version);
+                back = parse_calendars(write_calendar((*back)[0], version), version, testing::k_export_limits);
             if (!back || back->size() != 1 || (*back)[0] != cal) {
                 out.failures.push_back(corpus_name(path) + ": round trip via " +
                                        (via == calendar_version::vcal10 ? "1.0" : "2.0") + " changed the model");
@@ -76,7 +76,7 @@ void check_calendar_file(const std::filesystem::path& path, const std::string& d
 }
 
 void check_vcard_file(const std::filesystem::path& path, const std::string& data, outcome& out) {
-    auto cards = parse_vcards(data, vcard_version::v21);
+    auto cards = parse_vcards(data, vcard_version::v21, testing::k_export_limits);
     if (!cards) {
         out.failures.push_back(corpus_name(path) + ": " + cards.error().to_string());
         return;

@@ -7,7 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "matching/content_line.hpp"
+
 namespace syncml::matching::testing {
+
+// Some corpus files are whole calendar exports (libical large.ics: 40,000 lines), not one item from a device.
+inline constexpr parse_limits k_export_limits{.max_lines = 100000, .max_params = 200000};
 
 inline std::filesystem::path corpus_dir() { return SYNCML_CORPUS_DIR; }
 

@@ -66,16 +66,16 @@ std::optional<std::string> first_value(std::string_view data, std::string_view n
     return std::nullopt;
 }
 
-result<item> parse_contact(std::string_view data, item_dialect dialect) {
+result<item> parse_contact(std::string_view data, item_dialect dialect, const parse_limits& limits) {
     auto fallback = dialect == item_dialect::vcard21 ? vcard_version::v21 : vcard_version::v30;
-    auto cards = parse_vcards(data, fallback);
+    auto cards = parse_vcards(data, fallback, limits);
     if (!cards) return cards.error();
     return item{std::move(cards->front())};
 }
 
-result<item> parse_calendar(std::string_view data, item_dialect dialect) {
+result<item> parse_calendar(std::string_view data, item_dialect dialect, const parse_limits& limits) {
     auto fallback = dialect == item_dialect::vcal10 ? calendar_version::vcal10 : calendar_version::ical20;
-    auto cals = parse_calendars(data, fallback);
+    auto cals = parse_calendars(data, fallback, limits);
     if (!cals) return cals.error();
     if (cals->front().components.empty()) {
         return item_error{item_errc::malformed, "calendar has no VEVENT, VTODO or VJOURNAL", 1};
@@ -83,9 +83,9 @@ result<item> parse_calendar(std::string_view data, item_dialect dialect) {
     return item{std::move(cals->front())};
 }
 
-result<item> parse_memo(std::string_view data, item_dialect dialect) {
+result<item> parse_memo(std::string_view data, item_dialect dialect, const parse_limits& limits) {
     if (dialect == item_dialect::vnote11) {
-        auto note = parse_vnote(data);
+        auto note = parse_vnote(data, limits);
         if (!note) return note.error();
         return item{std::move(*note)};
     }
@@ -164,7 +164,7 @@ std::optional<item_dialect> detect_dialect(std::string_view data) {
     return item_dialect::ical20;
 }
 
-result<item> parse_item(std::string_view data, item_dialect dialect) {
+result<item> parse_item(std::string_view data, item_dialect dialect, const parse_limits& limits) {
     // Devices mislabel items (vCard 3.0 sent as text/x-vcard, a vNote as text/plain): the data decides.
     auto detected = detect_dialect(data);
     if (!detected) return item_error{item_errc::unknown_format, "data is no vCard, vCalendar, iCalendar or vNote", 1};
@@ -172,11 +172,11 @@ result<item> parse_item(std::string_view data, item_dialect dialect) {
     if (dialect == item_dialect::plain_text && *detected == item_dialect::vnote11) dialect = *detected;
     switch (family_of(dialect)) {
         case family::contact:
-            return parse_contact(data, dialect);
+            return parse_contact(data, dialect, limits);
         case family::calendar:
-            return parse_calendar(data, dialect);
+            return parse_calendar(data, dialect, limits);
         default:
-            return parse_memo(data, dialect);
+            return parse_memo(data, dialect, limits);
     }
 }
 

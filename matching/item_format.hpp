@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "matching/content_line.hpp"
 #include "matching/item.hpp"
 #include "matching/result.hpp"
 
@@ -27,8 +28,8 @@ std::optional<item_dialect> dialect_from_name(std::string_view name);
 std::optional<item_dialect> detect_dialect(std::string_view data);
 
 // Parses leniently: the data's own VERSION wins over `dialect` within the same family (a "vcard21" item that
-// says VERSION:3.0 is read as 3.0). Errors carry a message and the input line.
-result<item> parse_item(std::string_view data, item_dialect dialect);
+// says VERSION:3.0 is read as 3.0). Errors carry a message and the input line. Items over `limits` are malformed.
+result<item> parse_item(std::string_view data, item_dialect dialect, const parse_limits& limits = {});
 
 // Strictly valid output for `dialect` (CRLF, escaping, folding at 75 octets). UTF-8, except that vCard 2.1 and
 // vCalendar 1.0 mark non-ASCII values with CHARSET=UTF-8 and multi-line values with QUOTED-PRINTABLE.

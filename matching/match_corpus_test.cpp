@@ -48,7 +48,7 @@ void check_item(const std::string& name, const item& value, item_dialect other, 
     check_self_merge(name, value, out);
     auto text = serialize_item(value, other);
     if (!text) return;  // a kind the other dialect cannot carry; the codec tests cover that
-    auto back = parse_item(*text, other);
+    auto back = parse_item(*text, other, testing::k_export_limits);
     if (!back) {
         out.failures.push_back(name + ": converted copy does not parse: " + back.error().to_string());
         return;
@@ -65,13 +65,13 @@ void check_file(const std::filesystem::path& path, tally& out) {
     auto dialect = detect_dialect(data);
     std::string name = testing::corpus_name(path);
     if (dialect == item_dialect::vcard21 || dialect == item_dialect::vcard30) {
-        auto cards = parse_vcards(data, vcard_version::v30);
+        auto cards = parse_vcards(data, vcard_version::v30, testing::k_export_limits);
         if (!cards) return;
         auto other = dialect == item_dialect::vcard21 ? item_dialect::vcard30 : item_dialect::vcard21;
         for (const auto& c : *cards) check_item(name, item{c}, other, out);
     } else if (dialect == item_dialect::vcal10 || dialect == item_dialect::ical20) {
         auto version = dialect == item_dialect::vcal10 ? calendar_version::vcal10 : calendar_version::ical20;
-        auto cals = parse_calendars(data, version);
+        auto cals = parse_calendars(data, version, testing::k_export_limits);
         if (!cals) return;
         auto other = dialect == item_dialect::vcal10 ? item_dialect::ical20 : item_dialect::vcal10;
         for (const auto& cal : *cals) {

@@ -63,8 +63,8 @@ std::string write_plain_memo(const memo& value) {
     return out;
 }
 
-result<memo> parse_vnote(std::string_view data) {
-    auto lines = read_content_lines(data);
+result<memo> parse_vnote(std::string_view data, const parse_limits& limits) {
+    auto lines = read_content_lines(data, limits);
     if (!lines) return lines.error();
     memo m;
     bool open = false;

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "matching/content_line.hpp"
 #include "matching/item.hpp"
 #include "matching/result.hpp"
 
@@ -12,7 +13,7 @@ namespace syncml::matching {
 memo parse_plain_memo(std::string_view data);
 std::string write_plain_memo(const memo& value);
 
-result<memo> parse_vnote(std::string_view data);
+result<memo> parse_vnote(std::string_view data, const parse_limits& limits = {});
 std::string write_vnote(const memo& value);
 
 calendar memo_to_journal(const memo& value);

@@ -97,27 +97,29 @@ bool apply_value_set(calendar_component& c, const content_line& line) {
     return true;
 }
 
+// A deferred line that is no hint still counts in `as_ical` under its own name, as it always did.
+void defer(vcal_deferred& deferred, const content_line& line) {
+    apply_ical_property(deferred.as_ical, line, {});
+    deferred.lines.push_back(line);
+}
+
 }  // namespace
 
 bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
-                         std::vector<content_line>& deferred) {
+                         vcal_deferred& deferred) {
     const std::string& n = line.name;
     if (is_vcal_alarm_property(n)) {
-        deferred.push_back(line);
+        defer(deferred, line);
         return true;
     }
     if (n.starts_with(k_ical_hint)) {
         // Hints for typed fields override the 1.0 value after the whole component is read; other iCalendar-only
-        // properties go back to `extra` right here, keeping their order.
+        // properties go back to `extra` right here, keeping their order. A hint that fills nothing leaves
+        // `as_ical` as it was, one that fills a field has thereby been counted in it.
         content_line stripped = line;
         stripped.name = n.substr(k_ical_hint.size());
-        calendar_component scratch;  // the typed fields the hints seen so far fill
-        for (auto hinted : deferred) {
-            hinted.name = hinted.name.substr(hinted.name.starts_with(k_ical_hint) ? k_ical_hint.size() : 0);
-            apply_ical_property(scratch, hinted, {});
-        }
-        if (stripped.name == "VALARM" || apply_ical_property(scratch, stripped, {})) {
-            deferred.push_back(line);
+        if (stripped.name == "VALARM" || apply_ical_property(deferred.as_ical, stripped, {})) {
+            deferred.lines.push_back(line);
         } else {
             c.extra.push_back(to_property(stripped));
         }
@@ -126,7 +128,7 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
     if (n == "RRULE" || n == "EXRULE") {
         auto rule = n == "RRULE" ? parse_vcal_rule(line.value) : std::nullopt;
         if (rule && line.params.empty())
-            deferred.push_back(line);  // read again once DTSTART is known
+            defer(deferred, line);  // read again once DTSTART is known
         else
             line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
         return true;
@@ -152,10 +154,10 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
     return false;
 }
 
-void finish_vcal_component(calendar_component& c, std::vector<content_line>& deferred, const vcal_context&) {
+void finish_vcal_component(calendar_component& c, vcal_deferred& deferred, const vcal_context&) {
     std::vector<content_line> hints, alarms;
     std::size_t real_rules = 0;
-    for (auto& line : deferred) {
+    for (auto& line : deferred.lines) {
         if (line.name == std::string(k_ical_hint) + "VALARM" || is_vcal_alarm_property(line.name))
             alarms.push_back(std::move(line));
         else if (line.name.starts_with(k_ical_hint))

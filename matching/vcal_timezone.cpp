@@ -1,5 +1,7 @@
 // vCalendar 1.0 TZ/DAYLIGHT <-> iCalendar VTIMEZONE.
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "matching/calendar_codec.hpp"
 #include "matching/calendar_values.hpp"
@@ -112,6 +114,62 @@ std::optional<timezone_def> timezone_from_vcal(const std::vector<content_line>& 
     return tz;
 }
 
+namespace {
+
+// A 1.0 zone says its daylight periods year by year. Phones need those of the item's years; a hostile zone of
+// thousands of observances over thousands of years must not become millions of onsets and lines (issue 15).
+constexpr std::size_t k_max_daylight_years = 100;
+constexpr std::size_t k_max_daylight_lines = 200;
+
+// The first year a daylight observance can have an onset in.
+int earliest_daylight_year(const timezone_def& tz) {
+    int earliest = std::numeric_limits<int>::max();
+    for (const auto& o : tz.observances) {
+        if (!o.daylight) continue;
+        earliest = std::min(earliest, o.start.year);
+        for (const auto& r : o.rdates) earliest = std::min(earliest, r.year);
+    }
+    return earliest;
+}
+
+// The years to write DAYLIGHT for: the span of the item with rules (from the zone's first daylight period on),
+// else the years the observances name.
+std::vector<int> daylight_years(const timezone_def& tz, bool rules, int first_year, int last_year) {
+    std::vector<int> years;
+    if (rules) {
+        for (int y = std::max(first_year, earliest_daylight_year(tz)); y <= last_year; ++y) {
+            if (years.size() == k_max_daylight_years) break;
+            years.push_back(y);
+        }
+        return years;
+    }
+    for (const auto& o : tz.observances) {
+        if (!o.daylight || std::find(years.begin(), years.end(), o.start.year) != years.end()) continue;
+        years.push_back(o.start.year);
+        if (years.size() == k_max_daylight_years) break;
+    }
+    return years;
+}
+
+struct standard_onset {
+    std::int64_t at;  // local seconds, for ordering
+    date_time local;
+    const tz_observance* observance;
+};
+
+// The standard-time onsets of `year`, earliest first (observance order among equal times).
+std::vector<standard_onset> standard_onsets(const timezone_def& tz, int year) {
+    std::vector<standard_onset> out;
+    for (const auto& s : tz.observances) {
+        auto candidate = s.daylight ? std::nullopt : onset_in(s, year);
+        if (candidate) out.push_back(standard_onset{to_epoch_seconds(*candidate), *candidate, &s});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> timezone_to_vcal(const timezone_def& tz, int first_year,
                                                                   int last_year) {
     std::vector<std::pair<std::string, std::string>> out;
@@ -125,31 +183,21 @@ std::vector<std::pair<std::string, std::string>> timezone_to_vcal(const timezone
     if (!std_minutes) return out;
     out.emplace_back("TZ", format_offset(*std_minutes, true));
     bool rules = std::any_of(tz.observances.begin(), tz.observances.end(), [](auto& o) { return o.rule.has_value(); });
-    std::vector<int> years;
-    if (rules) {
-        for (int y = first_year; y <= last_year; ++y) years.push_back(y);
-    } else {
-        for (const auto& o : tz.observances) {
-            if (o.daylight) years.push_back(o.start.year);
-        }
-    }
-    for (int year : years) {
+    for (int year : daylight_years(tz, rules, first_year, last_year)) {
+        const auto ends = standard_onsets(tz, year);
         for (const auto& d : tz.observances) {
             auto begin = d.daylight ? onset_in(d, year) : std::nullopt;
             auto dst = parse_offset(d.offset_to);
             if (!begin || !dst) continue;
-            std::optional<date_time> end;
-            std::string std_name = standard != nullptr ? standard->name : std::string();
-            for (const auto& s : tz.observances) {
-                auto candidate = s.daylight ? std::nullopt : onset_in(s, year);
-                if (!candidate || to_epoch_seconds(*candidate) <= to_epoch_seconds(*begin)) continue;
-                if (!end || to_epoch_seconds(*candidate) < to_epoch_seconds(*end)) end = candidate, std_name = s.name;
-            }
-            if (!end) continue;
+            // The first standard onset after the daylight one ends it.
+            auto end = std::upper_bound(ends.begin(), ends.end(), to_epoch_seconds(*begin),
+                                        [](std::int64_t at, const standard_onset& o) { return at < o.at; });
+            if (end == ends.end()) continue;
+            if (out.size() > k_max_daylight_lines) return out;
             out.emplace_back("DAYLIGHT", "TRUE;" + format_offset(*dst, true) + ";" +
                                              format_date_time(utc_of(*begin, *std_minutes)) + ";" +
-                                             format_date_time(utc_of(*end, *dst)) + ";" + escape_text(std_name) + ";" +
-                                             escape_text(d.name));
+                                             format_date_time(utc_of(end->local, *dst)) + ";" +
+                                             escape_text(end->observance->name) + ";" + escape_text(d.name));
             if (!rules) break;
         }
     }

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "matching/content_line.hpp"
 #include "matching/item.hpp"
 #include "matching/result.hpp"
 
@@ -13,7 +14,8 @@ namespace syncml::matching {
 enum class vcard_version { v21, v30, v40 };
 
 // Every vCard in `data`; the VERSION line of each decides its syntax, `fallback` applies when it has none.
-result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version fallback);
+result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version fallback,
+                                          const parse_limits& limits = {});
 std::string write_vcard(const contact& value, vcard_version version);
 
 }  // namespace syncml::matching

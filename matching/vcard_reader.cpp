@@ -187,8 +187,8 @@ std::string version_in(const std::vector<content_line>& lines, std::size_t begin
 
 }  // namespace
 
-result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version fallback) {
-    auto lines = read_content_lines(data);
+result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version fallback, const parse_limits& limits) {
+    auto lines = read_content_lines(data, limits);
     if (!lines) return lines.error();
     std::vector<contact> out;
     std::optional<reader_state> state;
@@ -205,7 +205,10 @@ result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version f
             }
             return item_error{item_errc::malformed, "expected BEGIN:VCARD, got " + line.name, line.line};
         }
-        if (line.name == "BEGIN" && is_vcard) ++depth;
+        if (line.name == "BEGIN" && is_vcard && ++depth > static_cast<int>(limits.max_depth)) {
+            return item_error{item_errc::malformed, "vCards nested deeper than " + std::to_string(limits.max_depth),
+                              line.line};
+        }
         if (line.name == "END" && is_vcard && --depth == 0) {
             state.reset();
             continue;
