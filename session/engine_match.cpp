@@ -6,6 +6,7 @@
 #include <map>
 
 #include "matching/match_score.hpp"
+#include "persistence/log_value.hpp"
 #include "session/device_caps.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/item_convert.hpp"
@@ -329,8 +330,9 @@ void item_applier::write_whole(incoming_item& in, const persistence::item_record
 void item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
                                 const matching::merge_result& result, const matching::item* item) {
     for (const auto& decision : result.decisions) {
-        spdlog::debug("merge tenant={} device={} guid={}: {}", r_.tenant(), r_.in.header.source.loc_uri, stored.guid,
-                      decision);
+        spdlog::debug("merge tenant={} device={} guid={}: {}", r_.tenant(),
+                      persistence::log_value(r_.in.header.source.loc_uri), persistence::log_value(stored.guid),
+                      persistence::log_value(decision));
     }
     if (result.keep_both) {
         // The stored copy stays and reaches the device as a new item once the LUID maps to the new one.
@@ -389,7 +391,8 @@ void item_applier::report_conflict(const std::string& guid, const std::string& r
     auto label = policy_label(policy());
     engine_metrics::conflict(label, resolution);
     spdlog::info("conflict tenant={} user={} device={} datastore={} guid={} policy={} resolution={}", r_.tenant(),
-                 r_.st.user_name, r_.in.header.source.loc_uri, s_.server_uri, guid, label, resolution);
+                 persistence::log_value(r_.st.user_name), persistence::log_value(r_.in.header.source.loc_uri),
+                 persistence::log_value(s_.server_uri), persistence::log_value(guid), label, resolution);
 }
 
 }  // namespace syncml::session::detail

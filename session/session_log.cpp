@@ -17,8 +17,9 @@ void log_session_end(const std::string& tenant, const session_state& state, cons
     spdlog::info(
         "session end tenant={} user={} device={} modes={} received={} sent={} bytes_in={} bytes_out={} "
         "duration_ms={}",
-        tenant.empty() ? "default" : tenant, state.user_name, device, modes, received, sent, state.bytes_in,
-        state.bytes_out, now_ms - state.started_unix_ms);
+        persistence::log_value(tenant.empty() ? "default" : tenant), persistence::log_value(state.user_name),
+        persistence::log_value(device), persistence::log_value(modes), received, sent, state.bytes_in, state.bytes_out,
+        now_ms - state.started_unix_ms);
 }
 
 }  // namespace syncml::session

@@ -136,8 +136,9 @@ struct sync_service::impl {
     }
 
     static message_report busy(const persistence::tenant_info& tenant, const message& in) {
-        spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over", tenant.name,
-                     in.header.source.loc_uri, in.header.session_id);
+        spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over",
+                     persistence::log_value(tenant.name), persistence::log_value(in.header.source.loc_uri),
+                     persistence::log_value(in.header.session_id));
         message_report report;
         report.result = engine_metrics::message_result::unavailable;
         report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding);
@@ -226,7 +227,8 @@ struct sync_service::impl {
             if (check.blocked.count() > 0) {
                 report.response = retry_later(std::move(report.response), check.blocked);
             } else {
-                spdlog::info("sync: auth failed tenant={} user={} device={}", tenant.name, user, device);
+                spdlog::info("sync: auth failed tenant={} user={} device={}", persistence::log_value(tenant.name),
+                             persistence::log_value(user), persistence::log_value(device));
                 throttle.record_failure(tenant.id, user, device);
             }
         } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
@@ -268,7 +270,8 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
         return impl_->serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
-        spdlog::warn("sync: database error tenant={} device={}: {}", tenant_name, in.header.source.loc_uri, e.what());
+        spdlog::warn("sync: database error tenant={} device={}: {}", persistence::log_value(tenant_name),
+                     persistence::log_value(in.header.source.loc_uri), persistence::log_value(e.what()));
         auto busy = http_error(503);
         busy.headers.emplace_back("Retry-After", "5");
         return busy;

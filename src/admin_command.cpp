@@ -1,6 +1,8 @@
 #include "src/admin_command.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <istream>
 #include <map>
 #include <ostream>
 #include <stdexcept>
@@ -16,6 +18,7 @@ struct action_syntax {
     const char* verb;
     admin_action action;
     std::vector<const char*> required;  // --options, or "NAME" for the one positional word
+    std::vector<const char*> optional = {};
 };
 
 const std::vector<action_syntax>& syntax() {
@@ -24,7 +27,7 @@ const std::vector<action_syntax>& syntax() {
         {"tenant", "list", admin_action::tenant_list, {}},
         {"tenant", "set", admin_action::tenant_set, {"NAME", "--conflict-policy"}},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
-        {"user", "add", admin_action::user_add, {"--tenant", "--user", "--password"}},
+        {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}},
         {"device", "list", admin_action::device_list, {"--tenant", "--user"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
@@ -35,7 +38,7 @@ const std::vector<action_syntax>& syntax() {
 std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--tenant" || option == "NAME") return &request.tenant;
     if (option == "--user") return &request.user;
-    if (option == "--password") return &request.password;
+    if (option == "--password-file") return &request.password_file;
     if (option == "--device") return &request.device;
     if (option == "--conflict-policy") return &request.conflict_policy;
     return nullptr;
@@ -44,7 +47,20 @@ std::string* field_for(admin_request& request, const std::string& option) {
 std::string usage(const action_syntax& s) {
     std::string text = std::string("admin ") + s.noun + " " + s.verb;
     for (const char* option : s.required) text += option[0] == '-' ? std::string(" ") + option + " VALUE" : " NAME";
+    for (const char* option : s.optional) text += std::string(" [") + option + " VALUE]";
     return text;
+}
+
+bool allowed_in(const std::vector<const char*>& options, const std::string& key) {
+    return std::find(options.begin(), options.end(), key) != options.end();
+}
+
+void assign(admin_request& request, const std::string& key, const std::string& value) {
+    if (key == "--password") {
+        request.password = value;
+    } else {
+        *field_for(request, key) = value;
+    }
 }
 
 // Reads the words after "admin NOUN VERB" into the request.
@@ -54,19 +70,20 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         const std::string& word = words[i];
         const bool is_option = word.starts_with("--");
         const std::string key = is_option ? word : "NAME";
-        const bool allowed = std::find(s.required.begin(), s.required.end(), key) != s.required.end();
+        const bool allowed = allowed_in(s.required, key) || allowed_in(s.optional, key);
         if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
         seen[key] = true;
         if (is_option) {
             if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
-            *field_for(request, key) = words[++i];
+            assign(request, key, words[++i]);
         } else {
-            *field_for(request, key) = word;
+            assign(request, key, word);
         }
     }
     for (const char* option : s.required) {
         if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
     }
+    if (seen["--password"] && seen["--password-file"]) return "--password and --password-file exclude each other";
     return {};
 }
 
@@ -114,7 +131,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             out << "tenant " << r.tenant << " deleted\n";
             break;
         case admin_action::user_add:
-            persistence::add_user(db, r.tenant, r.user, r.password);
+            persistence::add_user(db, r.tenant, r.user, r.password.value_or(""));
             out << "user " << r.user << " added to tenant " << r.tenant << "\n";
             break;
         case admin_action::user_list:
@@ -146,6 +163,28 @@ admin_parse_result parse_admin(const std::vector<std::string>& words) {
     }
     result.error = "unknown admin command '" + words[0] + " " + words[1] + "' (see --help)";
     return result;
+}
+
+std::string read_password(admin_request& request, std::istream& in) {
+    if (request.action != admin_action::user_add) return {};
+    if (request.password && *request.password != "-") {
+        return request.password->empty() ? "empty password" : "";
+    }
+    std::string line;
+    if (!request.password_file.empty()) {
+        std::ifstream file(request.password_file);
+        if (!file) return "cannot read --password-file " + request.password_file;
+        std::getline(file, line);
+    } else {
+        std::getline(in, line);
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) {
+        return request.password_file.empty() ? "no password on stdin (one line; or use --password-file FILE)"
+                                             : "empty password in " + request.password_file;
+    }
+    request.password = std::move(line);
+    return {};
 }
 
 int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err) {

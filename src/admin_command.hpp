@@ -3,6 +3,7 @@
 // persistence/accounts.hpp.
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,10 @@ struct admin_request {
     admin_action action = admin_action::tenant_list;
     std::string tenant;
     std::string user;
-    std::string password;
+    // user add: the password comes from stdin (one line, no prompt) unless --password-file names a file holding
+    // it on its first line; --password VALUE still works but shows the password to `ps` and shell history.
+    std::optional<std::string> password;
+    std::string password_file;
     std::string device;
     std::string conflict_policy;  // tenant set: merge, server-wins, client-wins, newest-wins, duplicate
 };
@@ -38,6 +42,10 @@ struct admin_parse_result {
 };
 
 admin_parse_result parse_admin(const std::vector<std::string>& words);
+
+// Fills request.password for `user add` from --password-file or from stdin (in) when --password was not given
+// (or was '-', stdin, as before). Returns a usage error (empty password, unreadable file); empty when fine.
+std::string read_password(admin_request& request, std::istream& in);
 
 // Carries out the request; prints results to out and one clear message to err. Returns the exit status.
 int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
 namespace syncml::server {
 namespace {
 
@@ -36,7 +40,10 @@ TEST(admin_parse, reads_every_documented_command) {
 }
 
 TEST(admin_parse, names_what_is_missing_or_unexpected) {
-    EXPECT_NE(parse_admin({"user", "add", "--tenant", "acme", "--user", "bob"}).error.find("missing --password"),
+    EXPECT_NE(parse_admin({"user", "add", "--tenant", "acme", "--password", "x"}).error.find("missing --user"),
+              std::string::npos);
+    EXPECT_NE(parse_admin({"user", "add", "--tenant", "a", "--user", "b", "--password", "x", "--password-file", "f"})
+                  .error.find("exclude each other"),
               std::string::npos);
     EXPECT_NE(parse_admin({"tenant", "add"}).error.find("missing NAME"), std::string::npos);
     EXPECT_NE(parse_admin({"tenant", "list", "extra"}).error.find("unexpected 'extra'"), std::string::npos);
@@ -45,6 +52,51 @@ TEST(admin_parse, names_what_is_missing_or_unexpected) {
               std::string::npos);
     EXPECT_NE(parse_admin({"tenant", "rename", "a"}).error.find("unknown admin command"), std::string::npos);
     EXPECT_NE(parse_admin({"tenant"}).error, "");
+}
+
+admin_request user_add(std::vector<std::string> options) {
+    std::vector<std::string> words = {"user", "add", "--tenant", "acme", "--user", "bob"};
+    words.insert(words.end(), options.begin(), options.end());
+    auto parsed = parse_admin(words);
+    EXPECT_EQ(parsed.error, "");
+    return parsed.request;
+}
+
+TEST(admin_password, comes_from_one_line_of_stdin_without_any_option) {
+    auto request = user_add({});
+    std::istringstream in("s3cret pw\r\nnext line\n");
+    EXPECT_EQ(read_password(request, in), "");
+    EXPECT_EQ(request.password, "s3cret pw");
+
+    auto dash = user_add({"--password", "-"});  // the older spelling of the same
+    std::istringstream in2("pw2\n");
+    EXPECT_EQ(read_password(dash, in2), "");
+    EXPECT_EQ(dash.password, "pw2");
+}
+
+TEST(admin_password, comes_from_the_first_line_of_a_password_file) {
+    const std::string path = ::testing::TempDir() + "admin-password-file";
+    std::ofstream(path) << "from file\nignored\n";
+    auto request = user_add({"--password-file", path});
+    std::istringstream in("not this\n");
+    EXPECT_EQ(read_password(request, in), "");
+    EXPECT_EQ(request.password, "from file");
+    std::remove(path.c_str());
+
+    auto missing = user_add({"--password-file", path});
+    EXPECT_NE(read_password(missing, in).find("cannot read"), std::string::npos);
+}
+
+TEST(admin_password, is_refused_when_empty_and_still_taken_from_the_discouraged_option) {
+    auto request = user_add({});
+    std::istringstream empty("");
+    EXPECT_NE(read_password(request, empty).find("no password on stdin"), std::string::npos);
+
+    auto given = user_add({"--password", "pw"});
+    std::istringstream unused("other\n");
+    EXPECT_EQ(read_password(given, unused), "");
+    EXPECT_EQ(given.password, "pw");
+    EXPECT_EQ(unused.tellg(), 0);  // stdin left alone
 }
 
 }  // namespace

@@ -15,13 +15,6 @@ void connect(persistence::database& db, const database_target& target) {
     if (!db.ensure_connected()) throw std::runtime_error("cannot connect to " + target.description());
 }
 
-std::string password_from_stdin() {
-    std::string line;
-    std::getline(std::cin, line);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return line;
-}
-
 }  // namespace
 
 int run_migrate(const server_config& config, spdlog::logger& log) {
@@ -43,8 +36,10 @@ int run_admin_command(const server_config& config, const std::vector<std::string
         std::cerr << "syncml-server: " << parsed.error << "\n";
         return 2;
     }
-    if (parsed.request.action == admin_action::user_add && parsed.request.password == "-") {
-        parsed.request.password = password_from_stdin();
+    // Before connecting: a missing password is the typist's mistake, not worth starting a database for.
+    if (const auto error = read_password(parsed.request, std::cin); !error.empty()) {
+        std::cerr << "syncml-server: " << error << "\n";
+        return 2;
     }
     database_target target(config.database, process_role::command, log);
     persistence::database db(target.url());

@@ -112,6 +112,8 @@ TEST(config, masks_key_value_and_query_passwords) {
     EXPECT_EQ(mask_database_url("postgresql://db/x?user=u&password=abc&sslmode=disable"),
               "postgresql://db/x?user=u&password=***&sslmode=disable");
     EXPECT_EQ(mask_database_url("postgresql://user@db/x"), "postgresql://user@db/x");
+    EXPECT_EQ(mask_database_url("postgresql://db/x?pass%77ord=abc"), "postgresql://db/x?pass%77ord=***");
+    EXPECT_EQ(mask_database_url("host=db password = 'a b c' user=x"), "host=db password = *** user=x");
 }
 
 TEST(config, help_lists_every_key_with_its_environment_variable) {

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <limits>
 
+#include "persistence/conninfo_mask.hpp"
+
 namespace syncml::server {
 namespace {
 
@@ -166,22 +168,6 @@ std::string format_duration(std::chrono::milliseconds value) {
     return std::to_string(ms) + "ms";
 }
 
-std::string mask_database_url(const std::string& url) {
-    std::string out = url;
-    // URL form: scheme://user:password@host/...
-    auto scheme = out.find("://");
-    auto at = out.find('@', scheme == std::string::npos ? 0 : scheme + 3);
-    if (scheme != std::string::npos && at != std::string::npos) {
-        auto colon = out.find(':', scheme + 3);
-        if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
-    }
-    // Key/value form and URL query parameters: password=secret
-    for (auto pos = out.find("password="); pos != std::string::npos; pos = out.find("password=", pos + 1)) {
-        auto start = pos + 9;
-        auto end = out.find_first_of(" &", start);
-        out.replace(start, (end == std::string::npos ? out.size() : end) - start, "***");
-    }
-    return out;
-}
+std::string mask_database_url(const std::string& url) { return persistence::mask_conninfo_password(url); }
 
 }  // namespace syncml::server

@@ -51,9 +51,9 @@ std::string running_cluster_url(const std::string& data_dir) {
         }
         std::this_thread::sleep_for(poll_interval);
     }
-    const std::string password = first_line(fs::path(data_dir) / "postgres.password", 1);
-    if (password.empty()) throw std::runtime_error("cannot read " + data_dir + "/postgres.password");
-    return "postgresql://syncml:" + password + "@127.0.0.1:" + port + "/syncml";
+    const auto url = persistence::embedded_postgres::running_url(data_dir);
+    if (!url) throw std::runtime_error("cannot read the password files in " + data_dir);
+    return *url;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "persistence/accounts.hpp"
+#include "persistence/log_value.hpp"
 #include "src/process_metrics.hpp"
 
 namespace syncml::server {
@@ -178,9 +179,10 @@ void log_request(const connection<Stream>& conn, const route_decision& route, in
     conn.state->services.log.log(level,
                                  "request tenant={} remote={} method={} path={} status={} bytes_in={} bytes_out={} "
                                  "duration_ms={:.1f}",
-                                 tenant, conn.remote, std::string(request.method_string()),
-                                 std::string(path_of(std::string(request.target()))), status, conn.request_bytes,
-                                 response_bytes, elapsed.count() * 1000);
+                                 persistence::log_value(tenant), persistence::log_value(conn.remote),
+                                 persistence::log_value(std::string(request.method_string())),
+                                 persistence::log_value(path_of(std::string(request.target()))), status,
+                                 conn.request_bytes, response_bytes, elapsed.count() * 1000);
 }
 
 // Answers the request whose head is in the parser. Returns true to keep the connection open.
@@ -224,8 +226,9 @@ net::awaitable<void> reject_head(std::shared_ptr<connection<Stream>> conn, error
     conn->state->services.metrics.request_started();
     conn->state->services.metrics.request_finished("unmatched", reply.status, clock::now() - conn->started, 0,
                                                    reply.body.size());
-    conn->state->services.log.info("request rejected remote={} status={} error=\"{}\"", conn->remote, reply.status,
-                                   ec.message());
+    conn->state->services.log.info("request rejected remote={} status={} error={}",
+                                   persistence::log_value(conn->remote), reply.status,
+                                   persistence::log_value(ec.message()));
     http::response<http::string_body> response{static_cast<http::status>(reply.status), 11};
     response.set(http::field::server, server_header);
     response.set(http::field::content_type, reply.content_type);
@@ -252,7 +255,8 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     conn->state->connections.set_idle(conn->id, false);
     if (!ec) co_return true;
     if (is_transport_error(ec)) {
-        conn->state->services.log.debug("connection closed remote={} reason=\"{}\"", conn->remote, ec.message());
+        conn->state->services.log.debug("connection closed remote={} reason={}", persistence::log_value(conn->remote),
+                                        persistence::log_value(ec.message()));
     } else {
         co_await reject_head(conn, ec);
     }
@@ -296,7 +300,8 @@ net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state
     conn->lowest().expires_after(state->config.http.read_timeout);
     co_await conn->stream.async_handshake(ssl::stream_base::server, net::redirect_error(net::use_awaitable, ec));
     if (ec) {
-        state->services.log.debug("tls handshake failed remote={} reason=\"{}\"", conn->remote, ec.message());
+        state->services.log.debug("tls handshake failed remote={} reason={}", persistence::log_value(conn->remote),
+                                  persistence::log_value(ec.message()));
         co_return;
     }
     co_await serve_requests(conn);
@@ -324,9 +329,10 @@ void spawn_connection(tcp::socket socket, std::shared_ptr<front_end_state> state
         try {
             std::rethrow_exception(error);
         } catch (const std::exception& e) {
-            log.error("connection failed remote={} error=\"{}\"", remote, e.what());
+            log.error("connection failed remote={} error={}", persistence::log_value(remote),
+                      persistence::log_value(e.what()));
         } catch (...) {
-            log.error("connection failed remote={} error=unknown", remote);
+            log.error("connection failed remote={} error=unknown", persistence::log_value(remote));
         }
     };
     if (listener == listener_kind::sync && state->tls) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "persistence/log_value.hpp"
 #include "src/http_internal.hpp"
 
 #include <openssl/err.h>
@@ -58,7 +59,7 @@ net::awaitable<void> accept_loop(std::shared_ptr<listener> l, std::shared_ptr<fr
         if (ec == net::error::operation_aborted || !l->acceptor.is_open()) break;
         if (ec) {
             // Typically out of file descriptors: back off instead of spinning.
-            state->services.log.warn("accept failed error=\"{}\"", ec.message());
+            state->services.log.warn("accept failed error={}", persistence::log_value(ec.message()));
             pause.expires_after(accept_retry);
             co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
             continue;
@@ -122,7 +123,7 @@ void http_server::impl::spawn(net::awaitable<void> work, const char* what) {
         try {
             std::rethrow_exception(error);
         } catch (const std::exception& e) {
-            log.error("{} failed error=\"{}\"", what, e.what());
+            log.error("{} failed error={}", what, persistence::log_value(e.what()));
         }
     });
 }

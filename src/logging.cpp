@@ -1,46 +1,158 @@
 #include "src/logging.hpp"
 
-#include <cctype>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
+
+#include "persistence/log_value.hpp"
 
 namespace syncml::server {
 namespace {
 
-bool is_field(std::string_view word) {
-    auto equals = word.find('=');
-    if (equals == 0 || equals == std::string_view::npos) return false;
-    for (char c : word.substr(0, equals)) {
-        if (!std::islower(static_cast<unsigned char>(c)) && c != '_') return false;
+bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+
+// Length of the `key=` that starts at pos (lower-case letters and '_'), 0 when none does.
+std::size_t key_length(std::string_view payload, std::size_t pos) {
+    std::size_t end = pos;
+    while (end < payload.size() && is_key_char(payload[end])) ++end;
+    return end > pos && end < payload.size() && payload[end] == '=' ? end - pos + 1 : 0;
+}
+
+// Position just past the quoted string that opens at pos (a '"'), or npos when it is not closed.
+std::size_t quoted_end(std::string_view payload, std::size_t pos) {
+    for (std::size_t i = pos + 1; i < payload.size(); ++i) {
+        if (payload[i] == '\\') {
+            ++i;
+        } else if (payload[i] == '"') {
+            return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+bool read_hex4(std::string_view digits, unsigned& code) {
+    code = 0;
+    for (const char c : digits) {
+        const unsigned digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 16;
+        if (digit == 16) return false;
+        code = code * 16 + digit;
     }
     return true;
 }
 
-// True when a key=value field starts at pos.
-bool field_starts_at(std::string_view payload, std::size_t pos) {
-    const std::size_t end = payload.find(' ', pos);
-    return is_field(payload.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+void append_utf8(std::string& out, unsigned code) {
+    if (code < 0x80) {
+        out += static_cast<char>(code);
+    } else if (code < 0x800) {
+        out += static_cast<char>(0xc0 | (code >> 6));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+    } else {
+        out += static_cast<char>(0xe0 | (code >> 12));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+    }
 }
 
-// A word ends at a space, except inside a quoted field value (key="a b"), which ends at a quote followed by the
-// end or by the next field; quotes inside such a value (as in libpq messages) stay part of it.
-std::size_t word_end(std::string_view payload, std::size_t start) {
-    const std::size_t space = payload.find(' ', start);
-    const std::size_t equals = payload.find('=', start);
-    const bool quoted = equals != std::string_view::npos && equals < space && equals + 1 < payload.size() &&
-                        payload[equals + 1] == '"' && is_field(payload.substr(start, equals + 1 - start));
-    if (quoted) {
-        for (std::size_t quote = payload.find('"', equals + 2); quote != std::string_view::npos;
-             quote = payload.find('"', quote + 1)) {
-            if (quote + 1 == payload.size()) return quote + 1;
-            if (payload[quote + 1] == ' ' && field_starts_at(payload, quote + 2)) return quote + 1;
+// The value inside the quotes of a persistence::log_value(): its escapes undone, except \xHH (a byte that was
+// not UTF-8), which stays as text so that the JSON line remains valid UTF-8.
+std::string unquote(std::string_view quoted) {
+    std::string out;
+    for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
+        const char c = quoted[i];
+        if (c != '\\' || i + 2 >= quoted.size()) {
+            out += c;
+            continue;
+        }
+        const char next = quoted[++i];
+        unsigned code = 0;
+        if (next == 'n') {
+            out += '\n';
+        } else if (next == 'r') {
+            out += '\r';
+        } else if (next == 't') {
+            out += '\t';
+        } else if (next == 'u' && i + 5 < quoted.size() && read_hex4(quoted.substr(i + 1, 4), code)) {
+            append_utf8(out, code);
+            i += 4;
+        } else if (next == '"' || next == '\\') {
+            out += next;
+        } else {
+            out += '\\';
+            out += next;
         }
     }
-    return space == std::string_view::npos ? payload.size() : space;
+    return out;
 }
+
+// Reads the `key=value` lines that log_value() makes unambiguous: a quoted value ends at its closing quote
+// and is one field however many spaces or `key=` it contains; a quoted string outside a field (an error text)
+// is one word of the message. Anything after a closing quote up to the next space (e.g. the ':' of
+// "device={}: ...") stays in the message.
+class payload_reader {
+  public:
+    explicit payload_reader(std::string_view payload) : payload_(payload) {}
+
+    std::string json_fields() {
+        std::string fields;
+        while (pos_ < payload_.size()) {
+            if (payload_[pos_] == ' ') {
+                ++pos_;
+            } else if (const std::size_t key = key_length(payload_, pos_)) {
+                read_field(fields, key);
+            } else {
+                read_word(pos_);
+            }
+        }
+        return fields;
+    }
+    const std::string& text() const { return text_; }
+
+  private:
+    std::size_t word_end(std::size_t from) const {
+        const std::size_t space = payload_.find(' ', from);
+        return space == std::string_view::npos ? payload_.size() : space;
+    }
+    void read_word(std::size_t start) {
+        std::size_t end = word_end(start);
+        if (start < payload_.size() && payload_[start] == '"') {
+            const std::size_t close = quoted_end(payload_, start);
+            if (close != std::string_view::npos) end = word_end(close);
+        }
+        if (end > start) {
+            if (!text_.empty()) text_ += ' ';
+            text_.append(payload_.substr(start, end - start));
+        }
+        pos_ = end;
+    }
+    void read_field(std::string& fields, std::size_t key) {
+        const std::size_t value_start = pos_ + key;
+        std::size_t value_end = word_end(value_start);
+        std::string value;
+        const std::size_t close = value_start < payload_.size() && payload_[value_start] == '"'
+                                      ? quoted_end(payload_, value_start)
+                                      : std::string_view::npos;
+        if (close != std::string_view::npos) {
+            value = unquote(payload_.substr(value_start, close - value_start));
+            value_end = close;
+        } else {
+            value = payload_.substr(value_start, value_end - value_start);
+        }
+        fields += ',';
+        append_json_string(fields, payload_.substr(pos_, key - 1));
+        fields += ':';
+        append_json_string(fields, value);
+        pos_ = value_end;
+        if (pos_ < payload_.size() && payload_[pos_] != ' ') read_word(pos_);
+    }
+
+    std::string_view payload_;
+    std::size_t pos_ = 0;
+    std::string text_;
+};
 
 std::string utc_timestamp(std::chrono::system_clock::time_point time) {
     const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(time);
@@ -54,70 +166,64 @@ std::string utc_timestamp(std::chrono::system_clock::time_point time) {
     return buffer;
 }
 
+bool is_ascii_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
+// Only control characters: quotes and backslashes belong to the log_value() quoting already in the payload.
+std::string escape_controls(std::string_view payload) {
+    std::string out;
+    for (const char c : payload) {
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (is_ascii_control(c)) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned>(c));
+            out += buffer;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
     out += '"';
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
+    persistence::escape_log_text(out, text, true);
     out += '"';
 }
 
 void json_formatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
-    const std::string_view payload(msg.payload.data(), msg.payload.size());
-    std::string text;
     std::string line = "{\"ts\":\"" + utc_timestamp(msg.time) + "\",\"level\":";
     const auto level = spdlog::level::to_string_view(msg.level);
     append_json_string(line, std::string_view(level.data(), level.size()));
-    std::size_t start = 0;
-    while (start < payload.size()) {
-        const std::size_t end = word_end(payload, start);
-        const std::string_view word = payload.substr(start, end - start);
-        if (is_field(word)) {
-            const auto equals = word.find('=');
-            std::string_view value = word.substr(equals + 1);
-            if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-                value = value.substr(1, value.size() - 2);
-            }
-            line += ',';
-            append_json_string(line, word.substr(0, equals));
-            line += ':';
-            append_json_string(line, value);
-        } else if (!word.empty()) {
-            if (!text.empty()) text += ' ';
-            text += word;
-        }
-        start = end + 1;
-    }
+    payload_reader reader(std::string_view(msg.payload.data(), msg.payload.size()));
+    line += reader.json_fields();
     line += ",\"msg\":";
-    append_json_string(line, text);
+    append_json_string(line, reader.text());
     line += "}\n";
     dest.append(line.data(), line.data() + line.size());
 }
 
 std::unique_ptr<spdlog::formatter> json_formatter::clone() const { return std::make_unique<json_formatter>(); }
+
+text_formatter::text_formatter() : pattern_(std::make_unique<spdlog::pattern_formatter>(k_text_pattern)) {}
+
+void text_formatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
+    const std::string_view payload(msg.payload.data(), msg.payload.size());
+    if (std::none_of(payload.begin(), payload.end(), is_ascii_control)) return pattern_->format(msg, dest);
+    // A value that missed log_value() (a library's multi-line error text) still cannot start a line of its own.
+    const std::string escaped = escape_controls(payload);
+    spdlog::details::log_msg copy = msg;
+    copy.payload = spdlog::string_view_t(escaped.data(), escaped.size());
+    pattern_->format(copy, dest);
+}
+
+std::unique_ptr<spdlog::formatter> text_formatter::clone() const { return std::make_unique<text_formatter>(); }
 
 std::shared_ptr<spdlog::logger> make_logger(const log_config& config) {
     // stderr keeps stdout free for command output (admin lists, --print-config).
@@ -125,7 +231,7 @@ std::shared_ptr<spdlog::logger> make_logger(const log_config& config) {
     if (config.format == log_format::json) {
         logger->set_formatter(std::make_unique<json_formatter>());
     } else {
-        logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%-5l%$ %v");
+        logger->set_formatter(std::make_unique<text_formatter>());
     }
     logger->set_level(spdlog::level::from_str(config.level));
     logger->flush_on(spdlog::level::info);

@@ -1,6 +1,8 @@
 #pragma once
 // The process logger: human-readable lines by default, one JSON object per line for containers. Messages
-// carry their context as `key=value` words; the JSON format turns those words into fields of their own.
+// carry their context as `key=value` words, each value that the server does not control wrapped in
+// persistence::log_value() (quoted and escaped when needed); the JSON format turns those words into fields of
+// their own. Neither format lets a logged value break the line.
 
 #include <memory>
 #include <string>
@@ -18,6 +20,18 @@ class json_formatter : public spdlog::formatter {
   public:
     void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override;
     std::unique_ptr<spdlog::formatter> clone() const override;
+};
+
+// The text pattern, with control characters in the message escaped (\n, \xHH).
+class text_formatter : public spdlog::formatter {
+  public:
+    text_formatter();
+    void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override;
+    std::unique_ptr<spdlog::formatter> clone() const override;
+
+  private:
+    static constexpr const char* k_text_pattern = "%Y-%m-%dT%H:%M:%S.%e%z %^%-5l%$ %v";
+    std::unique_ptr<spdlog::formatter> pattern_;
 };
 
 // Appends text as a JSON string literal (quotes included).

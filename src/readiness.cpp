@@ -4,6 +4,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
+#include "persistence/log_value.hpp"
 #include "persistence/migrations.hpp"
 
 namespace syncml::server {
@@ -74,7 +75,7 @@ void readiness_checker::publish(bool ready, std::string reason) {
         if (ready) {
             log_.info("readiness ready=true");
         } else {
-            log_.warn("readiness ready=false reason=\"{}\"", reason);
+            log_.warn("readiness ready=false reason={}", persistence::log_value(reason));
         }
     }
     ready_ = ready;

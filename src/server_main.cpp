@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "persistence/log_value.hpp"
 #include "src/cli.hpp"
 #include "src/commands.hpp"
 #include "src/config.hpp"
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         // serve logs (operators read the log); migrate and admin answer the person at the terminal.
         if (options.command == "serve") {
-            logger->critical("serve failed: {}", e.what());
+            logger->critical("serve failed: {}", syncml::persistence::log_value(e.what()));
         } else {
             std::cerr << "syncml-server: " << e.what() << "\n";
         }

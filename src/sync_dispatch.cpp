@@ -5,6 +5,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
+#include "persistence/log_value.hpp"
 
 namespace syncml::server {
 
@@ -18,8 +19,8 @@ bool pool_dispatcher::submit(session::sync_request request, completion done) {
     return pool_.try_submit([this, job](persistence::database& db) {
         sync_outcome outcome = run_sync_job(handler_, job->first, db, observer_);
         if (outcome.result == sync_outcome::kind::failed) {
-            log_.error("sync handler failed tenant={} remote={} error={}", job->first.tenant, job->first.remote_addr,
-                       outcome.error);
+            log_.error("sync handler failed tenant={} remote={} error={}", persistence::log_value(job->first.tenant),
+                       persistence::log_value(job->first.remote_addr), persistence::log_value(outcome.error));
         }
         job->second(std::move(outcome));
     });

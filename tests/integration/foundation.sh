@@ -57,11 +57,14 @@ check "tenant add" admin tenant add acme
 check "tenant list shows it" bash -c "'$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
 admin tenant add acme >/dev/null; check "duplicate tenant fails" test $? -ne 0
 check "user add" admin user add --tenant acme --user bob --password 's3cret pw'
+check "user add reads the password from stdin" bash -c "printf 'pw two\\n' | '$bin' admin user add --tenant acme --user carol >/dev/null 2>&1"
+printf 'pw three\n' > "$work/password"
+check "user add reads --password-file" admin user add --tenant acme --user dave --password-file "$work/password"
 check "user list shows it" bash -c "'$bin' admin user list --tenant acme 2>/dev/null | grep -qx bob"
 check "device list of a new user is empty" test -z "$(admin device list --tenant acme --user bob)"
 admin device reset --tenant acme --device IMEI:none >/dev/null; check "resetting an unknown device fails" test $? -ne 0
 admin user list --tenant nosuch >/dev/null; check "unknown tenant fails" test $? -ne 0
-admin user add --tenant acme --user x >/dev/null; check "missing --password is a usage error (2)" test $? -eq 2
+admin user add --tenant acme --user x </dev/null >/dev/null; check "no password on stdin is a usage error (2)" test $? -eq 2
 check "tenant delete" admin tenant delete acme
 check "deleted tenant is gone" bash -c "! '$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
 
