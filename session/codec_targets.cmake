@@ -26,6 +26,9 @@ if(SYNCML_FUZZ)
         target_link_options(${fuzzer} PRIVATE -fsanitize=fuzzer,address,undefined)
         add_dependencies(fuzz_targets ${fuzzer})
     endforeach()
+    # Issue 15: decode -> engine -> encode against the in-memory store, the path every request takes.
+    syncml_fuzz_target(message_handler_fuzz fuzz/message_handler_fuzz.cpp syncml_session)
+    target_compile_options(message_handler_fuzz PRIVATE -O1)
 endif()
 
 if(SYNCML_BENCHMARKS)
