@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/detail/incoming_chunks.hpp"
 #include "persistence/detail/item_batch.hpp"
 #include "persistence/detail/outgoing_batch.hpp"
 #include "persistence/detail/sync_store_session.hpp"
@@ -138,6 +139,16 @@ class pg_sync_store final : public pg_session_store {
     int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) override {
         return delete_unheld(tx_, tenant, datastore, device_store);
     }
+    int64_t live_items(int64_t tenant, int64_t datastore, int64_t limit) override {
+        return count_live_items(tx_, tenant, datastore, limit);
+    }
+    void append_chunk(int64_t tenant, int64_t device_store, int64_t offset, const std::string& data) override {
+        append_object_chunk(tx_, tenant, device_store, offset, data);
+    }
+    std::optional<std::string> take_chunks(int64_t tenant, int64_t device_store, int64_t size) override {
+        return take_object_chunks(tx_, tenant, device_store, size);
+    }
+    void drop_chunks(int64_t tenant, int64_t device_store) override { drop_object_chunks(tx_, tenant, device_store); }
 
     std::optional<std::string> guid_for_luid(int64_t tenant, int64_t device_store, const std::string& luid) override {
         auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid);

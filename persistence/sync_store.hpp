@@ -313,6 +313,23 @@ class sync_store {
     // is replaced by a new one when the server sends the item. Unconfirmed mappings keep their LUID
     // for matching but count as "device does not hold the item".
     virtual void unconfirm_mappings(std::int64_t tenant, std::int64_t device_store) = 0;
+    // Live (not deleted) items of the datastore, counted up to `limit` at most: enough to check a quota without
+    // counting a large datastore whole.
+    virtual std::int64_t live_items(std::int64_t tenant, std::int64_t datastore, std::int64_t limit) = 0;
+
+    // A large object the device sends in chunks (MoreData) is kept beside the session row, which every message
+    // rewrites: each message appends its chunk, so an object of n chunks costs O(n) bytes written, not O(n^2).
+    // Keyed by the device store, so that a resumed session (another SessionID) continues the object. `offset` is
+    // the number of the object's bytes before this chunk; offset 0 starts an object and drops what another one
+    // left (abandoned by its session).
+    virtual void append_chunk(std::int64_t tenant, std::int64_t device_store, std::int64_t offset,
+                              const std::string& data) = 0;
+    // The object's bytes in order, removed from the store; nullopt (and removed too) unless they are exactly
+    // `size` bytes from offset 0 on, e.g. when another session's object took their place.
+    virtual std::optional<std::string> take_chunks(std::int64_t tenant, std::int64_t device_store,
+                                                   std::int64_t size) = 0;
+    virtual void drop_chunks(std::int64_t tenant, std::int64_t device_store) = 0;
+
     // The tenant's conflict policy as stored (tenants.conflict_policy), e.g. "merge", "server_wins".
     virtual std::string conflict_policy(std::int64_t tenant) = 0;
     // Secret for signing RespURI tokens, the same for every server instance of the database.

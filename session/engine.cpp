@@ -1,5 +1,7 @@
 #include "session/engine.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "session/codec.hpp"
@@ -46,8 +48,10 @@ void number_commands(std::vector<command>& commands, int& next_id) {
 void absorb_header_meta(session_state& st, const message& in) {
     st.version = ver_dtd_string(in.version);
     if (!in.header.meta) return;
-    if (in.header.meta->max_msg_size) st.max_msg_size = static_cast<std::int64_t>(*in.header.meta->max_msg_size);
-    if (in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(*in.header.meta->max_obj_size);
+    // Up to 2^64-1 as sent: clamped so that no value turns negative (a negative limit would mean none).
+    constexpr std::uint64_t most = std::numeric_limits<std::int64_t>::max();
+    if (auto v = in.header.meta->max_msg_size) st.max_msg_size = static_cast<std::int64_t>(std::min(*v, most));
+    if (auto v = in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(std::min(*v, most));
 }
 
 void dispatch(run& r, const command& cmd) {

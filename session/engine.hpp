@@ -29,7 +29,9 @@ struct engine_context {
     std::int64_t now_ms = 0;
     std::function<std::string()> make_nonce;  // fresh random nonce for md5 challenges
     std::int64_t max_msg_size = 1024 * 1024;  // our own limit, announced in the reply header
+    // The largest item we accept (413 beyond) and the items a datastore may hold (a new one beyond: 420; 0: no limit).
     std::int64_t max_obj_size = 16 * 1024 * 1024;
+    std::int64_t max_items_per_datastore = 100000;
 };
 
 struct engine_outcome {

@@ -9,6 +9,7 @@
 #include "persistence/log_value.hpp"
 #include "session/device_caps.hpp"
 #include "session/engine_metrics.hpp"
+#include "session/engine_quota.hpp"
 #include "session/item_convert.hpp"
 
 namespace syncml::session::detail {
@@ -361,6 +362,8 @@ void item_applier::queue_write(const incoming_item& in, const persistence::item_
 }
 
 void item_applier::add_new(incoming_item& in, const matching::item* item) {
+    auto unflushed = std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.guid.empty(); });
+    if (!take_item_slot(r_, s_, unflushed)) return set_status(in, 420);  // device full: the tenant's item limit
     auto keys = in.keys.empty() ? index_keys(in.content, item) : std::move(in.keys);
     queue_write(in, nullptr, in.content, std::move(keys), false);
     set_status(in, in.as_add ? 201 : 200);

@@ -46,6 +46,23 @@ prometheus::Histogram::BucketBoundaries seconds_buckets() {
     return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 }
 
+const char* limit_name(engine_metrics::limit which) {
+    switch (which) {
+        case engine_metrics::limit::object_bytes:
+            return "object_bytes";
+        case engine_metrics::limit::items_per_datastore:
+            return "items_per_datastore";
+        case engine_metrics::limit::message_bytes:
+            return "message_bytes";
+        case engine_metrics::limit::worker_share:
+            return "worker_share";
+    }
+    return "other";
+}
+
+constexpr std::array k_limits{engine_metrics::limit::object_bytes, engine_metrics::limit::items_per_datastore,
+                              engine_metrics::limit::message_bytes, engine_metrics::limit::worker_share};
+
 constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
 constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
 
@@ -94,11 +111,16 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
       statuses_(prometheus::BuildCounter()
                     .Name("syncml_statuses_total")
                     .Help("SyncML Status elements the server sent, by status code")
-                    .Register(registry)) {
+                    .Register(registry)),
+      limit_refusals_(prometheus::BuildCounter()
+                          .Name("syncml_limit_refusals_total")
+                          .Help("Requests and items refused by a server or tenant limit, by limit")
+                          .Register(registry)) {
     // Every combination exists from the start, so dashboards and alerts see zeros rather than no data.
     for (const char* policy : k_policies) {
         for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});
     }
+    for (auto which : k_limits) limit_refusals_.Add({{"limit", limit_name(which)}});
     active_.store(this);
 }
 
@@ -122,6 +144,12 @@ void engine_metrics::statuses_sent(const session::message& reply) {
         bool valid = s && s->data.size() == 3 && std::isdigit(static_cast<unsigned char>(s->data[0]));
         if (s) m->statuses_.Add({{"code", valid ? s->data : std::string("other")}}).Increment();
     }
+}
+
+void engine_metrics::limit_refused(limit which) {
+    auto* m = active_.load();
+    if (!m) return;
+    m->limit_refusals_.Add({{"limit", limit_name(which)}}).Increment();
 }
 
 void engine_metrics::message(message_result result, std::chrono::duration<double> duration) {

@@ -35,6 +35,10 @@ class engine_metrics {
     // Every Status of a reply the server sends, by code (to be called once per encoded reply).
     static void statuses_sent(const session::message& reply);
 
+    // A request or item refused by a server or tenant limit (like conflict(): the active instance counts it).
+    enum class limit { object_bytes, items_per_datastore, message_bytes, worker_share };
+    static void limit_refused(limit which);
+
   private:
     static std::atomic<engine_metrics*> active_;
 
@@ -47,6 +51,7 @@ class engine_metrics {
     prometheus::Histogram& session_duration_;
     prometheus::Family<prometheus::Counter>& conflicts_;
     prometheus::Family<prometheus::Counter>& statuses_;
+    prometheus::Family<prometheus::Counter>& limit_refusals_;
 };
 
 }  // namespace syncml::session

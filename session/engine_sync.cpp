@@ -3,6 +3,7 @@
 #include "session/engine_run.hpp"
 
 #include "session/engine_match.hpp"
+#include "session/engine_metrics.hpp"
 #include "session/item_convert.hpp"
 
 namespace syncml::session::detail {
@@ -45,39 +46,107 @@ void queue_item(item_context& c, const std::string& data, const std::string& mim
 void delete_item(item_context& c) {
     // Keeps the order of the client's commands: a Delete after an Add of the same message sees the Add.
     c.applier.apply(c.batch);
-    item_status(c, c.applier.remove(c.luid, c.target));
+    int code = c.applier.remove(c.luid, c.target);
+    if ((code == 200 || code == 208) && c.s.live_items > 0) --c.s.live_items;  // room for an Add (engine_quota.hpp)
+    item_status(c, code);
 }
 
-std::int64_t declared_size(const item& it, const item_command& cmd) {
-    if (it.meta && it.meta->size) return static_cast<std::int64_t>(*it.meta->size);
-    if (cmd.meta && cmd.meta->size) return static_cast<std::int64_t>(*cmd.meta->size);
-    return -1;
+// Size as the client declared it, as sent (the codec keeps only numbers that fit 64 bits unsigned).
+std::optional<std::uint64_t> declared_size(const item& it, const item_command& cmd) {
+    if (it.meta && it.meta->size) return it.meta->size;
+    if (cmd.meta && cmd.meta->size) return cmd.meta->size;
+    return std::nullopt;
 }
 
-// Collects MoreData chunks; returns the whole object once its last chunk arrived.
-std::optional<std::string> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
-    const std::string& data = it.data ? it.data->bytes : std::string();
+// The largest object we accept: the server's and the tenant's limit (engine_context::max_obj_size), never the
+// client's MaxObjSize, which says what the client can receive.
+std::uint64_t object_limit(const item_context& c) {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(c.r.ctx.max_obj_size, 0));
+}
+
+// An item whose last chunk arrived, with the content type its first chunk declared when the last one has none.
+struct whole_item {
+    std::string data;
+    std::string mime;
+};
+
+void drop_partial(item_context& c) {
     auto& partial = c.s.partial;
-    if (partial && partial->luid != c.luid) partial.reset();  // a new item: the old one was abandoned
-    if (!partial && !it.more_data) return data;
-    if (!partial) partial = incoming_chunks{c.cmd_name, c.luid, c.target, mime, {}, declared_size(it, cmd)};
-    partial->data += data;
-    if (c.r.st.max_obj_size > 0 && static_cast<std::int64_t>(partial->data.size()) > c.r.st.max_obj_size * 2) {
-        partial.reset();
-        item_status(c, 413);
+    if (partial && partial->received > 0) c.r.store.drop_chunks(c.r.tenant(), c.s.device_store_id);
+    partial.reset();
+}
+
+// Refuses the item with `code`; a chunked one stays refused until its last chunk, with nothing of it stored.
+std::nullopt_t refuse(item_context& c, int code, bool more_data) {
+    drop_partial(c);
+    if (more_data) {
+        c.s.partial.emplace();
+        c.s.partial->luid = c.luid;
+        c.s.partial->refused = code;
+    }
+    if (code == 413) engine_metrics::limit_refused(engine_metrics::limit::object_bytes);
+    item_status(c, code);
+    return std::nullopt;
+}
+
+// The first chunk (or the whole item): refused at once when it declares more than we accept.
+std::optional<whole_item> start_item(item_context& c, const item& it, const item_command& cmd, const std::string& mime,
+                                     const std::string& data) {
+    auto size = declared_size(it, cmd);
+    if ((size && *size > object_limit(c)) || data.size() > object_limit(c)) return refuse(c, 413, it.more_data);
+    if (!it.more_data) return whole_item{data, mime};
+    auto& p = c.s.partial.emplace();
+    p.command = c.cmd_name;
+    p.luid = c.luid;
+    p.target = c.target;
+    p.mime = mime;
+    p.declared_size = size ? static_cast<std::int64_t>(*size) : -1;  // at most object_limit(c)
+    return std::nullopt;
+}
+
+// Collects MoreData chunks in the store; returns the whole object once its last chunk arrived.
+std::optional<whole_item> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
+    static const std::string no_data;
+    const std::string& data = it.data ? it.data->bytes : no_data;
+    auto& partial = c.s.partial;
+    if (partial && partial->luid != c.luid) drop_partial(c);  // a new item: the old one was abandoned
+    if (partial && partial->refused != 0) {
+        int code = partial->refused;
+        if (!it.more_data) partial.reset();
+        item_status(c, code);
         return std::nullopt;
     }
+    if (!partial) {
+        auto whole = start_item(c, it, cmd, mime, data);
+        if (!partial || partial->refused != 0) return whole;  // a whole item, or refused at once
+    }
+    auto& p = *partial;
+    if (!p.legacy_data.empty()) {  // bytes an older version kept in the state: from offset 0 on
+        c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, 0, p.legacy_data);
+        p.received = static_cast<std::int64_t>(p.legacy_data.size());
+        p.legacy_data.clear();
+    }
+    const auto received = static_cast<std::uint64_t>(p.received) + data.size();
+    if (received > object_limit(c)) return refuse(c, 413, it.more_data);
+    if (p.declared_size >= 0 && received > static_cast<std::uint64_t>(p.declared_size)) {
+        return refuse(c, 424, it.more_data);
+    }
     if (it.more_data) {
+        c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, p.received, data);
+        p.received = static_cast<std::int64_t>(received);
         item_status(c, 213);
         return std::nullopt;
     }
-    auto whole = std::move(partial->data);
-    auto size = partial->declared_size;
-    partial.reset();
-    if (size >= 0 && static_cast<std::int64_t>(whole.size()) != size) {
+    // The last chunk completes the object without a trip through the store.
+    auto stored = p.received == 0 ? std::optional<std::string>(std::string())
+                                  : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
+    if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
+        partial.reset();
         item_status(c, 424);
         return std::nullopt;
     }
+    whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
+    partial.reset();
     return whole;
 }
 
@@ -107,8 +176,8 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
     }
     auto mime = meta_type(it, cmd, container);
     if (!mime.empty()) s.device_mime = mime;
-    auto data = assemble(c, it, cmd, mime);
-    if (data) queue_item(c, *data, mime.empty() && s.partial ? s.partial->mime : mime);
+    auto whole = assemble(c, it, cmd, mime);
+    if (whole) queue_item(c, whole->data, whole->mime);
 }
 
 template <class Cmd>

@@ -39,8 +39,11 @@ class fake_sync_store final : public persistence::sync_store {
     std::string policy = "merge";  // the tenant's conflict policy
     int candidate_queries = 0;     // twin_candidates calls, to check one lookup per message
     int server_changes_queries = 0;
-    int outgoing_reads = 0;  // outgoing_items calls, to check one read per package-4 message
-    int change_pages = 0;    // change_page calls: package 4 reads its queue a page at a time after the first message
+    int outgoing_reads = 0;    // outgoing_items calls, to check one read per package-4 message
+    int change_pages = 0;      // change_page calls: package 4 reads its queue a page at a time after the first message
+    int live_item_counts = 0;  // live_items calls: a quota check counts only near the limit
+    std::map<std::int64_t, std::map<std::int64_t, std::string>> chunks;  // device store -> offset -> large object chunk
+    std::int64_t chunk_bytes_written = 0;
 
     std::vector<const stored_item*> live_items(std::int64_t datastore) const {
         std::vector<const stored_item*> out;
@@ -81,7 +84,11 @@ class fake_sync_store final : public persistence::sync_store {
     }
     std::int64_t create_session(std::int64_t, const std::string& uri, const std::string& sid) override {
         auto id = next_id++;
-        sessions[id] = persistence::session_record{id, sid, uri, 0, {}, {}, {}, {}};
+        auto& s = sessions[id];
+        s = persistence::session_record{};
+        s.id = id;
+        s.session_id = sid;
+        s.device_uri = uri;
         return id;
     }
     void save_session(std::int64_t, const persistence::session_record& s) override { sessions[s.id] = s; }
@@ -244,6 +251,27 @@ class fake_sync_store final : public persistence::sync_store {
     void unconfirm_mappings(std::int64_t, std::int64_t device_store) override {
         for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;
     }
+    std::int64_t live_items(std::int64_t, std::int64_t ds, std::int64_t limit) override {
+        ++live_item_counts;
+        return std::min(static_cast<std::int64_t>(live_items(ds).size()), limit);
+    }
+    void append_chunk(std::int64_t, std::int64_t device_store, std::int64_t offset, const std::string& data) override {
+        auto& object = chunks[device_store];
+        if (offset == 0) object.clear();
+        object[offset] = data;
+        chunk_bytes_written += static_cast<std::int64_t>(data.size());
+    }
+    std::optional<std::string> take_chunks(std::int64_t, std::int64_t device_store, std::int64_t size) override {
+        std::string whole;
+        for (const auto& [offset, data] : chunks[device_store]) {
+            if (offset != static_cast<std::int64_t>(whole.size())) break;
+            whole += data;
+        }
+        chunks.erase(device_store);
+        if (static_cast<std::int64_t>(whole.size()) != size) return std::nullopt;
+        return whole;
+    }
+    void drop_chunks(std::int64_t, std::int64_t device_store) override { chunks.erase(device_store); }
     std::string conflict_policy(std::int64_t) override { return policy; }
     std::string token_secret() override { return "test-secret"; }
 

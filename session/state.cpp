@@ -4,6 +4,7 @@
 // item data and anchors with any bytes survive; unknown names are skipped so old rows stay readable.
 
 #include <charconv>
+#include <limits>
 #include <map>
 #include <string_view>
 
@@ -66,14 +67,22 @@ std::string encode_change(const outgoing_change& change) {
     return w.take();
 }
 
+// Older versions read the object's bytes from "data" and check them against "size": they find no bytes here, and
+// a "size" no object reaches makes them refuse the object (424) instead of storing a truncated one. When one of
+// them wrote the state, "declared" is gone and that "size" refuses the object here too (it exceeds every limit).
+constexpr std::int64_t k_size_no_object_reaches = std::numeric_limits<std::int64_t>::max();
+
 std::string encode_partial(const incoming_chunks& partial) {
     writer w;
     w.put("cmd", partial.command);
     w.put("luid", partial.luid);
     w.put("target", partial.target);
     w.put("mime", partial.mime);
-    w.put("data", partial.data);
-    w.put("size", partial.declared_size);
+    w.put("size", k_size_no_object_reaches);
+    w.put("declared", partial.declared_size);
+    w.put("received", partial.received);
+    w.put("refused", std::int64_t{partial.refused});
+    if (!partial.legacy_data.empty()) w.put("data", partial.legacy_data);
     return w.take();
 }
 
@@ -132,15 +141,20 @@ bool decode_change(std::string_view text, outgoing_change& change) {
 bool decode_partial(std::string_view text, incoming_chunks& partial) {
     reader r(text);
     std::string_view name, value;
+    std::optional<std::int64_t> declared;
     while (!r.at_end()) {
         if (!r.next(name, value)) return false;
         if (name == "cmd") partial.command = value;
         if (name == "luid") partial.luid = value;
         if (name == "target") partial.target = value;
         if (name == "mime") partial.mime = value;
-        if (name == "data") partial.data = value;
+        if (name == "data") partial.legacy_data = value;
         if (name == "size") partial.declared_size = to_int(value);
+        if (name == "declared") declared = to_int(value);
+        if (name == "received") partial.received = to_int(value);
+        if (name == "refused") partial.refused = static_cast<int>(to_int(value));
     }
+    if (declared) partial.declared_size = *declared;
     return true;
 }
 

@@ -26,14 +26,17 @@ struct outgoing_change {
     std::int64_t item_id = 0;  // the item's row (0: unknown, e.g. in state of an older version)
 };
 
-// A large object being received in chunks (MoreData).
+// A large object being received in chunks (MoreData). Its bytes are not here: the session row is rewritten by
+// every message, so they go to sync_store::append_chunk, one row per chunk, and the state keeps their count.
 struct incoming_chunks {
     std::string command;  // Add or Replace
     std::string luid;     // Source LocURI of the item (client id)
     std::string target;   // Target LocURI (server id) for Replace
     std::string mime;
-    std::string data;
-    std::int64_t declared_size = -1;
+    std::int64_t declared_size = -1;  // Size of the item's Meta (-1: none sent)
+    std::int64_t received = 0;        // bytes of the object stored with append_chunk so far
+    int refused = 0;                  // the status it was refused with (413, 424): its further chunks get it too
+    std::string legacy_data;          // bytes an older version kept in the state, for the chunk store
 };
 
 struct store_state {
@@ -66,6 +69,10 @@ struct store_state {
     bool resumed = false;         // continues an interrupted session (Alert 225)
     std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
     std::optional<incoming_chunks> partial;
+    // Not stored: the datastore's live items as this message knows them (-1: not looked at yet), an upper bound
+    // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.
+    std::int64_t live_items = -1;
+    bool live_items_exact = false;
     // Slow sync: modseqs this session took in a datastore that was empty when it started (-1: not checked
     // yet, -2: it was not empty). While the datastore's modseq equals it, every stored item is one the
     // device sent in this sync and holds, so there is no twin to look up.

@@ -31,7 +31,7 @@ session_state sample_state() {
     store.outgoing.push_back({"g7", 7, true, "17", 42});
     store.in_flight.push_back({"g0", 4, false, "12"});
     store.in_flight.push_back({"g5", 5, true, "13", 42});
-    store.partial = incoming_chunks{"Add", "9", "", "text/vcard", std::string("x\0y=1:2", 7), 300};
+    store.partial = incoming_chunks{"Add", "9", "", "text/vcard", 300, 120, 413, std::string("x\0y=1:2", 7)};
     state.stores.push_back(store);
     return state;
 }
@@ -64,8 +64,10 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     EXPECT_EQ(store.out_count, 31);
     EXPECT_TRUE(store.outgoing.empty()) << "the queue is read again from the cursor, never stored";
     ASSERT_TRUE(store.partial);
-    EXPECT_EQ(store.partial->data, std::string("x\0y=1:2", 7));
+    EXPECT_EQ(store.partial->legacy_data, std::string("x\0y=1:2", 7));
     EXPECT_EQ(store.partial->declared_size, 300);
+    EXPECT_EQ(store.partial->received, 120);
+    EXPECT_EQ(store.partial->refused, 413);
 }
 
 std::string token(const std::string& name, const std::string& value) {
@@ -122,6 +124,29 @@ TEST(session_state, decodes_empty_text_as_fresh_state) {
     ASSERT_TRUE(decoded);
     EXPECT_EQ(decoded->current, phase::init);
     EXPECT_TRUE(decoded->stores.empty());
+}
+
+// The bytes of a large object stay out of the session row (sync_store::append_chunk); an older version that reads
+// the state refuses the object rather than store the part it sees, and its own state's bytes are taken over.
+TEST(session_state, keeps_a_partial_objects_bytes_out_and_reads_an_older_versions_bytes) {
+    session_state state;
+    store_state store;
+    store.partial = incoming_chunks{"Add", "9", "", "", -1, 5000, 0, ""};
+    state.stores.push_back(store);
+    auto text = encode_state(state);
+    EXPECT_NE(text.find(token("size", "9223372036854775807")), std::string::npos) << "beyond every object";
+    auto decoded = decode_state(text);
+    ASSERT_TRUE(decoded && decoded->stores.at(0).partial);
+    EXPECT_EQ(decoded->stores[0].partial->declared_size, -1);
+    EXPECT_EQ(decoded->stores[0].partial->received, 5000);
+
+    auto older = token("store", token("partial", token("cmd", "Add") + token("luid", "9") + token("data", "abc=:1") +
+                                                     token("size", "300")));
+    auto old_state = decode_state(older);
+    ASSERT_TRUE(old_state && old_state->stores.at(0).partial);
+    EXPECT_EQ(old_state->stores[0].partial->legacy_data, "abc=:1");
+    EXPECT_EQ(old_state->stores[0].partial->declared_size, 300);
+    EXPECT_EQ(old_state->stores[0].partial->received, 0);
 }
 
 }  // namespace

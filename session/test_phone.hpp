@@ -47,6 +47,7 @@ class phone {
     std::string last_anchor;
     std::optional<dev_inf> devinf;  // sent with Put beside the Alert of the first session
     message package4;               // the server's reply to the phone's Sync in the last sync()
+    engine_context limits;          // its max_obj_size and max_items_per_datastore apply to every message
 
     message start(int mode) {
         ++session_;
@@ -112,6 +113,8 @@ class phone {
         ctx.tenant_id = 1;
         ctx.account = account_info{7, "u1", true, {}};
         ctx.now_ms = 1000 * session_;
+        ctx.max_obj_size = limits.max_obj_size;
+        ctx.max_items_per_datastore = limits.max_items_per_datastore;
         auto device = store_.device(1, 7, device_);
         auto outcome = process_message(m, state, device, ctx, store_);
         rec->user_id = state.user_id;
