@@ -106,6 +106,7 @@ std::size_t worker_pool::queue_length() const {
 }
 
 std::size_t worker_pool::threads() const { return state_->settings.threads; }
+std::size_t worker_pool::queue_limit() const { return state_->settings.queue_limit; }
 
 void worker_pool::stop() {
     {

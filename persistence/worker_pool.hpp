@@ -42,6 +42,7 @@ class worker_pool {
     bool try_submit(job work);
     std::size_t queue_length() const;
     std::size_t threads() const;
+    std::size_t queue_limit() const;
     void stop();
 
   private:

@@ -3,19 +3,50 @@
 #include <exception>
 #include <memory>
 
+#include "persistence/accounts.hpp"
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
 #include "persistence/log_value.hpp"
 
 namespace syncml::server {
 
+namespace {
+
+// A request with its completion and its tenant's slot, which is given back when the pool drops the job: after it
+// ran, or at once when the queue refused it.
+struct queued_request {
+    queued_request(session::sync_request r, pool_dispatcher::completion d, tenant_share& s, std::string t)
+        : first(std::move(r)), second(std::move(d)), shares(s), tenant(std::move(t)) {}
+    ~queued_request() { shares.release(tenant); }
+    queued_request(const queued_request&) = delete;
+    queued_request& operator=(const queued_request&) = delete;
+
+    session::sync_request first;
+    pool_dispatcher::completion second;
+    tenant_share& shares;
+    std::string tenant;
+};
+
+// /sync and /sync/default name the same tenant: one share.
+std::string share_key(const session::sync_request& request) {
+    return request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;
+}
+
+}  // namespace
+
 pool_dispatcher::pool_dispatcher(persistence::worker_pool& pool, session::sync_handler& handler,
-                                 persistence::pool_observer& observer, spdlog::logger& log)
-    : pool_(pool), handler_(handler), observer_(observer), log_(log) {}
+                                 persistence::pool_observer& observer, spdlog::logger& log, double share)
+    : shares_(pool.threads() + pool.queue_limit(), share),
+      pool_(pool),
+      handler_(handler),
+      observer_(observer),
+      log_(log) {}
 
 bool pool_dispatcher::submit(session::sync_request request, completion done) {
+    auto tenant = share_key(request);
+    if (!shares_.try_acquire(tenant)) return false;
     // std::function needs copyable state; the request body can be megabytes, so share it instead.
-    auto job = std::make_shared<std::pair<session::sync_request, completion>>(std::move(request), std::move(done));
+    auto job = std::make_shared<queued_request>(std::move(request), std::move(done), shares_, std::move(tenant));
     return pool_.try_submit([this, job](persistence::database& db) {
         sync_outcome outcome = run_sync_job(handler_, job->first, db, observer_);
         if (outcome.result == sync_outcome::kind::failed) {

@@ -9,6 +9,7 @@
 
 #include "persistence/worker_pool.hpp"
 #include "session/sync_handler.hpp"
+#include "src/tenant_share.hpp"
 
 namespace syncml::server {
 
@@ -29,11 +30,14 @@ class sync_dispatcher {
 
 class pool_dispatcher : public sync_dispatcher {
   public:
+    // Each tenant may hold `share` of the pool's threads plus queue (see tenant_share.hpp).
     pool_dispatcher(persistence::worker_pool& pool, session::sync_handler& handler,
-                    persistence::pool_observer& observer, spdlog::logger& log);
+                    persistence::pool_observer& observer, spdlog::logger& log, double share = k_default_tenant_share);
+    // False also when the request's tenant holds its share of the pool already.
     bool submit(session::sync_request request, completion done) override;
 
   private:
+    tenant_share shares_;
     persistence::worker_pool& pool_;
     session::sync_handler& handler_;
     persistence::pool_observer& observer_;
