@@ -1,0 +1,186 @@
+"""Issue 15, session hijack: an attacker who knows a device id and SessionID but has no password and no RespURI
+token, sending from another address, can neither read, inject, wipe nor kill a live session; phones that ignore
+RespURI keep working from their own address (session_binding token-or-address, the default), and only there."""
+
+import syncml_client as sc
+from syncml_phone import Phone
+
+TENANT = "h-hijack"
+ATTACKER_IP = "127.0.0.2"
+SECRETS = ["HOSTILE-SECRET-%d" % i for i in range(1, 4)]
+
+
+def phone(ctx, device, user="alice", password="pw", tenant=TENANT, **kw):
+    return Phone(ctx.base, tenant, user, password, device, **kw)
+
+
+def seed(ctx):
+    """alice's contacts on the server, from another phone: package 4 of every later slow sync carries them."""
+    seeder = phone(ctx, "IMEI:HIJACK-SEED")
+    adds = [("s%d" % i, sc.vcard("Secret Contact %d" % i, secret)) for i, secret in enumerate(SECRETS, 1)]
+    problem = seeder.full_sync(adds)
+    return ctx.check("setup: alice's seeded contacts", problem is None, problem or "")
+
+
+def live_items(ctx, tenant=TENANT, user="alice", like=None):
+    cond = " AND i.content LIKE '%%%s%%'" % like if like else ""
+    return int(ctx.psql(
+        "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, datastore_id) JOIN users u "
+        "USING (tenant_id, user_id) JOIN tenants t USING (tenant_id) WHERE t.name = '%s' AND u.name = '%s' "
+        "AND NOT i.deleted%s" % (tenant, user, cond)))
+
+
+def attack(victim, msg_id, commands, cred="", source_ip=ATTACKER_IP):
+    """A message in the victim's session (device id and SessionID), without token, from the attacker."""
+    body = sc.message(victim.session_id, msg_id, victim.device, victim.url, commands, cred)
+    return sc.post(victim.url, body, source_ip=source_ip)
+
+
+def refused(reply):
+    """Challenged (401/407 on SyncHdr) and nothing of the session in the reply."""
+    leaked = [s for s in SECRETS if s.encode() in reply.body]
+    ok = reply.header_status() in ("401", "407") and not leaked and not reply.server_items()
+    return ok, ("leaked %s; " % leaked if leaked else "") + reply.describe()
+
+
+def started(ctx, name, victim, mode=201):
+    first = victim.start(mode)
+    return ctx.check(name + ": legitimate MsgID 1", first.header_status() in ("200", "212"), first.describe())
+
+
+def hijack_read(ctx):
+    name = "hijack (a) read"
+    seed(ctx)  # again: an earlier case may have lost them
+    victim = phone(ctx, "IMEI:HIJACK-VICTIM")
+    if not started(ctx, name, victim):
+        return
+    package4 = victim.send_changes([])
+    if not ctx.check(name + ": setup, package 4 carries alice's contacts",
+                     all(s.encode() in package4.body for s in SECRETS), package4.describe()):
+        return
+    ok, detail = refused(sc.post(victim.url, victim.last_body, source_ip=ATTACKER_IP))
+    ctx.check(name + ": resending the last MsgID from another address gets no stored reply", ok, detail)
+    victim.drain(package4)
+    done = victim.finish()
+    ctx.check(name + ": the legitimate session then completes", done.header_status() == "200" and done.final,
+              done.describe())
+
+
+def hijack_inject(ctx):
+    name = "hijack (b) inject"
+    victim = phone(ctx, "IMEI:HIJACK-VICTIM")
+    if not started(ctx, name, victim):
+        return
+    evil = sc.add(2, "evil-1", sc.vcard("Injected Contact", "HOSTILE-INJECTED"), sc.VCARD_TYPE)
+    ok, detail = refused(attack(victim, 2, [sc.sync(1, "contacts", [evil])]))
+    ctx.check(name + ": a Sync with an Add from another address is refused", ok, detail)
+    problem = victim.continue_sync([])
+    ctx.check(name + ": the legitimate session then completes", problem is None, problem or "")
+    stored = live_items(ctx, like="HOSTILE-INJECTED")
+    ctx.check(name + ": the injected contact is not stored", stored == 0, "%d stored" % stored)
+
+
+def hijack_wipe(ctx):
+    name = "hijack (c) wipe"
+    before = live_items(ctx)
+    victim = phone(ctx, "IMEI:HIJACK-VICTIM")
+    if not started(ctx, name, victim):
+        return
+    ok, detail = refused(attack(victim, 2, [sc.alert(1, 203, "contacts"), sc.sync(2, "contacts", [])]))
+    ctx.check(name + ": Alert 203 (refresh from client) from another address is refused", ok, detail)
+    after = live_items(ctx)
+    ctx.check(name + ": nothing deleted", after == before, "alice's contacts %d -> %d" % (before, after))
+    problem = victim.continue_sync([])
+    ctx.check(name + ": the legitimate session then completes", problem is None, problem or "")
+
+
+def hijack_kill(ctx):
+    name = "hijack (d) kill"
+    victim = phone(ctx, "IMEI:HIJACK-VICTIM")
+    if not started(ctx, name, victim):
+        return
+    ok, detail = refused(attack(victim, 1, [sc.alert(1, 201, "contacts")]))
+    ctx.check(name + ": MsgID 1 without Cred on the live SessionID is refused", ok, detail)
+    problem = victim.continue_sync([])
+    ctx.check(name + ": the legitimate session continues unharmed", problem is None, problem or "")
+
+
+def address_binding(ctx):
+    name = "token-or-address (default)"
+    p = phone(ctx, "IMEI:HIJACK-NOTOKEN", use_resp_uri=False)
+    problem = p.full_sync([("n1", sc.vcard("No Token", "HOSTILE-NOTOKEN"))])
+    ctx.check(name + ": a phone ignoring RespURI, without Cred after MsgID 1, completes from its own address",
+              problem is None, problem or "")
+
+
+def token_binding(ctx):
+    name = "session_binding=token"
+    out = ctx.admin("tenant", "set", "h-token", "--session-binding", "token")
+    if not ctx.check(name + ": admin tenant set h-token --session-binding token", out.returncode == 0,
+                     "" if out.returncode == 0 else (out.stderr or out.stdout).strip()):
+        return
+    p = phone(ctx, "IMEI:TOKEN-1", tenant="h-token")
+    if not started(ctx, name, p):
+        return
+    adds = [("t1", sc.vcard("Token Test", "HOSTILE-TOKEN"))]
+    reply = p.send_changes(adds, use_token=False)
+    stored = live_items(ctx, tenant="h-token", like="HOSTILE-TOKEN")
+    ctx.check(name + ": a continuation without token and Cred from the same address is refused",
+              reply.header_status() in ("401", "407") and stored == 0, "%d stored; %s" % (stored, reply.describe()))
+    p.msg_id -= 1  # the phone sends the same message again, through RespURI
+    problem = p.continue_sync(adds, use_token=True)
+    ctx.check(name + ": the same continuation through the RespURI token works", problem is None, problem or "")
+
+
+def other_user(ctx):
+    name = "another user"
+    seed(ctx)
+    alice = phone(ctx, "IMEI:HIJACK-SHARED")
+    if not started(ctx, name, alice):
+        return
+    package4 = alice.send_changes([])
+    if not ctx.check(name + ": setup, alice's package 4 carries her contacts",
+                     all(s.encode() in package4.body for s in SECRETS), package4.describe()):
+        return
+    bob = phone(ctx, "IMEI:HIJACK-SHARED", user="bob", password="pw2")
+    reply = attack(alice, 2, [sc.sync(1, "contacts", [])], cred=bob.cred(), source_ip="127.0.0.1")
+    leaked = [s for s in SECRETS if s.encode() in reply.body]
+    ctx.check(name + ": bob resending alice's MsgID with his own valid Cred reads nothing of hers", not leaked,
+              "leaked %s; %s" % (leaked, reply.describe()))
+    first = bob.start(201, session_id=alice.session_id)
+    ctx.check(name + ": bob's MsgID 1 on the same device and SessionID authenticates",
+              first.header_status() in ("200", "212"), first.describe())
+    alice.drain(package4)
+    done = alice.finish()
+    ctx.check(name + ": alice's session is not superseded and completes", done.header_status() == "200" and
+              done.final and all(c == "200" for c in done.codes("Map")), done.describe())
+
+
+def password_change(ctx):
+    name = "password change"
+    p = phone(ctx, "IMEI:HIJACK-PW", user="dora", use_resp_uri=False)
+    if not started(ctx, name, p):
+        return
+    for verb in ("set-password", "password"):  # the issue's name, and the one the CLI may have chosen
+        out = ctx.admin_password("user", verb, "--tenant", TENANT, "--user", "dora", password="changed")
+        if out.returncode == 0:
+            break
+    if not ctx.check(name + ": admin user set-password (or user password)", out.returncode == 0,
+                     "" if out.returncode == 0 else "not available: %s" % (out.stderr or out.stdout).strip()):
+        return
+    reply = p.send_changes([("p1", sc.vcard("After Change", "HOSTILE-PWCHANGE"))])
+    stored = live_items(ctx, user="dora", like="HOSTILE-PWCHANGE")
+    ctx.check(name + ": an address-bound continuation of the old session is refused",
+              reply.header_status() in ("401", "407") and stored == 0, "%d stored; %s" % (stored, reply.describe()))
+
+
+CASES = [
+    ("hijack-read", hijack_read),
+    ("hijack-inject", hijack_inject),
+    ("hijack-wipe", hijack_wipe),
+    ("hijack-kill", hijack_kill),
+    ("address-binding", address_binding),
+    ("token-binding", token_binding),
+    ("other-user", other_user),
+    ("password-change", password_change),
+]
