@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +24,16 @@ constexpr const char* server_role = "server";
 constexpr const char* command_role = "command";
 constexpr auto cluster_wait = std::chrono::seconds(60);
 constexpr auto poll_interval = std::chrono::milliseconds(200);
+
+// The data directory holds the database password files: others may at most pass through it (as root, so that
+// the postgres user reaches pgdata/). An existing directory is the operator's choice and stays as it is.
+void create_private_directory(const std::string& dir) {
+    const auto parent = fs::path(dir).parent_path();
+    if (!parent.empty()) fs::create_directories(parent);
+    if (::mkdir(dir.c_str(), geteuid() == 0 ? 0711 : 0700) != 0 && errno != EEXIST) {
+        throw std::runtime_error("cannot create " + dir + ": " + std::strerror(errno));
+    }
+}
 
 std::string read_all(int fd) {
     std::string text(256, '\0');
@@ -73,7 +84,7 @@ std::string database_target::description() const {
 }
 
 void database_target::use_embedded(const database_config& config, process_role role) {
-    fs::create_directories(config.data_dir);
+    create_private_directory(config.data_dir);
     const std::string lock_path = config.data_dir + "/syncml.lock";
     lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lock_fd_ < 0) throw std::runtime_error("cannot open " + lock_path + ": " + std::strerror(errno));
