@@ -18,9 +18,14 @@ enum class wire_encoding { xml, wbxml };
 struct sync_request {
     std::string tenant;       // from /sync/<tenant>; empty for /sync (the default tenant)
     std::string url;          // the request target as the client sent it (for RespURI building)
-    std::string host;         // Host header, to build absolute RespURIs
+    std::string host;         // Host header (not trusted: only used when public_base is empty)
     bool tls = false;         // request came in over https
-    std::string remote_addr;  // peer address for logs and rate limits
+    // Scheme, host and port RespURIs start with ("https://sync.example.com"), decided by the front end from
+    // configuration or a trusted proxy's headers; empty: from the listener (tls + host).
+    std::string public_base;
+    // The client's address: the TCP peer, or what a configured trusted proxy says the client was. Sessions of
+    // clients that ignore RespURI are bound to it.
+    std::string remote_addr;
     wire_encoding encoding = wire_encoding::xml;
     std::string body;
 };

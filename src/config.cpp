@@ -40,6 +40,7 @@ std::string to_string(std::chrono::milliseconds value) { return format_duration(
 std::string to_string(const std::string& value) { return value; }
 std::string to_string(const endpoint& value) { return format_endpoint(value); }
 std::string to_string(log_format value) { return value == log_format::json ? "json" : "text"; }
+std::string to_string(const std::vector<ip_network>& value) { return format_trusted_proxies(value); }
 template <typename T>
 requires std::is_arithmetic_v<T> std::string to_string(T value) { return std::to_string(value); }
 
@@ -127,6 +128,24 @@ const std::vector<config_key>& keys() {
         {"tls_key", "SYNCML_TLS_KEY", "PEM private key for tls_cert", false,
          assign(&server_config::http, &http_config::tls_key, any_text),
          read(&server_config::http, &http_config::tls_key)},
+        {"tls_reload_interval", "SYNCML_TLS_RELOAD_INTERVAL",
+         "how often tls_cert/tls_key are checked for a change and reloaded (SIGHUP reloads at once); 0 disables", false,
+         assign(&server_config::http, &http_config::tls_reload_interval, duration_in(0, 86'400'000)),
+         read(&server_config::http, &http_config::tls_reload_interval)},
+        {"public_url", "SYNCML_PUBLIC_URL",
+         "http(s)://host[:port] phones reach this server by (RespURIs start with it); empty: a trusted proxy's "
+         "X-Forwarded-Host/-Proto, else the listener's address",
+         false, assign(&server_config::http, &http_config::public_url, parse_public_url),
+         read(&server_config::http, &http_config::public_url)},
+        {"trusted_proxies", "SYNCML_TRUSTED_PROXIES",
+         "comma-separated addresses/CIDR networks of reverse proxies whose X-Forwarded-For/-Host/-Proto are "
+         "believed; empty: none",
+         false, assign(&server_config::http, &http_config::trusted_proxies, parse_trusted_proxies),
+         read(&server_config::http, &http_config::trusted_proxies)},
+        {"max_connections", "SYNCML_MAX_CONNECTIONS",
+         "open connections per listener (1-1000000); further ones are closed at once", false,
+         assign(&server_config::http, &http_config::max_connections, size_in(1, 1'000'000)),
+         read(&server_config::http, &http_config::max_connections)},
     };
     return table;
 }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "src/ip_network.hpp"
+
 namespace syncml::server {
 
 struct endpoint {
@@ -31,7 +33,16 @@ struct http_config {
     std::chrono::milliseconds idle_timeout{60'000};
     std::string tls_cert;
     std::string tls_key;
+    // How often the certificate and key files are checked for a change (SIGHUP reloads at once); 0: never.
+    std::chrono::milliseconds tls_reload_interval{60'000};
     bool tls_enabled() const { return !tls_cert.empty(); }
+    // "https://sync.example.com": where phones reach us (RespURIs start with it); empty: a trusted proxy's
+    // X-Forwarded-Host/-Proto, else the listener's own address.
+    std::string public_url;
+    // Peers whose X-Forwarded-For/-Host/-Proto are believed (reverse proxies, load balancers).
+    std::vector<ip_network> trusted_proxies;
+    // Open connections per listener; more are closed at once.
+    std::size_t max_connections = 10'000;
 };
 
 struct metrics_config {

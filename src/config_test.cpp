@@ -154,5 +154,42 @@ TEST(config, prepared_statements_are_on_unless_switched_off) {
     EXPECT_TRUE(mentions(parse("database_prepared_statements = maybe\n"), "database_prepared_statements"));
 }
 
+TEST(config, public_url_is_validated_and_normalised) {
+    EXPECT_TRUE(parse("").config.http.public_url.empty());
+    auto set = parse("", {{"SYNCML_PUBLIC_URL", "https://Sync.Example.com:443/"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.http.public_url, "https://sync.example.com");
+    EXPECT_TRUE(mentions(parse("public_url = https://sync.example.com/sync\n"), "public_url"));
+    EXPECT_TRUE(mentions(parse("public_url = sync.example.com\n"), "public_url"));
+    EXPECT_TRUE(mentions(parse("public_url = https://x?y=1\n"), "public_url"));
+}
+
+TEST(config, trusted_proxies_take_addresses_and_networks_and_print_back) {
+    EXPECT_TRUE(parse("").config.http.trusted_proxies.empty());
+    auto set = parse("trusted_proxies = 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32\n");
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    ASSERT_EQ(set.config.http.trusted_proxies.size(), 3u);
+    EXPECT_TRUE(contains(set.config.http.trusted_proxies[0], *parse_ip_address("10.9.8.7")));
+    EXPECT_NE(print_config(set.config).find("trusted_proxies = 10.0.0.0/8,192.0.2.7,2001:db8::/32"), std::string::npos);
+    EXPECT_TRUE(mentions(parse("", {{"SYNCML_TRUSTED_PROXIES", "10.0.0.0/8,haproxy"}}), "trusted_proxies"));
+    EXPECT_TRUE(mentions(parse("trusted_proxies = 10.0.0.1/8\n"), "trusted_proxies"));
+}
+
+TEST(config, connection_cap_and_tls_reload_interval_have_defaults_and_bounds) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.http.max_connections, 10'000u);
+    EXPECT_EQ(defaults.config.http.tls_reload_interval, std::chrono::minutes(1));
+    auto set = parse("max_connections = 500\ntls_reload_interval = 0\n");
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.http.max_connections, 500u);
+    EXPECT_EQ(set.config.http.tls_reload_interval, std::chrono::milliseconds(0));
+    EXPECT_TRUE(mentions(parse("max_connections = 0\n"), "max_connections"));
+    const std::string help = config_help();
+    for (const char* env :
+         {"SYNCML_PUBLIC_URL", "SYNCML_TRUSTED_PROXIES", "SYNCML_MAX_CONNECTIONS", "SYNCML_TLS_RELOAD_INTERVAL"}) {
+        EXPECT_NE(help.find(env), std::string::npos) << env;
+    }
+}
+
 }  // namespace
 }  // namespace syncml::server

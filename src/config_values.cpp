@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "persistence/conninfo_mask.hpp"
+#include "src/client_origin.hpp"
 
 namespace syncml::server {
 namespace {
@@ -96,6 +97,45 @@ parsed<std::string> parse_log_level(const std::string& text) {
                                          "'");
     }
     return {text, {}};
+}
+
+parsed<std::string> parse_public_url(const std::string& text) {
+    if (text.empty()) return {text, {}};
+    auto url = normalize_public_url(text);
+    if (!url) {
+        return parsed<std::string>::fail(
+            "expected http(s)://host[:port] without path or query (e.g. "
+            "https://sync.example.com), got '" +
+            text + "'");
+    }
+    return {*url, {}};
+}
+
+parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text) {
+    std::vector<ip_network> networks;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        const std::string item = trim(text.substr(start, comma - start));
+        start = comma + 1;
+        if (item.empty()) continue;
+        auto network = parse_ip_network(item);
+        if (!network) {
+            return parsed<std::vector<ip_network>>::fail(
+                "expected comma-separated IP addresses or networks with zero host bits (e.g. 10.0.0.0/8, ::1), "
+                "got '" +
+                item + "'");
+        }
+        networks.push_back(std::move(*network));
+    }
+    return {std::move(networks), {}};
+}
+
+std::string format_trusted_proxies(const std::vector<ip_network>& networks) {
+    std::string out;
+    for (const auto& network : networks) out += (out.empty() ? "" : ",") + network.text;
+    return out;
 }
 
 std::function<parsed<unsigned>(const std::string&)> unsigned_in(unsigned low, unsigned high) {

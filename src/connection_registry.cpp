@@ -1,14 +1,25 @@
 #include "src/connection_registry.hpp"
 
+#include <utility>
 #include <vector>
 
 namespace syncml::server {
 
-std::uint64_t connection_registry::add(closer close) {
+connection_registry::admission connection_registry::add(closer close, clock::time_point now) {
     std::lock_guard lock(mutex_);
+    if (stopping_) return {};
+    if (connections_.size() >= limit_) return {std::nullopt, note_refusal(now)};
     const std::uint64_t id = next_id_++;
     connections_.emplace(id, entry{std::move(close), false});
-    return id;
+    return {id, 0};
+}
+
+// Rate-limited so that a flood of connections does not become a flood of log lines.
+std::uint64_t connection_registry::note_refusal(clock::time_point now) {
+    ++unreported_refusals_;
+    if (last_report_ && now - *last_report_ < refusal_report_interval) return 0;
+    last_report_ = now;
+    return std::exchange(unreported_refusals_, 0);
 }
 
 void connection_registry::remove(std::uint64_t id) {

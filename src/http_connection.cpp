@@ -7,6 +7,7 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/log_value.hpp"
+#include "src/client_origin.hpp"
 #include "src/process_metrics.hpp"
 
 namespace syncml::server {
@@ -15,10 +16,20 @@ namespace {
 using clock = std::chrono::steady_clock;
 constexpr const char* server_header = "syncml-server/" SYNCML_VERSION;
 
+struct accepted_socket {
+    std::string remote;  // peer address:port, for logs
+    socket_ends ends;
+};
+
 template <class Stream>
 struct connection {
-    connection(Stream s, std::shared_ptr<front_end_state> st, listener_kind kind, std::string peer)
-        : stream(std::move(s)), state(std::move(st)), listener(kind), remote(std::move(peer)) {}
+    connection(Stream s, std::shared_ptr<front_end_state> st, listener_kind kind, accepted_socket where)
+        : stream(std::move(s)),
+          state(std::move(st)),
+          listener(kind),
+          registry(state->connections(kind)),
+          remote(std::move(where.remote)),
+          ends(std::move(where.ends)) {}
 
     beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream); }
     void close() {
@@ -29,7 +40,9 @@ struct connection {
     Stream stream;
     std::shared_ptr<front_end_state> state;
     listener_kind listener;
+    connection_registry& registry;
     std::string remote;
+    socket_ends ends;
     beast::flat_buffer buffer;
     std::optional<http::request_parser<http::string_body>> parser;
     std::uint64_t id = 0;
@@ -75,12 +88,15 @@ http_reply reply_from(sync_outcome outcome) {
     return text_reply(500, "internal server error\n");
 }
 
-http_reply probe_reply(const front_end_state& state, endpoint_kind endpoint) {
+// The public port says only whether the instance is ready: a database error's text (host names, user names,
+// versions) is for the operator, who reads it on the metrics port or in the log.
+http_reply probe_reply(const front_end_state& state, endpoint_kind endpoint, listener_kind listener) {
     if (endpoint == endpoint_kind::healthz) return text_reply(200, "ok\n");
     if (endpoint == endpoint_kind::readyz) {
         std::string reason;
         if (state.services.readiness.ready(reason)) return text_reply(200, "ready\n");
-        return with_header(text_reply(503, "not ready: " + reason + "\n"), "Retry-After", "1");
+        const std::string detail = listener == listener_kind::metrics ? ": " + reason : std::string();
+        return with_header(text_reply(503, "not ready" + detail + "\n"), "Retry-After", "1");
     }
     std::string reason;
     const bool ready = state.services.readiness.ready(reason);
@@ -97,7 +113,7 @@ net::awaitable<bool> send_reply(std::shared_ptr<connection<Stream>> conn, http_r
     response.set(http::field::server, server_header);
     if (!reply.body.empty() || head_only) response.set(http::field::content_type, reply.content_type);
     for (auto& [name, value] : reply.headers) response.set(name, value);
-    const bool keep_alive = request.keep_alive() && !conn->must_close && !conn->state->connections.stopping();
+    const bool keep_alive = request.keep_alive() && !conn->must_close && !conn->registry.stopping();
     response.keep_alive(keep_alive);
     response.body() = std::move(reply.body);
     response.prepare_payload();
@@ -118,6 +134,17 @@ net::awaitable<void> send_continue(std::shared_ptr<connection<Stream>> conn) {
     error_code ec;
     conn->lowest().expires_after(conn->state->config.http.read_timeout);
     co_await http::async_write(conn->stream, interim, net::redirect_error(net::use_awaitable, ec));
+}
+
+std::vector<std::string> header_lines(const http::fields& fields, const char* name) {
+    std::vector<std::string> lines;
+    for (auto [at, end] = fields.equal_range(name); at != end; ++at) lines.emplace_back(at->value());
+    return lines;
+}
+
+forwarded_headers forwarded_headers_of(const http::fields& fields) {
+    return {header_lines(fields, "X-Forwarded-For"), header_lines(fields, "X-Forwarded-Proto"),
+            header_lines(fields, "X-Forwarded-Host")};
 }
 
 // Reads the body, queues the job, waits for the worker's answer without holding the io thread.
@@ -142,12 +169,14 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     }
     auto& request = parser.get();
     conn->request_bytes = request.body().size();
+    const client_origin origin = decide_origin(conn->state->config.http, conn->ends, forwarded_headers_of(request));
     session::sync_request job;
     job.tenant = route.tenant;
     job.url = std::string(request.target());
     job.host = std::string(request[http::field::host]);
-    job.tls = conn->state->tls.has_value() && conn->listener == listener_kind::sync;
-    job.remote_addr = conn->remote;
+    job.tls = conn->ends.tls;
+    job.public_base = origin.public_base;
+    job.remote_addr = origin.client_address;
     job.encoding = route.encoding;
     job.body = std::move(request.body());
 
@@ -204,7 +233,7 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
     } else if (route.endpoint == endpoint_kind::sync) {
         reply = co_await answer_sync(conn, route);
     } else {
-        reply = probe_reply(*conn->state, route.endpoint);
+        reply = probe_reply(*conn->state, route.endpoint, conn->listener);
         conn->must_close = !conn->parser->is_done();
     }
     const int status = reply.status;
@@ -247,12 +276,12 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     conn->parser->header_limit(static_cast<std::uint32_t>(limits.header_limit));
     // The body limit is applied once the route is known, so an oversized sync request is logged with its tenant.
     conn->parser->body_limit(std::numeric_limits<std::uint64_t>::max());
-    if (!conn->state->connections.set_idle(conn->id, true)) co_return false;
+    if (!conn->registry.set_idle(conn->id, true)) co_return false;
     conn->lowest().expires_after(limits.idle_timeout);
     error_code ec;
     co_await http::async_read_header(conn->stream, conn->buffer, *conn->parser,
                                      net::redirect_error(net::use_awaitable, ec));
-    conn->state->connections.set_idle(conn->id, false);
+    conn->registry.set_idle(conn->id, false);
     if (!ec) co_return true;
     if (is_transport_error(ec)) {
         conn->state->services.log.debug("connection closed remote={} reason={}", persistence::log_value(conn->remote),
@@ -263,39 +292,67 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     co_return false;
 }
 
+// Holds the connection's place in its listener's registry for as long as the serving coroutine runs. A full
+// listener refuses the connection before any TLS handshake or read; refusals are logged at most every few
+// seconds with their count, so a flood does not become a flood of log lines.
+template <class Stream>
+struct registration {
+    explicit registration(const std::shared_ptr<connection<Stream>>& conn) : registry(conn->registry) {
+        std::weak_ptr<connection<Stream>> weak = conn;
+        auto executor = conn->lowest().get_executor();
+        const auto admitted = registry.add([weak, executor] {
+            net::post(executor, [weak] {
+                if (auto alive = weak.lock()) alive->close();
+            });
+        });
+        if (admitted.refusals_to_report > 0) {
+            conn->state->services.log.warn("connection limit reached listener={} limit={} refused={}",
+                                           conn->listener == listener_kind::sync ? "sync" : "metrics", registry.limit(),
+                                           admitted.refusals_to_report);
+        }
+        id = admitted.id;
+        if (id) conn->id = *id;
+    }
+    ~registration() {
+        if (id) registry.remove(*id);
+    }
+    registration(const registration&) = delete;
+    registration& operator=(const registration&) = delete;
+
+    connection_registry& registry;
+    std::optional<std::uint64_t> id;
+};
+
 template <class Stream>
 net::awaitable<void> serve_requests(std::shared_ptr<connection<Stream>> conn) {
-    std::weak_ptr<connection<Stream>> weak = conn;
-    auto executor = conn->lowest().get_executor();
-    conn->id = conn->state->connections.add([weak, executor] {
-        net::post(executor, [weak] {
-            if (auto alive = weak.lock()) alive->close();
-        });
-    });
-    struct unregister {
-        connection_registry& registry;
-        std::uint64_t id;
-        ~unregister() { registry.remove(id); }
-    } guard{conn->state->connections, conn->id};
-    for (;;) {
-        if (!co_await read_head(conn)) break;
-        if (!co_await answer(conn)) break;
+    // Written without for (;;) + break: g++ 12 compiled that loop, as this coroutine's whole body, to a trap.
+    bool open = true;
+    while (open) {
+        open = co_await read_head(conn);
+        if (open) open = co_await answer(conn);
     }
+    co_return;
 }
 
 net::awaitable<void> run_plain(tcp::socket socket, std::shared_ptr<front_end_state> state, listener_kind listener,
-                               std::string remote) {
+                               accepted_socket where) {
     auto conn = std::make_shared<connection<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), state, listener,
-                                                                std::move(remote));
+                                                                std::move(where));
+    registration admitted(conn);
+    if (!admitted.id) co_return;  // the socket closes with conn
     co_await serve_requests(conn);
     error_code ignored;
     conn->lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
 }
 
-net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state> state, std::string remote) {
+net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state> state, accepted_socket where) {
     using tls_stream = beast::ssl_stream<beast::tcp_stream>;
-    auto conn = std::make_shared<connection<tls_stream>>(tls_stream(beast::tcp_stream(std::move(socket)), *state->tls),
-                                                         state, listener_kind::sync, std::move(remote));
+    // The connection keeps the context it started with alive through a certificate reload.
+    const std::shared_ptr<ssl::context> context = state->tls->current();
+    auto conn = std::make_shared<connection<tls_stream>>(tls_stream(beast::tcp_stream(std::move(socket)), *context),
+                                                         state, listener_kind::sync, std::move(where));
+    registration admitted(conn);
+    if (!admitted.id) co_return;
     error_code ec;
     conn->lowest().expires_after(state->config.http.read_timeout);
     co_await conn->stream.async_handshake(ssl::stream_base::server, net::redirect_error(net::use_awaitable, ec));
@@ -309,19 +366,39 @@ net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state
     co_await conn->stream.async_shutdown(net::redirect_error(net::use_awaitable, ec));
 }
 
-std::string remote_of(const tcp::socket& socket) {
+// Canonical form: an IPv4 peer of a dual-stack listener is 192.0.2.7, not ::ffff:192.0.2.7.
+std::string address_text(const net::ip::address& address) {
+    auto parsed = parse_ip_address(address.to_string());
+    return parsed ? format_ip_address(*parsed) : address.to_string();
+}
+
+accepted_socket describe(const tcp::socket& socket, bool tls) {
+    accepted_socket where;
+    where.ends.tls = tls;
     error_code ec;
     const auto peer = socket.remote_endpoint(ec);
-    if (ec) return "unknown";
-    const auto address = peer.address();
-    return (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) + ":" +
-           std::to_string(peer.port());
+    if (ec) {
+        where.remote = "unknown";
+    } else {
+        where.ends.peer_address = address_text(peer.address());
+        const bool v6 = where.ends.peer_address.find(':') != std::string::npos;
+        where.remote =
+            (v6 ? "[" + where.ends.peer_address + "]" : where.ends.peer_address) + ":" + std::to_string(peer.port());
+    }
+    const auto local = socket.local_endpoint(ec);
+    if (!ec) {
+        where.ends.local_address = address_text(local.address());
+        where.ends.local_port = local.port();
+    }
+    return where;
 }
 
 }  // namespace
 
 void spawn_connection(tcp::socket socket, std::shared_ptr<front_end_state> state, listener_kind listener) {
-    std::string remote = remote_of(socket);
+    const bool tls = listener == listener_kind::sync && state->tls;
+    accepted_socket where = describe(socket, tls);
+    std::string remote = where.remote;
     auto executor = socket.get_executor();
     auto& log = state->services.log;
     auto on_exit = [&log, remote](std::exception_ptr error) {
@@ -335,10 +412,10 @@ void spawn_connection(tcp::socket socket, std::shared_ptr<front_end_state> state
             log.error("connection failed remote={} error=unknown", persistence::log_value(remote));
         }
     };
-    if (listener == listener_kind::sync && state->tls) {
-        net::co_spawn(executor, run_tls(std::move(socket), std::move(state), remote), on_exit);
+    if (tls) {
+        net::co_spawn(executor, run_tls(std::move(socket), std::move(state), std::move(where)), on_exit);
     } else {
-        net::co_spawn(executor, run_plain(std::move(socket), std::move(state), listener, remote), on_exit);
+        net::co_spawn(executor, run_plain(std::move(socket), std::move(state), listener, std::move(where)), on_exit);
     }
 }
 

@@ -1,22 +1,32 @@
 #pragma once
-// Shared by the two front-end translation units (listeners and connections); includes Asio/Beast.
+// Shared by the front-end translation units (listeners and connections); includes Asio/Beast.
 
 #include <memory>
-#include <optional>
 
 #include "src/connection_registry.hpp"
 #include "src/http_server.hpp"
+#include "src/http_tls.hpp"
 #include "src/net/net.hpp"
 #include "src/routing.hpp"
 
 namespace syncml::server {
 
 struct front_end_state {
-    front_end_state(const server_config& config_, http_services services_) : config(config_), services(services_) {}
+    front_end_state(const server_config& config_, http_services services_)
+        : config(config_),
+          services(services_),
+          sync_connections(config_.http.max_connections),
+          metrics_connections(config_.http.max_connections) {}
+    connection_registry& connections(listener_kind kind) {
+        return kind == listener_kind::sync ? sync_connections : metrics_connections;
+    }
+    std::size_t open_connections() const { return sync_connections.size() + metrics_connections.size(); }
+
     const server_config& config;
     http_services services;
-    connection_registry connections;
-    std::optional<ssl::context> tls;  // set when the SyncML listener speaks HTTPS
+    connection_registry sync_connections;
+    connection_registry metrics_connections;
+    std::unique_ptr<tls_context_store> tls;  // set when the SyncML listener speaks HTTPS
 };
 
 // Serves one accepted connection on the socket's executor until it closes.

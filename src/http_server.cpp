@@ -10,12 +10,6 @@
 #include "persistence/log_value.hpp"
 #include "src/http_internal.hpp"
 
-#include <openssl/err.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 namespace syncml::server {
 namespace {
 
@@ -68,32 +62,6 @@ net::awaitable<void> accept_loop(std::shared_ptr<listener> l, std::shared_ptr<fr
     }
 }
 
-// OpenSSL's reason ("no such file", "key values mismatch") says more than Asio's generic category message.
-std::string tls_error(const std::string& what, const std::string& path, const error_code& ec) {
-    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(ec.value()));
-    return what + " " + path + ": " + (reason != nullptr ? reason : ec.message());
-}
-
-void check_readable(const char* key, const std::string& path) {
-    if (access(path.c_str(), R_OK) != 0) {
-        throw std::runtime_error(std::string(key) + " " + path + ": " + std::strerror(errno));
-    }
-}
-
-ssl::context make_tls_context(const http_config& config) {
-    check_readable("tls_cert", config.tls_cert);
-    check_readable("tls_key", config.tls_key);
-    ssl::context context(ssl::context::tls_server);
-    context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                        ssl::context::single_dh_use);
-    error_code ec;
-    context.use_certificate_chain_file(config.tls_cert, ec);
-    if (ec) throw std::runtime_error(tls_error("tls_cert", config.tls_cert, ec));
-    context.use_private_key_file(config.tls_key, ssl::context::pem, ec);
-    if (ec) throw std::runtime_error(tls_error("tls_key", config.tls_key, ec));
-    return context;
-}
-
 }  // namespace
 
 struct http_server::impl {
@@ -102,23 +70,31 @@ struct http_server::impl {
           state(std::make_shared<front_end_state>(config, services)),
           sync_listener(std::make_shared<listener>(ioc, listener_kind::sync)),
           metrics_listener(std::make_shared<listener>(ioc, listener_kind::metrics)),
-          signals(ioc) {}
+          control(net::make_strand(ioc)),
+          signals(control),
+          tls_watch(control) {}
 
     void begin_drain();
     net::awaitable<void> drain();
-    void spawn(net::awaitable<void> work, const char* what);
+    void spawn(net::any_io_executor where, net::awaitable<void> work, const char* what);
+    bool reload_tls(const char* why);
+    net::awaitable<void> watch_signals();
+    net::awaitable<void> watch_tls_files();
 
     net::io_context ioc;
     std::shared_ptr<front_end_state> state;
     std::shared_ptr<listener> sync_listener;
     std::shared_ptr<listener> metrics_listener;
+    // Signals and the certificate watch run on one strand, so drain() can cancel them from any thread.
+    net::strand<net::io_context::executor_type> control;
     net::signal_set signals;
+    net::steady_timer tls_watch;
     std::atomic<bool> draining{false};
 };
 
-void http_server::impl::spawn(net::awaitable<void> work, const char* what) {
+void http_server::impl::spawn(net::any_io_executor where, net::awaitable<void> work, const char* what) {
     auto& log = state->services.log;
-    net::co_spawn(ioc, std::move(work), [&log, what](std::exception_ptr error) {
+    net::co_spawn(where, std::move(work), [&log, what](std::exception_ptr error) {
         if (!error) return;
         try {
             std::rethrow_exception(error);
@@ -130,31 +106,75 @@ void http_server::impl::spawn(net::awaitable<void> work, const char* what) {
 
 void http_server::impl::begin_drain() {
     if (draining.exchange(true)) return;
-    spawn(drain(), "shutdown");
+    spawn(ioc.get_executor(), drain(), "shutdown");
 }
 
 net::awaitable<void> http_server::impl::drain() {
     auto& log = state->services.log;
-    log.info("shutting down: no new connections, waiting for {} open", state->connections.size());
+    log.info("shutting down: no new connections, waiting for {} open", state->open_connections());
     for (auto l : {sync_listener, metrics_listener}) {
         net::post(l->acceptor.get_executor(), [l] {
             error_code ignored;
             l->acceptor.close(ignored);
         });
     }
+    net::post(control, [this] {
+        error_code ignored;
+        signals.cancel(ignored);
+        tls_watch.cancel();
+    });
     error_code ignored;
-    signals.cancel(ignored);
-    state->connections.begin_shutdown();
+    state->sync_connections.begin_shutdown();
+    state->metrics_connections.begin_shutdown();
     const auto deadline = std::chrono::steady_clock::now() + state->config.shutdown_deadline;
     net::steady_timer timer(ioc);
-    while (state->connections.size() > 0 && std::chrono::steady_clock::now() < deadline) {
+    while (state->open_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
         timer.expires_after(drain_poll);
         co_await timer.async_wait(net::redirect_error(net::use_awaitable, ignored));
     }
-    if (state->connections.size() > 0) {
-        log.warn("shutdown deadline reached, dropping {} connections", state->connections.size());
+    if (state->open_connections() > 0) {
+        log.warn("shutdown deadline reached, dropping {} connections", state->open_connections());
     }
     ioc.stop();
+}
+
+// Old connections keep the context they started with; a certificate that does not load leaves the current one
+// in place, so a bad deploy of the files never takes HTTPS down.
+bool http_server::impl::reload_tls(const char* why) {
+    auto& log = state->services.log;
+    if (!state->tls) {
+        log.info("tls reload requested by {}: TLS is off, nothing to reload", why);
+        return false;
+    }
+    if (auto error = state->tls->reload()) {
+        log.error("tls reload failed, keeping the current certificate trigger={} error={}", why,
+                  persistence::log_value(*error));
+        return false;
+    }
+    log.info("tls certificate reloaded trigger={} cert={}", why, persistence::log_value(state->config.http.tls_cert));
+    return true;
+}
+
+net::awaitable<void> http_server::impl::watch_signals() {
+    for (;;) {
+        error_code ec;
+        const int signal = co_await signals.async_wait(net::redirect_error(net::use_awaitable, ec));
+        if (ec) co_return;
+        state->services.log.info("received signal={}", signal);
+        if (signal != SIGHUP) break;
+        reload_tls("SIGHUP");
+    }
+    begin_drain();
+}
+
+net::awaitable<void> http_server::impl::watch_tls_files() {
+    for (;;) {
+        error_code ec;
+        tls_watch.expires_after(state->config.http.tls_reload_interval);
+        co_await tls_watch.async_wait(net::redirect_error(net::use_awaitable, ec));
+        if (ec || draining) co_return;
+        if (state->tls->files_changed()) reload_tls("file change");
+    }
 }
 
 http_server::http_server(const server_config& config, http_services services)
@@ -164,11 +184,14 @@ http_server::~http_server() = default;
 
 void http_server::start() {
     const auto& config = impl_->state->config;
-    if (config.http.tls_enabled()) impl_->state->tls.emplace(make_tls_context(config.http));
+    if (config.http.tls_enabled()) impl_->state->tls = std::make_unique<tls_context_store>(config.http);
     bind(*impl_->sync_listener, impl_->ioc, config.http.listen);
     bind(*impl_->metrics_listener, impl_->ioc, config.metrics.listen);
     for (auto l : {impl_->sync_listener, impl_->metrics_listener}) {
-        impl_->spawn(accept_loop(l, impl_->state), "accept loop");
+        impl_->spawn(impl_->ioc.get_executor(), accept_loop(l, impl_->state), "accept loop");
+    }
+    if (impl_->state->tls && config.http.tls_reload_interval.count() > 0) {
+        impl_->spawn(impl_->control, impl_->watch_tls_files(), "tls file watch");
     }
 }
 
@@ -176,11 +199,8 @@ void http_server::run(bool handle_signals) {
     if (handle_signals) {
         impl_->signals.add(SIGINT);
         impl_->signals.add(SIGTERM);
-        impl_->signals.async_wait([this](const error_code& ec, int signal) {
-            if (ec) return;
-            impl_->state->services.log.info("received signal={}", signal);
-            impl_->begin_drain();
-        });
+        impl_->signals.add(SIGHUP);
+        impl_->spawn(impl_->control, impl_->watch_signals(), "signal handling");
     }
     std::vector<std::thread> threads;
     for (unsigned i = 1; i < impl_->state->config.http.io_threads; ++i) {
@@ -189,6 +209,8 @@ void http_server::run(bool handle_signals) {
     impl_->ioc.run();
     for (auto& thread : threads) thread.join();
 }
+
+bool http_server::reload_tls() { return impl_->reload_tls("request"); }
 
 void http_server::stop() {
     net::post(impl_->ioc, [this] { impl_->begin_drain(); });

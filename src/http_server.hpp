@@ -32,11 +32,15 @@ class http_server {
 
     // Binds both listeners (and loads the TLS certificate); throws std::runtime_error naming what failed.
     void start();
-    // Serves until stop() or, with handle_signals, SIGTERM/SIGINT; then stops accepting, lets in-flight
-    // requests finish up to the shutdown deadline and returns.
+    // Serves until stop() or, with handle_signals, SIGTERM/SIGINT (SIGHUP reloads the TLS certificate); then
+    // stops accepting, lets in-flight requests finish up to the shutdown deadline and returns.
     void run(bool handle_signals);
     // Thread-safe; run() returns once drained.
     void stop();
+    // Loads tls_cert/tls_key again (what SIGHUP does). New connections use the new certificate, open ones keep
+    // theirs. False, with the error logged and the current certificate kept, when the files do not load or
+    // TLS is off. Thread-safe.
+    bool reload_tls();
 
     // Bound ports (useful when the config asked for port 0).
     std::uint16_t sync_port() const;

@@ -1,188 +1,12 @@
 // The front end over real loopback sockets, with a fake dispatcher instead of the worker pool.
 #include "src/http_server.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <gtest/gtest.h>
-#include <spdlog/sinks/null_sink.h>
-
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include "src/http_test_support.hpp"
 
 namespace syncml::server {
 namespace {
 
-class fake_dispatcher : public sync_dispatcher {
-  public:
-    ~fake_dispatcher() override {
-        release();
-        for (auto& t : threads_) t.join();
-    }
-    bool submit(session::sync_request request, completion done) override {
-        if (!accept) return false;
-        std::lock_guard lock(mutex_);
-        threads_.emplace_back([this, request = std::move(request), done = std::move(done)] {
-            {
-                std::unique_lock wait_lock(mutex_);
-                released_.wait(wait_lock, [this] { return !hold_; });
-                seen.push_back(request);
-            }
-            done(respond(request));
-        });
-        return true;
-    }
-    void hold() {
-        std::lock_guard lock(mutex_);
-        hold_ = true;
-    }
-    void release() {
-        {
-            std::lock_guard lock(mutex_);
-            hold_ = false;
-        }
-        released_.notify_all();
-    }
-
-    std::atomic<bool> accept{true};
-    std::function<sync_outcome(const session::sync_request&)> respond = [](const session::sync_request& r) {
-        sync_outcome outcome;
-        outcome.result = sync_outcome::kind::answered;
-        outcome.response.content_type = "application/vnd.syncml+xml";
-        outcome.response.body = "echo:" + r.body;
-        return outcome;
-    };
-    std::vector<session::sync_request> seen;  // guarded by mutex_ while the server runs
-
-  private:
-    std::mutex mutex_;
-    std::condition_variable released_;
-    bool hold_ = false;
-    std::vector<std::thread> threads_;
-};
-
-class fake_readiness : public readiness_source {
-  public:
-    bool ready(std::string& reason) const override {
-        reason = "database unreachable";
-        return ok;
-    }
-    std::atomic<bool> ok{true};
-};
-
-server_config test_config() {
-    server_config config;
-    config.http.listen = {"127.0.0.1", 0};
-    config.metrics.listen = {"127.0.0.1", 0};
-    config.http.io_threads = 2;
-    config.http.body_limit = 4096;
-    config.http.header_limit = 2048;
-    config.http.read_timeout = std::chrono::seconds(5);
-    config.http.idle_timeout = std::chrono::seconds(5);
-    config.shutdown_deadline = std::chrono::seconds(5);
-    return config;
-}
-
-struct running_server {
-    explicit running_server(server_config settings = test_config())
-        : config(std::move(settings)),
-          log("test", std::make_shared<spdlog::sinks::null_sink_mt>()),
-          metrics(registry, "test"),
-          server(config, {dispatcher, readiness, metrics, registry, log}) {
-        server.start();
-        runner = std::thread([this] { server.run(false); });
-    }
-    ~running_server() {
-        server.stop();
-        runner.join();
-    }
-    server_config config;
-    fake_dispatcher dispatcher;
-    fake_readiness readiness;
-    prometheus::Registry registry;
-    spdlog::logger log;
-    server_metrics metrics;
-    http_server server;
-    std::thread runner;
-};
-
-struct response {
-    int status = 0;
-    std::string head;
-    std::string body;
-    bool has_header(const std::string& line) const { return head.find("\r\n" + line + "\r\n") != std::string::npos; }
-};
-
-class client {
-  public:
-    explicit client(std::uint16_t port) {
-        fd_ = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) ADD_FAILURE() << "connect";
-        timeval timeout{10, 0};
-        setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    }
-    ~client() { close(fd_); }
-    void send_text(const std::string& text) { ASSERT_EQ(write(fd_, text.data(), text.size()), ssize_t(text.size())); }
-    // Reads one response (Content-Length framed).
-    response read_response(bool head_only = false) {
-        response r;
-        std::size_t end;
-        while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
-            if (!fill()) return r;
-        }
-        r.head = buffer_.substr(0, end + 2);
-        buffer_.erase(0, end + 4);
-        r.status = std::stoi(r.head.substr(9, 3));
-        auto length_at = r.head.find("Content-Length: ");
-        std::size_t length = length_at == std::string::npos ? 0 : std::stoul(r.head.substr(length_at + 16));
-        if (head_only || r.head.starts_with("HTTP/1.1 100")) length = 0;
-        while (buffer_.size() < length && fill()) {
-        }
-        r.body = buffer_.substr(0, length);
-        buffer_.erase(0, length);
-        return r;
-    }
-    response request(const std::string& text) {
-        send_text(text);
-        return read_response();
-    }
-    bool closed_by_peer() {
-        char c;
-        return buffer_.empty() && recv(fd_, &c, 1, 0) == 0;
-    }
-
-  private:
-    bool fill() {
-        char chunk[4096];
-        const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
-        if (n <= 0) return false;
-        buffer_.append(chunk, static_cast<std::size_t>(n));
-        return true;
-    }
-    int fd_;
-    std::string buffer_;
-};
-
-std::string post(const std::string& path, const std::string& type, const std::string& body,
-                 const std::string& extra = {}) {
-    return "POST " + path + " HTTP/1.1\r\nHost: test\r\nContent-Type: " + type +
-           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + extra + "\r\n" + body;
-}
-
-std::string get(const std::string& path, const std::string& method = "GET") {
-    return method + " " + path + " HTTP/1.1\r\nHost: test\r\n\r\n";
-}
-
-const std::string xml = "application/vnd.syncml+xml; charset=UTF-8";
+using namespace http_testing;
 
 TEST(http_server, probes_answer_on_both_listeners) {
     running_server s;
@@ -195,9 +19,85 @@ TEST(http_server, probes_answer_on_both_listeners) {
         s.readiness.ok = false;
         auto not_ready = c.request(get("/readyz"));
         EXPECT_EQ(not_ready.status, 503);
-        EXPECT_NE(not_ready.body.find("database unreachable"), std::string::npos);
+        EXPECT_TRUE(not_ready.body.starts_with("not ready"));
         s.readiness.ok = true;
     }
+}
+
+TEST(http_server, readyz_on_the_public_port_gives_no_database_error_text) {
+    running_server s;
+    s.readiness.reason = "database error: FATAL: password authentication failed for user \"syncml\" at db.internal";
+    s.readiness.ok = false;
+    client pub(s.server.sync_port());
+    auto r = pub.request(get("/readyz"));
+    EXPECT_EQ(r.status, 503);
+    EXPECT_EQ(r.body, "not ready\n");
+    client operator_port(s.server.metrics_port());
+    auto detailed = operator_port.request(get("/readyz"));
+    EXPECT_EQ(detailed.status, 503);
+    EXPECT_NE(detailed.body.find("password authentication failed"), std::string::npos);
+}
+
+// What the dispatcher saw of one sync request sent with the given extra header lines.
+session::sync_request sent_with(running_server& s, const std::string& headers) {
+    client c(s.server.sync_port());
+    EXPECT_EQ(c.request(post("/sync", xml, "x", headers)).status, 200);
+    EXPECT_EQ(s.dispatcher.seen.size(), 1u);
+    return s.dispatcher.seen.empty() ? session::sync_request{} : s.dispatcher.seen.back();
+}
+
+const std::string proxy_headers =
+    "X-Forwarded-For: 198.51.100.1, 203.0.113.9\r\nX-Forwarded-Proto: https\r\n"
+    "X-Forwarded-Host: evil.example\r\n";
+
+TEST(http_server, forwarded_headers_and_host_of_an_untrusted_peer_are_ignored) {
+    running_server s;
+    const auto job = sent_with(s, proxy_headers);
+    EXPECT_EQ(job.remote_addr, "127.0.0.1");
+    EXPECT_EQ(job.public_base, "http://127.0.0.1:" + std::to_string(s.server.sync_port()));
+}
+
+TEST(http_server, a_trusted_proxy_names_the_client_and_the_public_address) {
+    server_config config = test_config();
+    config.http.trusted_proxies = {*parse_ip_network("127.0.0.0/8")};
+    running_server s(config);
+    const auto job = sent_with(s, proxy_headers);
+    EXPECT_EQ(job.remote_addr, "203.0.113.9");
+    EXPECT_EQ(job.public_base, "https://evil.example");
+}
+
+TEST(http_server, public_url_wins_over_a_trusted_proxys_host) {
+    server_config config = test_config();
+    config.http.trusted_proxies = {*parse_ip_network("127.0.0.1")};
+    config.http.public_url = "https://sync.example.com";
+    running_server s(config);
+    const auto job = sent_with(s, proxy_headers);
+    EXPECT_EQ(job.public_base, "https://sync.example.com");
+    EXPECT_EQ(job.remote_addr, "203.0.113.9");
+}
+
+TEST(http_server, connections_beyond_the_limit_are_closed_at_once_and_logged) {
+    server_config config = test_config();
+    config.http.max_connections = 2;
+    running_server s(config);
+    auto first = std::make_unique<client>(s.server.sync_port());
+    client second(s.server.sync_port());
+    EXPECT_EQ(first->request(get("/healthz")).status, 200);
+    EXPECT_EQ(second.request(get("/healthz")).status, 200);
+    client third(s.server.sync_port());
+    EXPECT_TRUE(third.closed_by_peer());  // nothing sent: data unread at close would turn the FIN into a RST
+    EXPECT_TRUE(s.logged("connection limit reached listener=sync limit=2 refused=1"));
+    client metrics(s.server.metrics_port());  // each listener has its own limit
+    EXPECT_EQ(metrics.request(get("/healthz")).status, 200);
+    first.reset();
+    // The server notices the close on its own schedule: a place frees up after a bounded number of tries.
+    bool served = false;
+    for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+        client again(s.server.sync_port());
+        served = again.request(get("/healthz")).status == 200;
+        if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(served);
 }
 
 TEST(http_server, sync_request_reaches_the_dispatcher_and_its_answer_comes_back) {
@@ -212,7 +112,7 @@ TEST(http_server, sync_request_reaches_the_dispatcher_and_its_answer_comes_back)
     EXPECT_EQ(s.dispatcher.seen[0].url, "/sync/acme?s=1");
     EXPECT_EQ(s.dispatcher.seen[0].host, "test");
     EXPECT_EQ(s.dispatcher.seen[0].encoding, session::wire_encoding::wbxml);
-    EXPECT_TRUE(s.dispatcher.seen[0].remote_addr.starts_with("127.0.0.1:"));
+    EXPECT_EQ(s.dispatcher.seen[0].remote_addr, "127.0.0.1");
 }
 
 TEST(http_server, keeps_the_connection_alive_across_requests) {

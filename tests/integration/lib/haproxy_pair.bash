@@ -38,10 +38,9 @@ start_instance() {
     return 1
 }
 
-# start_haproxy: haproxy in front of instances a and b; sets hp_url.
+# start_haproxy: haproxy on hp_port in front of instances a and b; sets hp_url.
 start_haproxy() {
-    local port
-    port=$(free_port)
+    local port=$hp_port
     cat > "$work/haproxy.cfg" << CFG
 global
     maxconn 200
@@ -59,6 +58,7 @@ defaults
     option http-buffer-request
 frontend syncml
     bind 127.0.0.1:$port
+    option forwardfor
     default_backend servers
 backend servers
     balance roundrobin
@@ -89,6 +89,10 @@ sync_requests() {
 
 start_pair() {
     export SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL SYNCML_LOG_LEVEL=${SYNCML_LOG_LEVEL:-warn}
+    # RespURIs name haproxy, not the instance that answered, so a phone's next message is balanced too; the
+    # instances learn the phone's address from haproxy's X-Forwarded-For.
+    hp_port=$(free_port)
+    export SYNCML_PUBLIC_URL=http://127.0.0.1:$hp_port SYNCML_TRUSTED_PROXIES=127.0.0.1
     "$server" migrate > /dev/null
     start_instance a && start_instance b && start_haproxy
 }
