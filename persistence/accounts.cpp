@@ -6,6 +6,7 @@
 
 #include "persistence/detail/autocommit.hpp"
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/detail/md5_secrets.hpp"
 #include "persistence/password_hash.hpp"
 
 namespace syncml::persistence {
@@ -16,7 +17,7 @@ constexpr std::array k_standard_datastores{"contacts", "calendar", "tasks", "mem
 
 constexpr const char* k_tenant_columns =
     "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
-    "max_items_per_datastore, max_message_bytes, max_object_bytes";
+    "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding";
 
 tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
@@ -25,6 +26,8 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.on_conflict = parse_conflict_policy(row[2].as<std::string>()).value_or(conflict_policy::merge);
     tenant.settings.auth_basic = row[3].as<bool>();
     tenant.settings.auth_md5 = row[4].as<bool>();
+    tenant.settings.binding =
+        parse_session_binding(row["session_binding"].as<std::string>()).value_or(session_binding::token_or_address);
     tenant.settings.max_sessions = row[5].as<int>();
     tenant.settings.max_devices_per_user = row[6].as<int>();
     tenant.settings.max_items_per_datastore = row[7].as<int>();
@@ -43,6 +46,26 @@ std::int64_t require_tenant_id(pqxx::transaction_base& tx, std::string_view name
     auto id = find_tenant_id(tx, name);
     if (!id) throw not_found("no tenant named '" + std::string(name) + "'");
     return *id;
+}
+
+struct tenant_auth {
+    std::int64_t id = 0;
+    bool md5 = false;
+};
+
+tenant_auth require_tenant_auth(pqxx::transaction_base& tx, std::string_view name) {
+    const auto rows = tx.exec_params("SELECT tenant_id, auth_md5 FROM tenants WHERE name = $1", std::string(name));
+    if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
+    return {rows[0][0].as<std::int64_t>(), rows[0][1].as<bool>()};
+}
+
+// The md5 secret as stored: sealed, and only where the tenant allows md5 (else empty, which the statements store
+// as NULL).
+std::string sealed_md5_secret(pqxx::transaction_base& tx, const tenant_auth& tenant, std::string_view user,
+                              std::string_view password, const secret_key* md5_key) {
+    if (!tenant.md5) return {};
+    return seal(detail::key_or_database(md5_key, tx), md5_secret_of(user, password),
+                detail::md5_context(tenant.id, std::string(user)));
 }
 
 std::int64_t require_user_id(pqxx::transaction_base& tx, std::int64_t tenant_id, std::string_view tenant,
@@ -101,6 +124,16 @@ std::optional<conflict_policy> parse_conflict_policy(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view to_string(session_binding binding) {
+    return binding == session_binding::token ? "token" : "token-or-address";
+}
+
+std::optional<session_binding> parse_session_binding(std::string_view text) {
+    if (text == "token") return session_binding::token;
+    if (text == "token-or-address") return session_binding::token_or_address;
+    return std::nullopt;
+}
+
 bool valid_tenant_name(std::string_view name) {
     if (name.empty() || name.size() > 63) return false;
     const auto allowed = [](char c, bool first) {
@@ -121,13 +154,14 @@ tenant_info add_tenant(database& db, std::string_view name, const tenant_setting
     validate_settings(settings);
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto rows = tx.exec_params(
-            std::string("INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
-                        "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING RETURNING ") +
+            std::string(
+                "INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
+                "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
-            settings.max_message_bytes, settings.max_object_bytes);
+            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)));
         if (rows.empty()) throw already_exists("tenant '" + std::string(name) + "' exists already");
         return tenant_from_row(rows[0]);
     });
@@ -159,13 +193,21 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
         const auto rows = tx.exec_params(
             std::string("UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
                         "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
-                        "max_object_bytes = $9 WHERE name = $1 RETURNING ") +
+                        "max_object_bytes = $9, session_binding = $10 WHERE name = $1 RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
-            settings.max_message_bytes, settings.max_object_bytes);
+            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)));
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
-        return tenant_from_row(rows[0]);
+        auto tenant = tenant_from_row(rows[0]);
+        // A password equivalent the tenant no longer needs is not kept.
+        if (!tenant.settings.auth_md5) {
+            tx.exec_params(
+                "UPDATE users SET md5_secret_sealed = NULL, legacy_md5_secret = NULL, credentials_changed_at = now() "
+                "WHERE tenant_id = $1 AND (md5_secret_sealed IS NOT NULL OR legacy_md5_secret IS NOT NULL)",
+                tenant.id);
+        }
+        return tenant;
     });
 }
 
@@ -178,17 +220,20 @@ void delete_tenant(database& db, std::string_view name) {
     });
 }
 
-user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password,
+                   const secret_key* md5_key) {
     validate_user(user, password);
     // Hashing is deliberately slow: do it before the transaction, not while holding locks.
     const auto hash = hash_password(password);
-    const auto md5 = md5_secret_of(user, password);
     return in_transaction(db, [&](pqxx::work& tx) {
-        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto auth = require_tenant_auth(tx, tenant);
+        const auto tenant_id = auth.id;
         const auto rows = tx.exec_params(
-            "INSERT INTO users (tenant_id, name, password_hash, md5_secret) VALUES ($1, $2, $3, $4) "
+            "INSERT INTO users (tenant_id, name, password_hash, md5_secret_sealed) "
+            "VALUES ($1, $2, $3, NULLIF($4::bytea, ''::bytea)) "
             "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING user_id",
-            tenant_id, std::string(user), hash, md5);
+            tenant_id, std::string(user), hash,
+            pqxx::binarystring(sealed_md5_secret(tx, auth, user, password, md5_key)));
         if (rows.empty()) {
             throw already_exists("user '" + std::string(user) + "' exists already in tenant '" + std::string(tenant) +
                                  "'");
@@ -225,15 +270,17 @@ std::optional<user_info> find_user(database& db, std::string_view tenant, std::s
     });
 }
 
-void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password,
+                  const secret_key* md5_key) {
     validate_user(user, password);
     const auto hash = hash_password(password);
-    const auto md5 = md5_secret_of(user, password);
     in_transaction(db, [&](pqxx::work& tx) {
-        const auto tenant_id = require_tenant_id(tx, tenant);
-        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
-        tx.exec_params("UPDATE users SET password_hash = $3, md5_secret = $4 WHERE tenant_id = $1 AND user_id = $2",
-                       tenant_id, user_id, hash, md5);
+        const auto auth = require_tenant_auth(tx, tenant);
+        const auto user_id = require_user_id(tx, auth.id, tenant, user);
+        tx.exec_params(
+            "UPDATE users SET password_hash = $3, md5_secret_sealed = NULLIF($4::bytea, ''::bytea), "
+            "legacy_md5_secret = NULL, credentials_changed_at = now() WHERE tenant_id = $1 AND user_id = $2",
+            auth.id, user_id, hash, pqxx::binarystring(sealed_md5_secret(tx, auth, user, password, md5_key)));
     });
 }
 
@@ -250,8 +297,10 @@ namespace {
 std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std::string_view user) {
     return in_transaction(db, [&](pqxx::work& tx) -> std::optional<pqxx::row> {
         const auto rows = tx.exec_params(
-            "SELECT u.password_hash, u.md5_secret FROM users u JOIN tenants t USING (tenant_id) "
-            "WHERE t.name = $1 AND u.name = $2",
+            std::string("SELECT u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, u.tenant_id, t.auth_md5, ") +
+                detail::k_database_key_column +
+                " FROM users u JOIN tenants t USING (tenant_id) "
+                "WHERE t.name = $1 AND u.name = $2",
             std::string(tenant), std::string(user));
         if (rows.empty()) return std::nullopt;
         return rows[0];
@@ -271,10 +320,16 @@ bool verify_basic_password(database& db, std::string_view tenant, std::string_vi
     return verify_password(password, (*secrets)[0].as<std::string>());
 }
 
-std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user) {
+std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user,
+                                      const secret_key* md5_key) {
     const auto secrets = user_secrets(db, tenant, user);
-    if (!secrets) return std::nullopt;
-    return (*secrets)[1].as<std::string>();
+    if (!secrets || !(*secrets)[4].as<bool>()) return std::nullopt;
+    const auto& row = *secrets;
+    auto secret =
+        detail::usable_md5_secret(detail::optional_bytes(row[1]), detail::optional_text(row[2]), md5_key,
+                                  detail::optional_text(row[5]), row[3].as<std::int64_t>(), std::string(user));
+    if (secret.empty()) return std::nullopt;
+    return secret;
 }
 
 std::vector<device_info> list_devices(database& db, std::string_view tenant, std::string_view user) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "persistence/secret_key.hpp"
+
 namespace syncml::persistence {
 
 class database;
@@ -23,8 +25,16 @@ enum class conflict_policy { merge, server_wins, client_wins, newest_wins, dupli
 std::string_view to_string(conflict_policy policy);
 std::optional<conflict_policy> parse_conflict_policy(std::string_view text);
 
+// How a message without credentials proves it may continue a session: by the signed RespURI token only, or also
+// by coming from the address that authenticated the session, shortly after its last message (for the many
+// phones that ignore RespURI). Stored as "token" and "token-or-address".
+enum class session_binding { token, token_or_address };
+std::string_view to_string(session_binding binding);
+std::optional<session_binding> parse_session_binding(std::string_view text);
+
 struct tenant_settings {
     conflict_policy on_conflict = conflict_policy::merge;
+    session_binding binding = session_binding::token_or_address;
     bool auth_basic = true;
     bool auth_md5 = true;
     int max_sessions = 100;  // concurrent sync sessions of the tenant
@@ -58,23 +68,30 @@ bool valid_tenant_name(std::string_view name);
 tenant_info add_tenant(database& db, std::string_view name, const tenant_settings& settings = {});
 std::vector<tenant_info> list_tenants(database& db);
 std::optional<tenant_info> find_tenant(database& db, std::string_view name);
-// Replaces the tenant's settings; not_found for an unknown tenant.
+// Replaces the tenant's settings; not_found for an unknown tenant. Turning auth_md5 off drops the users' md5
+// secrets; turning it on stores none: see credential_store.hpp.
 tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings);
 // Deletes the tenant and everything it owns.
 void delete_tenant(database& db, std::string_view name);
 
-// Creates the user with its four standard datastores (contacts, calendar, tasks, memos).
-user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password);
+// Creates the user with its four standard datastores (contacts, calendar, tasks, memos). The md5 secret is stored
+// only when the tenant has md5 auth on, sealed with md5_key (null: the database's own key; credential_store.hpp).
+user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password,
+                   const secret_key* md5_key = nullptr);
 std::vector<user_info> list_users(database& db, std::string_view tenant);
 std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user);
 // Deletes the user with its datastores, items and devices.
 void delete_user(database& db, std::string_view tenant, std::string_view user);
-void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
+// New hash and md5 secret (as add_user stores it); sets credentials_changed_at, which ends the user's sessions.
+void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password,
+                  const secret_key* md5_key = nullptr);
 
 // False for an unknown tenant or user, or a wrong password (never throws not_found).
 bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
-// b64(md5(user ":" password)) as SyncML md5 auth needs it; empty for an unknown tenant or user.
-std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user);
+// b64(md5(user ":" password)) as SyncML md5 auth needs it, opened with md5_key (null: the database's own key);
+// nullopt for an unknown tenant or user, a tenant with md5 off, a user without a secret, or one that does not open.
+std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user,
+                                      const secret_key* md5_key = nullptr);
 
 std::vector<device_info> list_devices(database& db, std::string_view tenant, std::string_view user);
 // Forces a slow sync at the next session of every device with this SyncML device id in the tenant:

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "persistence/migrations.hpp"
+#include "persistence/password_hash.hpp"
 #include "persistence/test_support.hpp"
 
 namespace syncml::persistence {
@@ -125,9 +126,10 @@ TEST_F(accounts_test, add_users_with_their_standard_datastores) {
 }
 
 TEST_F(accounts_test, verify_passwords_and_md5_secrets_per_tenant) {
+    const auto key = secret_key::generate();
     add_tenant(db(), "acme");
-    add_user(db(), "default", "Bruce2", "OhBehave");
-    add_user(db(), "acme", "Bruce2", "different");
+    add_user(db(), "default", "Bruce2", "OhBehave", &key);
+    add_user(db(), "acme", "Bruce2", "different", &key);
 
     EXPECT_TRUE(verify_basic_password(db(), "default", "Bruce2", "OhBehave"));
     EXPECT_FALSE(verify_basic_password(db(), "default", "Bruce2", "different"));
@@ -135,15 +137,15 @@ TEST_F(accounts_test, verify_passwords_and_md5_secrets_per_tenant) {
     EXPECT_FALSE(verify_basic_password(db(), "default", "nobody", "OhBehave"));
     EXPECT_FALSE(verify_basic_password(db(), "nowhere", "Bruce2", "OhBehave"));
 
-    EXPECT_EQ(md5_secret(db(), "default", "Bruce2"), "PtEdr8lBQ45IbT1bZIkrOQ==");
-    EXPECT_NE(md5_secret(db(), "acme", "Bruce2"), md5_secret(db(), "default", "Bruce2"));
-    EXPECT_FALSE(md5_secret(db(), "default", "nobody"));
+    EXPECT_EQ(md5_secret(db(), "default", "Bruce2", &key), "PtEdr8lBQ45IbT1bZIkrOQ==");
+    EXPECT_NE(md5_secret(db(), "acme", "Bruce2", &key), md5_secret(db(), "default", "Bruce2", &key));
+    EXPECT_FALSE(md5_secret(db(), "default", "nobody", &key));
 
-    set_password(db(), "default", "Bruce2", "new one");
+    set_password(db(), "default", "Bruce2", "new one", &key);
     EXPECT_FALSE(verify_basic_password(db(), "default", "Bruce2", "OhBehave"));
     EXPECT_TRUE(verify_basic_password(db(), "default", "Bruce2", "new one"));
-    EXPECT_NE(md5_secret(db(), "default", "Bruce2"), "PtEdr8lBQ45IbT1bZIkrOQ==");
-    EXPECT_THROW(set_password(db(), "default", "nobody", "x"), not_found);
+    EXPECT_EQ(md5_secret(db(), "default", "Bruce2", &key), md5_secret_of("Bruce2", "new one"));
+    EXPECT_THROW(set_password(db(), "default", "nobody", "x", &key), not_found);
 }
 
 TEST_F(accounts_test, list_a_users_devices) {

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "persistence/detail/autocommit.hpp"
+#include "persistence/detail/md5_secrets.hpp"
+#include "persistence/password_hash.hpp"
 
 namespace syncml::persistence {
 namespace {
@@ -17,11 +19,16 @@ namespace {
 
 constexpr const char* k_blocked_for = "SELECT " SYNCML_SECONDS_BLOCKED SYNCML_FAILURES_OF_USER_OR_DEVICE;
 
+// The account columns stored_credentials_of reads, from u (users) and t (tenants).
+#define SYNCML_ACCOUNT_COLUMNS                                                           \
+    "u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, " \
+    "(SELECT value FROM server_secrets WHERE name = 'md5_secret_key') "
+
 // Unknown users come back with a NULL user_id.
 constexpr const char* k_check =
-    "SELECT f.blocked, f.on_record, u.user_id, u.password_hash, u.md5_secret FROM (SELECT " SYNCML_SECONDS_BLOCKED
+    "SELECT f.blocked, f.on_record, " SYNCML_ACCOUNT_COLUMNS "FROM (SELECT " SYNCML_SECONDS_BLOCKED
     "AS blocked, count(*) > 0 AS on_record " SYNCML_FAILURES_OF_USER_OR_DEVICE
-    ") f LEFT JOIN users u ON u.tenant_id = $1 AND u.name = $2";
+    ") f LEFT JOIN (users u JOIN tenants t USING (tenant_id)) ON u.tenant_id = $1 AND u.name = $2";
 
 #undef SYNCML_SECONDS_BLOCKED
 #undef SYNCML_FAILURES_OF_USER_OR_DEVICE
@@ -44,8 +51,28 @@ constexpr const char* k_reset =
     "DELETE FROM auth_failures WHERE tenant_id = $1 "
     "AND ((scope = 'user' AND subject = $2) OR (scope = 'device' AND subject = $3))";
 
-constexpr const char* k_stored_credentials =
-    "SELECT user_id, password_hash, md5_secret FROM users WHERE tenant_id = $1 AND name = $2";
+constexpr const char* k_stored_credentials = "SELECT " SYNCML_ACCOUNT_COLUMNS
+                                             "FROM users u JOIN tenants t USING (tenant_id) "
+                                             "WHERE u.tenant_id = $1 AND u.name = $2";
+
+#undef SYNCML_ACCOUNT_COLUMNS
+
+// The SYNCML_ACCOUNT_COLUMNS from column `at` on.
+stored_credentials stored_credentials_of(const pqxx::row& row, pqxx::row::size_type at, std::int64_t tenant,
+                                         const std::string& user, const secret_key* md5_key) {
+    stored_credentials out;
+    out.user_id = row[at].as<std::int64_t>();
+    out.password_hash = row[at + 1].as<std::string>();
+    const auto sealed = detail::optional_bytes(row[at + 2]);
+    const bool md5_allowed = row[at + 4].as<bool>();
+    if (md5_allowed) {
+        out.md5_secret = detail::usable_md5_secret(sealed, detail::optional_text(row[at + 3]), md5_key,
+                                                   detail::optional_text(row[at + 5]), tenant, user);
+    }
+    // An md5 secret that does not open (a lost key) is replaced like a missing one.
+    out.needs_upgrade = needs_rehash(out.password_hash) || (md5_allowed && out.md5_secret.empty());
+    return out;
+}
 
 std::chrono::seconds whole_seconds(double seconds) {
     return std::chrono::seconds(static_cast<std::int64_t>(std::ceil(seconds)));
@@ -69,10 +96,7 @@ credential_check pg_auth_throttle::check(std::int64_t tenant, const std::string&
         credential_check out;
         out.blocked = whole_seconds(row[0].as<double>());
         out.failures_on_record = row[1].as<bool>();
-        if (!row[2].is_null()) {
-            out.account =
-                stored_credentials{row[2].as<std::int64_t>(), row[3].as<std::string>(), row[4].as<std::string>()};
-        }
+        if (!row[2].is_null()) out.account = stored_credentials_of(row, 2, tenant, user, key());
         return out;
     });
 }
@@ -90,12 +114,12 @@ void pg_auth_throttle::reset(std::int64_t tenant, const std::string& user, const
     detail::autocommit(db_, [&](pqxx::nontransaction& tx) { exec_sql0(tx, k_reset, tenant, user, device); });
 }
 
-std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user) {
+std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user,
+                                                          const secret_key* md5_key) {
     return detail::autocommit(db, [&](pqxx::nontransaction& tx) -> std::optional<stored_credentials> {
         auto rows = exec_sql(tx, k_stored_credentials, tenant, user);
         if (rows.empty()) return std::nullopt;
-        return stored_credentials{rows[0][0].as<std::int64_t>(), rows[0][1].as<std::string>(),
-                                  rows[0][2].as<std::string>()};
+        return stored_credentials_of(rows[0], 0, tenant, user, md5_key);
     });
 }
 

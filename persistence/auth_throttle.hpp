@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "persistence/secret_key.hpp"
+
 namespace syncml::persistence {
 
 class database;
@@ -17,12 +19,22 @@ class database;
 struct throttle_settings {
     int max_failures = 10;
     std::chrono::seconds window{300};
+    // The configured server key of the sealed md5 secrets; none: the database's own (see credential_store.hpp).
+    std::optional<secret_key> md5_key{};
 };
+
+// The key argument of the persistence functions that goes with these settings.
+inline const secret_key* md5_key_of(const throttle_settings& settings) {
+    return settings.md5_key ? &*settings.md5_key : nullptr;
+}
 
 struct stored_credentials {
     std::int64_t user_id = 0;
     std::string password_hash;  // "pbkdf2-sha256$..." as accounts stores it
-    std::string md5_secret;     // b64(md5(user ":" password))
+    std::string md5_secret;     // b64(md5(user ":" password)); empty unless the tenant allows md5 and one is stored
+    // The hash has an older scheme or cost, or the tenant allows md5 and no md5 secret is stored that opens: after
+    // a verified basic-auth login, call upgrade_credentials (credential_store.hpp) with the password.
+    bool needs_upgrade = false;
 };
 
 // What a message's credentials find: the throttle's verdict and the named account.
@@ -56,11 +68,15 @@ class pg_auth_throttle final : public auth_throttle {
     credential_check check(std::int64_t tenant, const std::string& user, const std::string& device) override;
 
   private:
+    const secret_key* key() const { return md5_key_of(settings_); }
+
     database& db_;
     throttle_settings settings_;
 };
 
-// The user's id and stored secrets; nullopt for an unknown user. Throws db_error.
-std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user);
+// The user's id and stored secrets (the md5 secret opened with md5_key, null: the database's own key); nullopt for
+// an unknown user. Throws db_error.
+std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user,
+                                                          const secret_key* md5_key = nullptr);
 
 }  // namespace syncml::persistence

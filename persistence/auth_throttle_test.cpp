@@ -4,6 +4,7 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/migrations.hpp"
+#include "persistence/password_hash.hpp"
 #include "persistence/test_support.hpp"
 
 namespace syncml::persistence {
@@ -82,15 +83,17 @@ TEST_F(auth_throttle_test, finds_the_stored_password_hash_that_changes_with_the_
 }
 
 TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_stored_credentials) {
-    pg_auth_throttle throttle(*db_, {2, 60s});
-    auto user = add_user(*db_, "acme", "alice", "pw");
+    const auto key = secret_key::generate();
+    pg_auth_throttle throttle(*db_, {2, 60s, key});
+    auto user = add_user(*db_, "acme", "alice", "pw", &key);
     auto clean = throttle.check(tenant_, "alice", "phone");
     EXPECT_EQ(clean.blocked, 0s);
     EXPECT_FALSE(clean.failures_on_record);
     ASSERT_TRUE(clean.account);
     EXPECT_EQ(clean.account->user_id, user.id);
     EXPECT_EQ(clean.account->password_hash, find_stored_credentials(*db_, tenant_, "alice")->password_hash);
-    EXPECT_FALSE(clean.account->md5_secret.empty());
+    EXPECT_EQ(clean.account->md5_secret, md5_secret_of("alice", "pw"));
+    EXPECT_EQ(clean.account->needs_upgrade, needs_rehash(clean.account->password_hash));
 
     throttle.record_failure(tenant_, "alice", "phone");
     auto once = throttle.check(tenant_, "alice", "other-phone");

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -17,20 +18,6 @@ namespace {
 constexpr std::string_view k_scheme = "pbkdf2-sha256";
 constexpr std::size_t k_salt_bytes = 16;
 constexpr std::size_t k_hash_bytes = 32;
-
-std::optional<std::string> base64_decode(std::string_view text) {
-    if (text.size() % 4 != 0) return std::nullopt;
-    std::string out(text.size() / 4 * 3, '\0');
-    const int length =
-        EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                        reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-    if (length < 0) return std::nullopt;
-    // EVP_DecodeBlock counts padding as zero bytes.
-    std::size_t padding = 0;
-    while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
-    out.resize(static_cast<std::size_t>(length) - padding);
-    return out;
-}
 
 std::string pbkdf2(std::string_view password, std::string_view salt, int iterations) {
     std::string out(k_hash_bytes, '\0');
@@ -53,7 +40,59 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     }
 }
 
+struct parsed_hash {
+    int iterations = 0;
+    std::string salt;
+    std::string hash;
+};
+
+std::optional<parsed_hash> parse_hash(std::string_view stored) {
+    const auto parts = split(stored, '$');
+    if (parts.size() != 4 || parts[0] != k_scheme) return std::nullopt;
+    parsed_hash out;
+    const auto [end, error] = std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), out.iterations);
+    if (error != std::errc{} || end != parts[1].data() + parts[1].size() || out.iterations < 1) return std::nullopt;
+    auto salt = base64_decode(parts[2]);
+    auto hash = base64_decode(parts[3]);
+    if (!salt || !hash || hash->size() != k_hash_bytes) return std::nullopt;
+    out.salt = std::move(*salt);
+    out.hash = std::move(*hash);
+    return out;
+}
+
+int iterations_from_environment() {
+    const char* text = std::getenv("SYNCML_PASSWORD_HASH_ITERATIONS");
+    if (text == nullptr || *text == '\0') return k_pbkdf2_iterations;
+    int value = 0;
+    const std::string_view view(text);
+    const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), value);
+    // Below 1000 is no hash at all (RFC 8018's minimum): a typo must not silently make it one.
+    if (error != std::errc{} || end != view.data() + view.size() || value < 1000) {
+        throw std::invalid_argument("SYNCML_PASSWORD_HASH_ITERATIONS must be a number from 1000 up");
+    }
+    return value;
+}
+
 }  // namespace
+
+int pbkdf2_iterations() {
+    static const int iterations = iterations_from_environment();
+    return iterations;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    std::string out(text.size() / 4 * 3, '\0');
+    const int length =
+        EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                        reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+    if (length < 0) return std::nullopt;
+    // EVP_DecodeBlock counts padding as zero bytes.
+    std::size_t padding = 0;
+    while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
+    out.resize(static_cast<std::size_t>(length) - padding);
+    return out;
+}
 
 std::string base64_encode(std::string_view bytes) {
     std::string out((bytes.size() + 2) / 3 * 4 + 1, '\0');
@@ -75,16 +114,15 @@ std::string hash_password(std::string_view password, int iterations) {
 }
 
 bool verify_password(std::string_view password, std::string_view stored) {
-    const auto parts = split(stored, '$');
-    if (parts.size() != 4 || parts[0] != k_scheme) return false;
-    int iterations = 0;
-    const auto [end, error] = std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), iterations);
-    if (error != std::errc{} || end != parts[1].data() + parts[1].size() || iterations < 1) return false;
-    const auto salt = base64_decode(parts[2]);
-    const auto expected = base64_decode(parts[3]);
-    if (!salt || !expected || expected->size() != k_hash_bytes) return false;
-    const auto actual = pbkdf2(password, *salt, iterations);
-    return CRYPTO_memcmp(actual.data(), expected->data(), k_hash_bytes) == 0;
+    const auto parsed = parse_hash(stored);
+    if (!parsed) return false;
+    const auto actual = pbkdf2(password, parsed->salt, parsed->iterations);
+    return CRYPTO_memcmp(actual.data(), parsed->hash.data(), k_hash_bytes) == 0;
+}
+
+bool needs_rehash(std::string_view stored, int iterations) {
+    const auto parsed = parse_hash(stored);
+    return !parsed || parsed->iterations < iterations;
 }
 
 std::string md5_secret_of(std::string_view user, std::string_view password) {

@@ -1,24 +1,35 @@
 #pragma once
 // Stored user secrets. Basic auth: PBKDF2-HMAC-SHA256 with a random salt, stored as
-// "pbkdf2-sha256$<iterations>$<b64 salt>$<b64 hash>" so the cost can grow without a migration.
-// SyncML md5 auth: the server must know b64(md5(user ":" password)) itself, so that is stored too.
+// "pbkdf2-sha256$<iterations>$<b64 salt>$<b64 hash>" so the cost can grow without a migration: a login that
+// verifies a hash of a lower cost stores a new one (needs_rehash). Argon2id would be better, but Debian 12's
+// OpenSSL 3.0 has no Argon2 (it came with 3.2), so PBKDF2 at the OWASP 2023 cost.
+// SyncML md5 auth: the server must know b64(md5(user ":" password)) itself; accounts.cpp keeps it only for
+// tenants with md5 auth on, encrypted with the server key (secret_key.hpp).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace syncml::persistence {
 
-// Moderate on purpose: the md5 secret stored beside the hash (required by SyncML md5 auth) is far
-// cheaper to attack, so more rounds here would add cost per login, some clients send credentials
-// with every message, without adding protection. Stored hashes carry their count, so it can change.
-inline constexpr int k_pbkdf2_iterations = 25000;
+// OWASP Password Storage Cheat Sheet (2023): 600,000 iterations for PBKDF2-HMAC-SHA256. A verified password is
+// remembered for a while (session/credential_cache), so a client pays this on its first login only.
+inline constexpr int k_pbkdf2_iterations = 600000;
 
-std::string hash_password(std::string_view password, int iterations = k_pbkdf2_iterations);
+// The cost new hashes get: SYNCML_PASSWORD_HASH_ITERATIONS when set to a number from 1000 up (read once; for
+// test suites, which create many users), else k_pbkdf2_iterations.
+int pbkdf2_iterations();
+
+std::string hash_password(std::string_view password, int iterations = pbkdf2_iterations());
 // False for a wrong password or a malformed stored hash. Constant-time comparison.
 bool verify_password(std::string_view password, std::string_view stored);
+// Whether a stored hash (verified a moment ago) has another scheme or a lower cost than `iterations`.
+bool needs_rehash(std::string_view stored, int iterations = pbkdf2_iterations());
 // b64(md5(user ":" password)), as OMA DS md5 authentication defines it.
 std::string md5_secret_of(std::string_view user, std::string_view password);
 
 std::string base64_encode(std::string_view bytes);
+// nullopt for text that is not padded base64.
+std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace syncml::persistence

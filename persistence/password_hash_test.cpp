@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace syncml::persistence {
 namespace {
 
@@ -11,6 +13,24 @@ TEST(password_hash, verifies_the_password_it_hashed_and_rejects_others) {
     EXPECT_TRUE(verify_password("correct horse", stored));
     EXPECT_FALSE(verify_password("correct hors", stored));
     EXPECT_FALSE(verify_password("", stored));
+}
+
+TEST(password_hash, asks_for_a_new_hash_of_an_older_scheme_or_a_lower_cost) {
+    const auto stored = hash_password("pw", 1000);
+    EXPECT_TRUE(needs_rehash(stored, 2000));
+    EXPECT_FALSE(needs_rehash(stored, 1000));
+    EXPECT_FALSE(needs_rehash(stored, 500));
+    EXPECT_TRUE(needs_rehash("md5$1$abc$def", 1000));
+    EXPECT_TRUE(needs_rehash("", 1000));
+}
+
+// OWASP Password Storage Cheat Sheet, 2023; lowered only through SYNCML_PASSWORD_HASH_ITERATIONS.
+TEST(password_hash, defaults_to_the_owasp_2023_cost) {
+    EXPECT_EQ(k_pbkdf2_iterations, 600000);
+    if (std::getenv("SYNCML_PASSWORD_HASH_ITERATIONS") == nullptr) {
+        EXPECT_EQ(pbkdf2_iterations(), 600000);
+    }
+    EXPECT_TRUE(hash_password("pw").starts_with("pbkdf2-sha256$" + std::to_string(pbkdf2_iterations()) + "$"));
 }
 
 TEST(password_hash, salts_every_hash) { EXPECT_NE(hash_password("same", 1000), hash_password("same", 1000)); }
