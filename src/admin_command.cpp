@@ -28,6 +28,7 @@ const std::vector<action_syntax>& syntax() {
         {"tenant", "set", admin_action::tenant_set, {"NAME", "--conflict-policy"}},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
+        {"user", "password", admin_action::user_password, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}},
         {"device", "list", admin_action::device_list, {"--tenant", "--user"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
@@ -115,7 +116,23 @@ void print_devices(persistence::database& db, const admin_request& r, std::ostre
     }
 }
 
-void execute(const admin_request& r, persistence::database& db, std::ostream& out) {
+// What became of the md5 secret: md5 auth needs it, and a tenant that turns md5 on later has none until the user
+// logs in once with basic auth or gets a new password here.
+void print_md5_secret_note(persistence::database& db, const admin_request& r, const persistence::secret_key* md5_key,
+                           std::ostream& out) {
+    const auto tenant = persistence::find_tenant(db, r.tenant);
+    if (!tenant || !tenant->settings.auth_md5) {
+        out << "md5 auth is off for tenant " << r.tenant << ": no md5 secret stored (turning md5 on later needs a "
+            << "basic-auth login or a new password before md5 logins work)\n";
+    } else if (md5_key == nullptr) {
+        out << "md5 secret stored, encrypted with the database's own key (set secret_key to keep it elsewhere)\n";
+    } else {
+        out << "md5 secret stored, encrypted with the configured secret key\n";
+    }
+}
+
+void execute(const admin_request& r, persistence::database& db, std::ostream& out,
+             const persistence::secret_key* md5_key) {
     switch (r.action) {
         case admin_action::tenant_add:
             out << "tenant " << persistence::add_tenant(db, r.tenant).name << " added\n";
@@ -131,8 +148,14 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             out << "tenant " << r.tenant << " deleted\n";
             break;
         case admin_action::user_add:
-            persistence::add_user(db, r.tenant, r.user, r.password.value_or(""));
+            persistence::add_user(db, r.tenant, r.user, r.password.value_or(""), md5_key);
             out << "user " << r.user << " added to tenant " << r.tenant << "\n";
+            print_md5_secret_note(db, r, md5_key, out);
+            break;
+        case admin_action::user_password:
+            persistence::set_password(db, r.tenant, r.user, r.password.value_or(""), md5_key);
+            out << "password of user " << r.user << " in tenant " << r.tenant << " set; its sessions end\n";
+            print_md5_secret_note(db, r, md5_key, out);
             break;
         case admin_action::user_list:
             for (const auto& user : persistence::list_users(db, r.tenant)) out << user.name << "\n";
@@ -166,7 +189,7 @@ admin_parse_result parse_admin(const std::vector<std::string>& words) {
 }
 
 std::string read_password(admin_request& request, std::istream& in) {
-    if (request.action != admin_action::user_add) return {};
+    if (request.action != admin_action::user_add && request.action != admin_action::user_password) return {};
     if (request.password && *request.password != "-") {
         return request.password->empty() ? "empty password" : "";
     }
@@ -187,9 +210,10 @@ std::string read_password(admin_request& request, std::istream& in) {
     return {};
 }
 
-int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err) {
+int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err,
+              const persistence::secret_key* md5_key) {
     try {
-        execute(request, db, out);
+        execute(request, db, out, md5_key);
         return 0;
     } catch (const persistence::not_found& e) {
         err << "not found: " << e.what() << "\n";

@@ -9,7 +9,8 @@
 
 namespace syncml::persistence {
 class database;
-}
+class secret_key;
+}  // namespace syncml::persistence
 
 namespace syncml::server {
 
@@ -19,6 +20,7 @@ enum class admin_action {
     tenant_set,
     tenant_delete,
     user_add,
+    user_password,
     user_list,
     device_list,
     device_reset
@@ -48,6 +50,9 @@ admin_parse_result parse_admin(const std::vector<std::string>& words);
 std::string read_password(admin_request& request, std::istream& in);
 
 // Carries out the request; prints results to out and one clear message to err. Returns the exit status.
-int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err);
+// md5_key seals the md5 secret that `user add` and `user password` store for tenants with md5 auth on; null: the
+// database's own key (persistence/credential_store.hpp).
+int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err,
+              const persistence::secret_key* md5_key = nullptr);
 
 }  // namespace syncml::server

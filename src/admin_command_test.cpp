@@ -99,5 +99,16 @@ TEST(admin_password, is_refused_when_empty_and_still_taken_from_the_discouraged_
     EXPECT_EQ(unused.tellg(), 0);  // stdin left alone
 }
 
+// A new password is how an admin gives a user of a tenant that turned md5 on its md5 secret.
+TEST(admin_password, is_set_anew_with_user_password_and_read_like_user_add) {
+    auto parsed = parse_admin({"user", "password", "--tenant", "t", "--user", "u", "--password", "-"});
+    ASSERT_EQ(parsed.error, "");
+    EXPECT_EQ(parsed.request.action, admin_action::user_password);
+    std::istringstream in("new pw\n");
+    EXPECT_EQ(read_password(parsed.request, in), "");
+    EXPECT_EQ(parsed.request.password, "new pw");
+    EXPECT_NE(parse_admin({"user", "password", "--tenant", "t"}).error, "");
+}
+
 }  // namespace
 }  // namespace syncml::server

@@ -51,6 +51,7 @@ std::string usage_text() {
            "  admin user add --tenant T --user U [--password-file FILE]\n"
            "                    reads the password from the first line of FILE, else from one line of stdin;\n"
            "                    --password P still works but shows P to ps and the shell history\n"
+           "  admin user password --tenant T --user U [--password-file FILE]   (new password, read the same way)\n"
            "  admin user list --tenant T\n"
            "  admin device list --tenant T --user U\n"
            "  admin device reset --tenant T --device ID          (forces a slow sync next time)\n"

@@ -7,6 +7,7 @@
 #include "persistence/migrations.hpp"
 #include "src/admin_command.hpp"
 #include "src/database_target.hpp"
+#include "src/secret_key_setup.hpp"
 
 namespace syncml::server {
 namespace {
@@ -46,7 +47,8 @@ int run_admin_command(const server_config& config, const std::vector<std::string
     connect(db, target);
     // A fresh database (first admin call before any server start) gets its schema here.
     persistence::apply_migrations(db);
-    return run_admin(parsed.request, db, std::cout, std::cerr);
+    const auto md5_key = prepare_secret_key(config.database, db, log);
+    return run_admin(parsed.request, db, std::cout, std::cerr, md5_key ? &*md5_key : nullptr);
 }
 
 }  // namespace syncml::server

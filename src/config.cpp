@@ -101,6 +101,15 @@ const std::vector<config_key>& keys() {
          [](const server_config& config) {
              return std::string(config.database.prepared_statements ? "true" : "false");
          }},
+        {"secret_key", "SYNCML_SECRET_KEY",
+         "base64 of 32 random bytes (openssl rand -base64 32) encrypting the stored md5 secrets; the same on every "
+         "instance; empty: secret_key_file",
+         false, assign(&server_config::database, &database_config::secret_key, any_text),
+         [](const server_config& config) { return std::string(config.database.secret_key.empty() ? "" : "********"); }},
+        {"secret_key_file", "SYNCML_SECRET_KEY_FILE",
+         "file holding secret_key; empty: <data_dir>/secret.key, created with mode 0600 when missing", false,
+         assign(&server_config::database, &database_config::secret_key_file, any_text),
+         read(&server_config::database, &database_config::secret_key_file)},
         {"log_format", "SYNCML_LOG_FORMAT", "text or json (one JSON object per line)", false,
          assign(&server_config::log, &log_config::format, parse_log_format),
          read(&server_config::log, &log_config::format)},

@@ -59,6 +59,11 @@ struct database_config {
     std::string data_dir = "./data";
     std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
     bool prepared_statements = true;  // off behind poolers in transaction mode (pgbouncer < 1.21)
+    // The key that encrypts the stored md5 secrets (persistence/secret_key.hpp), the same on every instance of
+    // one database: base64 of 32 bytes, else read from secret_key_file, else <data_dir>/secret.key (created
+    // 0600 when missing).
+    std::string secret_key;
+    std::string secret_key_file;
 };
 
 // Protocol engine limits that protect devices and accounts.

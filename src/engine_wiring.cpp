@@ -2,6 +2,7 @@
 
 #include "session/engine_metrics.hpp"
 #include "session/sync_service.hpp"
+#include "src/secret_key_setup.hpp"
 
 namespace syncml::server {
 
@@ -20,6 +21,7 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     session::service_settings settings;
     settings.auth_throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
     settings.auth_throttle.window = whole_seconds(config.engine.auth_failure_window);
+    settings.auth_throttle.md5_key = configured_secret_key(config.database);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
     settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);
     return std::make_unique<session::sync_service>(settings, &metrics);

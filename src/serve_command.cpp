@@ -9,6 +9,7 @@
 #include "src/http_server.hpp"
 #include "src/metrics.hpp"
 #include "src/readiness.hpp"
+#include "src/secret_key_setup.hpp"
 #include "src/sync_dispatch.hpp"
 
 namespace syncml::server {
@@ -22,6 +23,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     server_metrics metrics(registry, SYNCML_VERSION);
     readiness_checker readiness(target.url(), log, true);
     readiness.check_now();  // applies pending migrations before the first request
+    prepare_secret_key_at_start(config.database, target.url(), log);
     auto handler = make_sync_handler(config, registry, log);
     persistence::worker_pool pool({target.url(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
     pool_dispatcher dispatcher(pool, *handler, metrics, log);
