@@ -263,6 +263,7 @@ std::string format_duration(std::int64_t seconds) {
 }
 
 std::optional<recurrence_rule> parse_rrule(std::string_view text) {
+    if (text.size() > k_max_rule_length) return std::nullopt;
     recurrence_rule r;
     bool has_freq = false;
     for (auto part : split(text, ';')) {

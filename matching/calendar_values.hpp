@@ -1,6 +1,7 @@
 #pragma once
 // Value types of iCalendar/vCalendar: dates, durations, recurrence rules in both grammars.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ date_time from_epoch_seconds(std::int64_t seconds, bool utc, const std::string& 
 // RFC 5545 durations (-PT15M, P1DT2H, P2W); nullopt when malformed.
 std::optional<std::int64_t> parse_duration(std::string_view text);
 std::string format_duration(std::int64_t seconds);
+
+// A rule longer than this is none a calendar makes (BYYEARDAY of all 366 days is 1.5 KB) and is not parsed: the
+// property stays as text instead of becoming lists of a million values (issue 15).
+constexpr std::size_t k_max_rule_length = 8192;
 
 std::optional<recurrence_rule> parse_rrule(std::string_view text);
 std::string format_rrule(const recurrence_rule& rule);

@@ -101,15 +101,16 @@ std::size_t find_value_colon(std::string_view line, bool strict) {
 std::string header_line(std::string_view first, physical_lines& lines) {
     std::string text(first);
     bool quoted = false;
-    for (std::size_t i = 0;; ++i) {
-        if (i == text.size()) {
-            if (lines.done() || !is_fold_start(lines.peek())) return text;
-            text += lines.next().substr(1);
+    std::size_t i = 0;
+    while (true) {
+        for (; i < text.size(); ++i) {
+            if (text[i] == '"')
+                quoted = !quoted;
+            else if (text[i] == ':' && !quoted)
+                return text;
         }
-        if (text[i] == '"')
-            quoted = !quoted;
-        else if (text[i] == ':' && !quoted)
-            return text;
+        if (lines.done() || !is_fold_start(lines.peek())) return text;
+        text += lines.next().substr(1);  // may be empty: a fold line of one space
     }
 }
 

@@ -56,8 +56,12 @@ bool has_type(const std::vector<param>& params, std::string_view type);  // TYPE
 // Legacy text keeps commas literal: 2.1 readers show a backslash otherwise.
 std::string escape_text(std::string_view text, bool escape_commas = true);
 std::string unescape_text(std::string_view text);
-// Splits on unescaped `sep` without unescaping the parts.
-std::vector<std::string> split_escaped(std::string_view value, char sep);
+// A list value (CATEGORIES, ADR, EXDATE, ...) of more parts than this only comes from a hostile item: a megabyte
+// of separators would otherwise become a million strings (issue 15).
+constexpr std::size_t k_max_list_parts = 10000;
+// Splits on unescaped `sep` without unescaping the parts, into at most `max_parts`: the rest of the value stays
+// in the last part, separators and all.
+std::vector<std::string> split_escaped(std::string_view value, char sep, std::size_t max_parts = k_max_list_parts);
 
 std::string to_upper(std::string_view text);
 bool iequals(std::string_view a, std::string_view b);

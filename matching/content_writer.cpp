@@ -129,13 +129,13 @@ std::string unescape_text(std::string_view text) {
     return out;
 }
 
-std::vector<std::string> split_escaped(std::string_view value, char sep) {
+std::vector<std::string> split_escaped(std::string_view value, char sep, std::size_t max_parts) {
     std::vector<std::string> parts(1);
     for (std::size_t i = 0; i < value.size(); ++i) {
         if (value[i] == '\\' && i + 1 < value.size()) {
             parts.back() += value[i];
             parts.back() += value[++i];
-        } else if (value[i] == sep) {
+        } else if (value[i] == sep && parts.size() < max_parts) {
             parts.emplace_back();
         } else {
             parts.back() += value[i];

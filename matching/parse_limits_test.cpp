@@ -149,6 +149,22 @@ TEST(parse_limits, a_megabyte_of_folded_header_parses_in_one_pass) {
     EXPECT_EQ(std::get<contact>(*contact_item).phones.at(0).extra_params.at(0).values.at(0).size(), folds);
 }
 
+TEST(parse_limits, a_header_folded_through_empty_fold_lines_parses) {
+    // The fuzzer's find: a fold line of a single space adds nothing to the header being scanned.
+    auto lines = read_content_lines("X-A;P=a\r\n \r\n \r\n ;Q=\"b:\"\r\n \r\n :v\r\nX-B:w\r\n");
+    ASSERT_TRUE(lines) << lines.error().to_string();
+    ASSERT_EQ(lines->size(), 2u);
+    const content_line& a = lines->front();
+    EXPECT_EQ(a.value, "v");
+    ASSERT_EQ(a.params.size(), 2u);
+    EXPECT_EQ(a.params[0].values, std::vector<std::string>{"a"});
+    EXPECT_EQ(a.params[1].values, std::vector<std::string>{"b:"});
+    EXPECT_EQ(lines->back().value, "w");
+    auto unterminated = read_content_lines("X-A;P=a\r\n \r\n ");
+    ASSERT_TRUE(unterminated) << unterminated.error().to_string();
+    EXPECT_EQ(unterminated->front().name, "X-A");
+}
+
 TEST(parse_limits, a_megabyte_of_folded_value_and_of_soft_line_breaks_parses) {
     const std::size_t folds = k_megabyte / 4;
     auto parsed = parse_item(event("SUMMARY:\r\n" + repeat(" a\r\n", folds)), item_dialect::ical20);
@@ -180,6 +196,34 @@ TEST(parse_limits, each_vcalendar_hint_is_read_once) {
     const property* second = find_extra(c.extra, "SUMMARY");
     ASSERT_NE(second, nullptr);
     EXPECT_EQ(second->value, "second");
+}
+
+TEST(parse_limits, a_megabyte_of_list_separators_makes_a_bounded_list) {
+    auto parsed = parse_item(
+        card("CATEGORIES:" + std::string(k_megabyte, ',') + "\r\nADR:" + std::string(k_megabyte, ';') + "\r\n"),
+        item_dialect::vcard30);
+    ASSERT_TRUE(parsed) << parsed.error().to_string();
+    const contact& c = std::get<contact>(*parsed);
+    EXPECT_EQ(c.categories.size(), k_max_list_parts);
+    ASSERT_EQ(c.addresses.size(), 1u);
+    EXPECT_EQ(c.addresses[0].country.size(), k_megabyte - 6);  // the parts past the cap, separators kept
+    auto event_item = parse_item(event("CATEGORIES:" + std::string(k_megabyte, ',') + "\r\n"), item_dialect::ical20);
+    ASSERT_TRUE(event_item) << event_item.error().to_string();
+    EXPECT_EQ(std::get<calendar>(*event_item).components.at(0).categories.size(), k_max_list_parts);
+    EXPECT_EQ(split_escaped("a;b\\;c;d", ';', 2), (std::vector<std::string>{"a", "b\\;c;d"}));
+}
+
+TEST(parse_limits, a_rule_of_a_megabyte_stays_text) {
+    std::string days = "MO";
+    for (std::size_t i = 0; i < k_megabyte / 3; ++i) days += ",MO";
+    EXPECT_FALSE(parse_rrule("FREQ=YEARLY;BYDAY=" + days));
+    EXPECT_FALSE(parse_vcal_rule("MD1 " + repeat("1 ", k_megabyte / 2) + "#5"));
+    auto parsed = parse_item(event("RRULE:FREQ=YEARLY;BYDAY=" + days + "\r\n"), item_dialect::ical20);
+    ASSERT_TRUE(parsed) << parsed.error().to_string();
+    const calendar_component& c = std::get<calendar>(*parsed).components.at(0);
+    EXPECT_TRUE(c.rrules.empty());
+    ASSERT_NE(find_extra(c.extra, "RRULE"), nullptr);
+    EXPECT_TRUE(parse_rrule("FREQ=YEARLY;BYYEARDAY=" + repeat("100,", 365) + "100"));
 }
 
 TEST(parse_limits, a_zone_of_many_rules_over_a_thousand_years_gives_a_bounded_vcalendar) {

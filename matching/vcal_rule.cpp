@@ -162,6 +162,7 @@ std::optional<recurrence_rule> yearly_equivalent(const recurrence_rule& r, const
 }
 
 std::optional<recurrence_rule> parse_vcal_rule(std::string_view text, const std::optional<date_time>& start) {
+    if (text.size() > k_max_rule_length) return std::nullopt;
     auto parts = tokens(text);
     if (parts.empty()) return std::nullopt;
     recurrence_rule r;
