@@ -70,7 +70,7 @@ for fuzzer in xml_decode_fuzz wbxml_decode_fuzz message_handler_fuzz; do
         done
     else
         # The last status line: executions, exec/s and peak RSS.
-        grep -E "^#[0-9]+ *DONE" "$work/$fuzzer.log" || tail -n 2 "$work/$fuzzer.log"
+        grep -E "^#[0-9]+[[:space:]]+DONE" "$work/$fuzzer.log" || tail -n 2 "$work/$fuzzer.log"
     fi
 done
 exit $status
