@@ -5,10 +5,17 @@ ignore RespURI, to leave out Cred, or to send from another address, as the hosti
 """
 
 import itertools
+import time
 
 import syncml_client as sc
 
-_session_ids = itertools.count(1)
+# SessionIDs count up like a phone's, across the driver's processes too: a reused one would restart an old session
+# or meet the busy guard of a newer one.
+_session_ids = itertools.count(int(time.time() * 1000) % 10**9)
+
+
+def new_session_id():
+    return str(next(_session_ids))
 
 
 class Phone:
@@ -44,7 +51,7 @@ class Phone:
 
     def start(self, mode=201, session_id=None, cred=None, meta="", commands=()):
         """MsgID 1 with Cred (basic unless given) and the Alert for the store."""
-        self.session_id = str(session_id if session_id is not None else 100 + next(_session_ids))
+        self.session_id = str(session_id) if session_id is not None else new_session_id()
         self.msg_id, self.resp_uri, self.server_items = 0, None, []
         cmds = [sc.alert(1, mode, self.store)] + list(commands)
         return self.send(cmds, cred=self.cred() if cred is None else cred, meta=meta)
