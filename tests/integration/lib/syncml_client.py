@@ -55,10 +55,12 @@ def header_meta(max_msg_size=None, max_obj_size=None):
     return "<Meta>%s</Meta>" % parts if parts else ""
 
 
-def message(session_id, msg_id, device, target_url, commands, cred="", meta="", final=True):
+def message(session_id, msg_id, device, target_url, commands, cred="", meta="", final=True, loc_name=None):
+    """A SyncML 1.2 message; loc_name is the user name in SyncHdr Source, which md5 Cred (a bare digest) needs."""
+    source = "<LocURI>%s</LocURI>%s" % (esc(device), "<LocName>%s</LocName>" % esc(loc_name) if loc_name else "")
     hdr = ("<SyncHdr><VerDTD>1.2</VerDTD><VerProto>SyncML/1.2</VerProto><SessionID>%s</SessionID>"
-           "<MsgID>%s</MsgID><Target><LocURI>%s</LocURI></Target><Source><LocURI>%s</LocURI></Source>%s%s</SyncHdr>"
-           % (esc(str(session_id)), esc(str(msg_id)), esc(target_url), esc(device), cred, meta))
+           "<MsgID>%s</MsgID><Target><LocURI>%s</LocURI></Target><Source>%s</Source>%s%s</SyncHdr>"
+           % (esc(str(session_id)), esc(str(msg_id)), esc(target_url), source, cred, meta))
     body = "<SyncBody>%s%s</SyncBody>" % ("".join(commands), "<Final/>" if final else "")
     return ('<?xml version="1.0" encoding="UTF-8"?><SyncML xmlns="SYNCML:SYNCML1.2">%s%s</SyncML>'
             % (hdr, body)).encode()

@@ -37,7 +37,7 @@ class Phone:
             self.msg_id += 1
             msg_id = self.msg_id
         use_token = self.use_resp_uri if use_token is None else use_token
-        body = sc.message(self.session_id, msg_id, self.device, self.url, commands, cred, meta, final)
+        body = sc.message(self.session_id, msg_id, self.device, self.url, commands, cred, meta, final, self.user)
         if self.body_filter:
             body = self.body_filter(body)
         self.last_body = body
