@@ -41,24 +41,24 @@ std::string_view trimmed(std::string_view text) {
     return text.substr(first, last - first + 1);
 }
 
-// O_EXCL: two processes starting on a fresh data directory must not each write their own key.
+// Written under a temporary name and linked into place: two processes starting on a fresh data directory must
+// neither each keep a key of their own nor read a half-written file. False when the file existed already.
 bool create_key_file(const std::string& path, const std::string& text) {
     const auto parent = std::filesystem::path(path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        if (errno == EEXIST) return false;
-        throw std::runtime_error("cannot create the secret key file " + path + ": " + std::strerror(errno));
-    }
+    const std::string temporary = path + ".new." + std::to_string(::getpid());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) throw std::runtime_error("cannot create the secret key file " + path + ": " + std::strerror(errno));
     const std::string line = text + "\n";
     const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
     const bool synced = ::fsync(fd) == 0;
     ::close(fd);
-    if (!written || !synced) {
-        std::filesystem::remove(path);
-        throw std::runtime_error("cannot write the secret key file " + path);
-    }
-    return true;
+    const bool linked = written && synced && ::link(temporary.c_str(), path.c_str()) == 0;
+    const int link_error = errno;
+    std::filesystem::remove(temporary);
+    if (linked) return true;
+    if (written && synced && link_error == EEXIST) return false;
+    throw std::runtime_error("cannot write the secret key file " + path);
 }
 
 }  // namespace
