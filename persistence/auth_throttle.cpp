@@ -9,29 +9,32 @@
 namespace syncml::persistence {
 namespace {
 
-// $2 user, $3 device; an empty subject matches no row because the other scope's subject differs.
-#define SYNCML_FAILURES_OF_USER_OR_DEVICE      \
-    "FROM auth_failures WHERE tenant_id = $1 " \
-    "AND ((scope = 'user' AND subject = $2 AND $2 <> '') OR (scope = 'device' AND subject = $3 AND $3 <> '')) "
-#define SYNCML_SECONDS_BLOCKED                                                                          \
-    "coalesce(max(extract(epoch FROM window_start + make_interval(secs => $5) - now())) FILTER (WHERE " \
-    "failures >= $4 AND window_start > now() - make_interval(secs => $5)), 0) "
-
-constexpr const char* k_blocked_for = "SELECT " SYNCML_SECONDS_BLOCKED SYNCML_FAILURES_OF_USER_OR_DEVICE;
+// Failure rows of auth_failures `a` for $2 user, $3 device and the client address parameter `address`; an empty
+// subject matches none.
+#define SYNCML_FAILURE_SUBJECTS(address)                                                                           \
+    "((a.scope = 'user' AND a.subject = $2 AND $2 <> '') OR (a.scope = 'device' AND a.subject = $3 AND $3 <> '') " \
+    "OR (a.scope = 'user_address' AND a.subject = $2 || ' ' || " address " AND $2 <> '' AND " address " <> '')) "
 
 // The account columns stored_credentials_of reads, from u (users) and t (tenants).
 #define SYNCML_ACCOUNT_COLUMNS                                                           \
     "u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, " \
     "(SELECT value FROM server_secrets WHERE name = 'md5_secret_key') "
 
-// Unknown users come back with a NULL user_id.
+// One row always; unknown users come back with a NULL user_id. A user's failures from anywhere, or a device id's
+// for any user, block only devices the user has not authenticated before (no devices row): a stranger who knows
+// a user name and a device id can then stop new devices for a while, never the user's own phone, which only its
+// own address's failures (user_address) block.
 constexpr const char* k_check =
-    "SELECT f.blocked, f.on_record, " SYNCML_ACCOUNT_COLUMNS "FROM (SELECT " SYNCML_SECONDS_BLOCKED
-    "AS blocked, count(*) > 0 AS on_record " SYNCML_FAILURES_OF_USER_OR_DEVICE
-    ") f LEFT JOIN (users u JOIN tenants t USING (tenant_id)) ON u.tenant_id = $1 AND u.name = $2";
-
-#undef SYNCML_SECONDS_BLOCKED
-#undef SYNCML_FAILURES_OF_USER_OR_DEVICE
+    "SELECT coalesce(max(extract(epoch FROM a.window_start + make_interval(secs => $5) - now())) FILTER (WHERE "
+    "a.failures >= $4 AND a.window_start > now() - make_interval(secs => $5) "
+    "AND (a.scope = 'user_address' OR d.device_id IS NULL)), 0) AS blocked, "
+    "count(a.subject) > 0 AS on_record, " SYNCML_ACCOUNT_COLUMNS
+    ", d.device_id IS NOT NULL AS known_device, d.nonce AS device_nonce "
+    "FROM (SELECT 1) AS one "
+    "LEFT JOIN (users u JOIN tenants t USING (tenant_id)) ON u.tenant_id = $1 AND u.name = $2 "
+    "LEFT JOIN devices d ON d.tenant_id = $1 AND d.user_id = u.user_id AND d.device_uri = $3 "
+    "LEFT JOIN auth_failures a ON a.tenant_id = $1 AND " SYNCML_FAILURE_SUBJECTS("$6")
+    "GROUP BY u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, d.device_id, d.nonce";
 
 // A failure after the window has passed starts a new window.
 constexpr const char* k_record_failure =
@@ -47,9 +50,9 @@ constexpr const char* k_forget_old =
     "DELETE FROM auth_failures WHERE ctid IN (SELECT ctid FROM auth_failures WHERE tenant_id = $1 "
     "AND window_start < now() - make_interval(secs => $2) LIMIT 20)";
 
-constexpr const char* k_reset =
-    "DELETE FROM auth_failures WHERE tenant_id = $1 "
-    "AND ((scope = 'user' AND subject = $2) OR (scope = 'device' AND subject = $3))";
+constexpr const char* k_reset = "DELETE FROM auth_failures a WHERE a.tenant_id = $1 AND " SYNCML_FAILURE_SUBJECTS("$4");
+
+#undef SYNCML_FAILURE_SUBJECTS
 
 constexpr const char* k_stored_credentials = "SELECT " SYNCML_ACCOUNT_COLUMNS
                                              "FROM users u JOIN tenants t USING (tenant_id) "
@@ -80,38 +83,37 @@ std::chrono::seconds whole_seconds(double seconds) {
 
 }  // namespace
 
-std::chrono::seconds pg_auth_throttle::blocked_for(std::int64_t tenant, const std::string& user,
-                                                   const std::string& device) {
-    auto window = static_cast<double>(settings_.window.count());
-    auto seconds = detail::autocommit(db_, [&](pqxx::nontransaction& tx) {
-        return exec_sql1(tx, k_blocked_for, tenant, user, device, settings_.max_failures, window)[0].as<double>();
-    });
-    return whole_seconds(seconds);
-}
-
-credential_check pg_auth_throttle::check(std::int64_t tenant, const std::string& user, const std::string& device) {
+credential_check pg_auth_throttle::check(std::int64_t tenant, const std::string& user, const std::string& device,
+                                         const std::string& address) {
     auto window = static_cast<double>(settings_.window.count());
     return detail::autocommit(db_, [&](pqxx::nontransaction& tx) {
-        auto row = exec_sql1(tx, k_check, tenant, user, device, settings_.max_failures, window);
+        auto row = exec_sql1(tx, k_check, tenant, user, device, settings_.max_failures, window, address);
         credential_check out;
         out.blocked = whole_seconds(row[0].as<double>());
         out.failures_on_record = row[1].as<bool>();
         if (!row[2].is_null()) out.account = stored_credentials_of(row, 2, tenant, user, key());
+        out.known_device = row["known_device"].as<bool>();
+        if (!row["device_nonce"].is_null()) out.device_nonce = pqxx::binarystring(row["device_nonce"]).str();
         return out;
     });
 }
 
-void pg_auth_throttle::record_failure(std::int64_t tenant, const std::string& user, const std::string& device) {
+void pg_auth_throttle::record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                                      const std::string& address) {
     auto window = static_cast<double>(settings_.window.count());
     in_transaction(db_, [&](pqxx::work& tx) {
         if (!user.empty()) exec_sql0(tx, k_record_failure, tenant, "user", user, window);
         if (!device.empty()) exec_sql0(tx, k_record_failure, tenant, "device", device, window);
+        if (!user.empty() && !address.empty()) {
+            exec_sql0(tx, k_record_failure, tenant, "user_address", user + " " + address, window);
+        }
         exec_sql0(tx, k_forget_old, tenant, window);
     });
 }
 
-void pg_auth_throttle::reset(std::int64_t tenant, const std::string& user, const std::string& device) {
-    detail::autocommit(db_, [&](pqxx::nontransaction& tx) { exec_sql0(tx, k_reset, tenant, user, device); });
+void pg_auth_throttle::reset(std::int64_t tenant, const std::string& user, const std::string& device,
+                             const std::string& address) {
+    detail::autocommit(db_, [&](pqxx::nontransaction& tx) { exec_sql0(tx, k_reset, tenant, user, device, address); });
 }
 
 std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user,

@@ -1,7 +1,8 @@
 #pragma once
-// Rate limit of failed authentications per user and per device, shared by every server instance (table
-// auth_failures): after max_failures failures within one window, further attempts are refused without
-// checking the password until the window has passed; a successful authentication resets both counters.
+// Rate limit of failed authentications per user, per device id and per user and client address, shared by every
+// server instance (table auth_failures): after max_failures failures within one window, further attempts are
+// refused whatever the password until the window has passed; a successful authentication resets the counters.
+// Failures of strangers never lock a user out of a device that authenticated before (see check).
 // Also the stored basic-auth password hash, which an in-process credential cache compares to notice a
 // changed password.
 
@@ -39,33 +40,41 @@ struct stored_credentials {
 
 // What a message's credentials find: the throttle's verdict and the named account.
 struct credential_check {
-    std::chrono::seconds blocked{0};  // as blocked_for
+    std::chrono::seconds blocked{0};  // zero: the credentials may be checked
     bool failures_on_record = false;  // the user or the device has failures recorded: a success must reset them
     std::optional<stored_credentials> account;  // nullopt for an unknown user
+    // The user's device of the message: whether it exists (it authenticated before) and its md5 nonce.
+    bool known_device = false;
+    std::string device_nonce;
 };
 
 class auth_throttle {
   public:
     virtual ~auth_throttle() = default;
-    // How long the user or the device must wait before its credentials are checked again; zero when
-    // neither is blocked. An empty user or device is not looked up.
-    virtual std::chrono::seconds blocked_for(std::int64_t tenant, const std::string& user,
-                                             const std::string& device) = 0;
-    virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
-    virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
-    // blocked_for, whether there is anything to reset, and the user's stored credentials at once.
-    virtual credential_check check(std::int64_t tenant, const std::string& user, const std::string& device) = 0;
+    // A failed login of `user` from `device` at client `address` (empty ones are not counted).
+    virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                                const std::string& address) = 0;
+    // A successful login: forgets the failures of the user, the device and the user at that address.
+    virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device,
+                       const std::string& address) = 0;
+    // How long the credentials must not be checked (`blocked`), whether there is anything to reset, the user's
+    // stored credentials and device row, at once. Blocked: max_failures within the window of the user at that
+    // address; or, for a device the user never authenticated from, of the user anywhere or of the device id.
+    virtual credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
+                                   const std::string& address) = 0;
 };
 
 // The PostgreSQL throttle on db's connection; each call is one short transaction. Throws db_error.
 class pg_auth_throttle final : public auth_throttle {
   public:
     pg_auth_throttle(database& db, throttle_settings settings) : db_(db), settings_(settings) {}
-    std::chrono::seconds blocked_for(std::int64_t tenant, const std::string& user, const std::string& device) override;
-    void record_failure(std::int64_t tenant, const std::string& user, const std::string& device) override;
-    void reset(std::int64_t tenant, const std::string& user, const std::string& device) override;
+    void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                        const std::string& address) override;
+    void reset(std::int64_t tenant, const std::string& user, const std::string& device,
+               const std::string& address) override;
     // One autocommit statement.
-    credential_check check(std::int64_t tenant, const std::string& user, const std::string& device) override;
+    credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
+                           const std::string& address) override;
 
   private:
     const secret_key* key() const { return md5_key_of(settings_); }

@@ -32,39 +32,64 @@ class auth_throttle_test : public testing::migrated_database_test {
 
 TEST_F(auth_throttle_test, blocks_a_user_after_the_allowed_failures_until_the_window_passes) {
     pg_auth_throttle throttle(*db_, {3, 60s});
-    throttle.record_failure(tenant_, "alice", "phone-1");
-    throttle.record_failure(tenant_, "alice", "phone-2");
-    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-3"), 0s);
-    throttle.record_failure(tenant_, "alice", "phone-3");
-    auto wait = throttle.blocked_for(tenant_, "alice", "phone-9");
+    auto blocked_for = [&](const std::string& user, const std::string& device) {
+        return throttle.check(tenant_, user, device, "198.51.100.7").blocked;
+    };
+    throttle.record_failure(tenant_, "alice", "phone-1", "192.0.2.1");
+    throttle.record_failure(tenant_, "alice", "phone-2", "192.0.2.2");
+    EXPECT_EQ(blocked_for("alice", "phone-3"), 0s);
+    throttle.record_failure(tenant_, "alice", "phone-3", "192.0.2.3");
+    auto wait = blocked_for("alice", "phone-9");
     EXPECT_GT(wait, 50s);
     EXPECT_LE(wait, 60s);
     // Other users and devices with fewer failures are not affected.
-    EXPECT_EQ(throttle.blocked_for(tenant_, "bob", "phone-1"), 0s);
+    EXPECT_EQ(blocked_for("bob", "phone-1"), 0s);
     age_windows(61s);
-    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-9"), 0s);
+    EXPECT_EQ(blocked_for("alice", "phone-9"), 0s);
     // The next failure opens a new window with a single failure.
-    throttle.record_failure(tenant_, "alice", "phone-1");
-    EXPECT_EQ(throttle.blocked_for(tenant_, "alice", "phone-9"), 0s);
+    throttle.record_failure(tenant_, "alice", "phone-1", "192.0.2.1");
+    EXPECT_EQ(blocked_for("alice", "phone-9"), 0s);
+}
+
+TEST_F(auth_throttle_test, strangers_never_lock_a_user_out_of_a_device_that_authenticated_before) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    auto alice = add_user(*db_, "acme", "alice", "pw");
+    in_transaction(*db_, [&](pqxx::work& tx) {
+        tx.exec_params0("INSERT INTO devices (tenant_id, user_id, device_uri, nonce) VALUES ($1, $2, 'IMEI:1', 'n1')",
+                        tenant_, alice.id);
+    });
+    // Someone guesses alice's password, even pretending to be her phone, from elsewhere.
+    for (auto device : {"IMEI:1", "IMEI:1", "IMEI:1", "other"}) {
+        throttle.record_failure(tenant_, "alice", device, "203.0.113.66");
+    }
+    auto own = throttle.check(tenant_, "alice", "IMEI:1", "192.0.2.10");
+    EXPECT_EQ(own.blocked, 0s);
+    EXPECT_TRUE(own.known_device);
+    EXPECT_EQ(own.device_nonce, "n1");
+    // A device alice never used is blocked, and so is the guesser's address for alice, even with her phone's id.
+    auto fresh = throttle.check(tenant_, "alice", "new-phone", "192.0.2.10");
+    EXPECT_GT(fresh.blocked, 0s);
+    EXPECT_FALSE(fresh.known_device);
+    EXPECT_GT(throttle.check(tenant_, "alice", "IMEI:1", "203.0.113.66").blocked, 0s);
 }
 
 TEST_F(auth_throttle_test, blocks_a_device_that_tries_many_user_names_and_a_success_resets_it) {
     pg_auth_throttle throttle(*db_, {3, 60s});
-    for (auto user : {"a", "b", "c"}) throttle.record_failure(tenant_, user, "scanner");
-    EXPECT_GT(throttle.blocked_for(tenant_, "d", "scanner"), 0s);
-    EXPECT_EQ(throttle.blocked_for(tenant_, "d", "phone"), 0s);
+    for (auto user : {"a", "b", "c"}) throttle.record_failure(tenant_, user, "scanner", "203.0.113.9");
+    EXPECT_GT(throttle.check(tenant_, "d", "scanner", "203.0.113.9").blocked, 0s);
+    EXPECT_EQ(throttle.check(tenant_, "d", "phone", "203.0.113.9").blocked, 0s);
     // Tenants are separate.
     auto other = add_tenant(*db_, "other").id;
-    EXPECT_EQ(throttle.blocked_for(other, "d", "scanner"), 0s);
-    throttle.reset(tenant_, "d", "scanner");
-    EXPECT_EQ(throttle.blocked_for(tenant_, "d", "scanner"), 0s);
+    EXPECT_EQ(throttle.check(other, "d", "scanner", "203.0.113.9").blocked, 0s);
+    throttle.reset(tenant_, "d", "scanner", "203.0.113.9");
+    EXPECT_EQ(throttle.check(tenant_, "d", "scanner", "203.0.113.9").blocked, 0s);
 }
 
 TEST_F(auth_throttle_test, forgets_windows_long_past) {
     pg_auth_throttle throttle(*db_, {3, 60s});
-    throttle.record_failure(tenant_, "old", "old-phone");
+    throttle.record_failure(tenant_, "old", "old-phone", "");
     age_windows(120s);
-    throttle.record_failure(tenant_, "new", "");
+    throttle.record_failure(tenant_, "new", "", "");
     auto rows = in_transaction(*db_, [](pqxx::work& tx) {
         return tx.exec1("SELECT string_agg(subject, ',' ORDER BY subject) FROM auth_failures")[0].as<std::string>();
     });
@@ -86,7 +111,7 @@ TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_st
     const auto key = secret_key::generate();
     pg_auth_throttle throttle(*db_, {2, 60s, key});
     auto user = add_user(*db_, "acme", "alice", "pw", &key);
-    auto clean = throttle.check(tenant_, "alice", "phone");
+    auto clean = throttle.check(tenant_, "alice", "phone", "192.0.2.1");
     EXPECT_EQ(clean.blocked, 0s);
     EXPECT_FALSE(clean.failures_on_record);
     ASSERT_TRUE(clean.account);
@@ -95,21 +120,20 @@ TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_st
     EXPECT_EQ(clean.account->md5_secret, md5_secret_of("alice", "pw"));
     EXPECT_EQ(clean.account->needs_upgrade, needs_rehash(clean.account->password_hash));
 
-    throttle.record_failure(tenant_, "alice", "phone");
-    auto once = throttle.check(tenant_, "alice", "other-phone");
+    throttle.record_failure(tenant_, "alice", "phone", "192.0.2.1");
+    auto once = throttle.check(tenant_, "alice", "other-phone", "192.0.2.1");
     EXPECT_EQ(once.blocked, 0s);
     EXPECT_TRUE(once.failures_on_record);
-    throttle.record_failure(tenant_, "mallory", "phone");
-    auto blocked = throttle.check(tenant_, "alice", "phone");
+    throttle.record_failure(tenant_, "mallory", "phone", "192.0.2.1");
+    auto blocked = throttle.check(tenant_, "alice", "phone", "192.0.2.1");
     EXPECT_GT(blocked.blocked, 50s);
-    EXPECT_EQ(blocked.blocked, throttle.blocked_for(tenant_, "alice", "phone"));
     ASSERT_TRUE(blocked.account);
 
-    auto unknown = throttle.check(tenant_, "nobody", "");
+    auto unknown = throttle.check(tenant_, "nobody", "", "");
     EXPECT_FALSE(unknown.account);
     EXPECT_FALSE(unknown.failures_on_record);
-    throttle.reset(tenant_, "alice", "phone");
-    EXPECT_FALSE(throttle.check(tenant_, "alice", "phone").failures_on_record);
+    throttle.reset(tenant_, "alice", "phone", "192.0.2.1");
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "phone", "192.0.2.1").failures_on_record);
 }
 
 }  // namespace

@@ -181,6 +181,8 @@ TEST_F(credential_store_test, uses_the_databases_own_key_until_one_is_configured
     EXPECT_FALSE(stored(md5_tenant_, "alice").sealed.empty());
     EXPECT_EQ(md5_secret(*db_, "md5", "alice"), md5_secret_of("alice", "pw"));
     EXPECT_EQ(find_stored_credentials(*db_, md5_tenant_, "alice")->md5_secret, md5_secret_of("alice", "pw"));
+    pg_auth_throttle throttle(*db_, {});
+    EXPECT_EQ(throttle.check(md5_tenant_, "alice", "phone", "").account->md5_secret, md5_secret_of("alice", "pw"));
     EXPECT_EQ(prepare_secret_key(*db_, nullptr).resealed, 0);
 
     EXPECT_EQ(prepare_secret_key(*db_, &key_).resealed, 1);

@@ -278,6 +278,28 @@ int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64
     return deleted;
 }
 
+namespace {
+// Not a std::exception, so in_transaction neither retries nor wraps it: it only unwinds, which aborts the
+// transaction.
+struct roll_back {};
+}  // namespace
+
+transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work) {
+    try {
+        in_transaction(db, [&](pqxx::work& tx) {
+            pg_sync_store store(tx);
+            if (!work(store)) throw roll_back{};
+        });
+        return transaction_outcome::committed;
+    } catch (const roll_back&) {
+        return transaction_outcome::rolled_back;
+    } catch (const db_error& e) {
+        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(),
+                     log_value(e.what()));
+        return transaction_outcome::failed;
+    }
+}
+
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work) {
     try {
         in_transaction(db, [&](pqxx::work& tx) {

@@ -3,6 +3,7 @@
 // machine can be unit-tested with an in-memory fake. Every call runs inside the one transaction of the
 // message being handled (see sync_transaction), so a message is applied completely or not at all.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -91,6 +92,11 @@ struct session_record {
     bool finished = false;  // save_session records the completion time
     // open_message_session upserted `device` (last seen) for this message with the message's user.
     bool device_touched = false;
+    // open_message_session did not create the device row: the user has the tenant's maximum of devices.
+    bool device_refused = false;
+    // save_session: this message carried valid credentials; the session is now bound to `client_address`.
+    bool credentials_verified = false;
+    std::string client_address;
 };
 
 // What names the session of an incoming message (see sync_store::open_message_session).
@@ -99,7 +105,13 @@ struct message_session {
     std::string session_id;           // the client's SessionID
     std::optional<std::int64_t> key;  // from a valid RespURI token
     std::string msg_id;
-    std::int64_t user = 0;  // the account the message's credentials name (0: none)
+    std::int64_t user = 0;  // the account whose credentials this message carries, verified (0: none valid)
+    std::string address;    // the client's address
+    // A message without token or valid credentials continues a session authenticated from `address` within this
+    // idle window; zero: never (tenant session_binding = token).
+    std::chrono::seconds address_idle{0};
+    std::chrono::seconds max_age{4 * 3600};  // absolute lifetime of a session
+    int max_devices = 20;                    // devices per user (a new device beyond: device_refused)
 };
 
 // What an Alert opens (see sync_store::open_device_store).
@@ -182,17 +194,31 @@ class sync_store {
     // lock, held until the transaction ends. Call it first, before anything the lock should order is read.
     // Without concurrent callers (the in-memory fake) there is nothing to order.
     virtual void lock_device(std::int64_t, const std::string&) {}
-    // The start of a message: lock_device, then the session row by key (when it matches device and SessionID)
-    // or else open_session. The PostgreSQL store does it in one round trip and also upserts the device row of
+    // The start of a message: lock_device, then the session this message may continue (migrations/0010 says
+    // when: by key, by valid credentials, or by address), created for valid credentials; nullopt when the message
+    // may touch no session. The PostgreSQL store does it in one round trip and also upserts the device row of
     // `m.user` when a new message starts the session or the session has no device row of that user yet
-    // (device_touched); the default leaves the device to the caller.
-    virtual session_record open_message_session(std::int64_t tenant, const message_session& m) {
+    // (device_touched); the in-memory default knows no time, so it leaves out the expiry and idle checks and the
+    // device to the caller.
+    virtual std::optional<session_record> open_message_session(std::int64_t tenant, const message_session& m) {
         lock_device(tenant, m.device_uri);
-        if (m.key) {
+        if (m.key && (m.user != 0 || m.msg_id != "1")) {
             auto found = lock_session_by_key(tenant, *m.key);
-            if (found && found->device_uri == m.device_uri && found->session_id == m.session_id) return *found;
+            if (found && found->device_uri == m.device_uri && found->session_id == m.session_id &&
+                found->user_id != 0 && (m.user == 0 || found->user_id == m.user)) {
+                return found;
+            }
         }
-        return open_session(tenant, m.device_uri, m.session_id);
+        if (m.user == 0) {
+            if (m.msg_id == "1" || m.address_idle.count() == 0 || m.address.empty()) return std::nullopt;
+            auto found = lock_session(tenant, m.device_uri, m.session_id);
+            if (found && found->user_id != 0 && found->client_address == m.address) return found;
+            return std::nullopt;
+        }
+        auto found = open_session(tenant, m.device_uri, m.session_id);
+        if (found.user_id != 0 && found.user_id != m.user) return std::nullopt;
+        found.user_id = m.user;
+        return found;
     }
     // The per-device row named `pointer` (no user, so no running session) now names `session_id`: created, or
     // restarted when it expired. The default composes lock_session, create_session and save_session.
@@ -340,5 +366,8 @@ class sync_store {
 // function on serialization failures and lost connections. Returns false when the database failed
 // (after retries); exceptions thrown by `work` itself propagate after rollback.
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work);
+// As run_sync_transaction, but `work` decides: true commits, false rolls everything it wrote back.
+enum class transaction_outcome { committed, rolled_back, failed };
+transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work);
 
 }  // namespace syncml::persistence

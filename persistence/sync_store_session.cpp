@@ -72,21 +72,20 @@ int64_t pg_session_store::create_session(int64_t tenant, const std::string& devi
     return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
 }
 
-session_record pg_session_store::open_session(int64_t tenant, const std::string& device_uri,
-                                              const std::string& session_id) {
-    return session_of(exec_sql1(tx_, sql::open_session, tenant, device_uri, session_id));
-}
-
 void pg_session_store::save_session(int64_t tenant, const session_record& s) {
     exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
-              pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished);
+              pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished, s.credentials_verified,
+              s.client_address);
 }
 
-session_record pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
-    auto row = exec_sql1(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
-                         m.msg_id, m.user);
-    auto s = session_of(row);
-    s.device_touched = row[13].as<bool>();
+std::optional<session_record> pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
+    auto rows = exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
+                         m.msg_id, m.user, m.address, static_cast<double>(m.address_idle.count()),
+                         static_cast<double>(m.max_age.count()), m.max_devices);
+    if (rows.empty()) return std::nullopt;
+    auto s = session_of(rows[0]);
+    s.device_touched = rows[0]["r_device_touched"].as<bool>();
+    s.device_refused = rows[0]["r_device_refused"].as<bool>();
     return s;
 }
 

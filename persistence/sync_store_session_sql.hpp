@@ -39,28 +39,9 @@ inline constexpr const char* lock_session_key =
 inline constexpr const char* create_session =
     "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
     "VALUES ($1, $2, $3, now() + interval '30 minutes') "
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = '\\x', user_id = NULL, "
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = '\\x', user_id = NULL, "
     "device_id = NULL, last_msg_id = NULL, last_response = NULL, last_response_content_type = NULL, "
     "created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' RETURNING session_id";
-
-// lock_session, else create_session, in one statement: a live row is kept as it is (and locked by the update),
-// an expired one starts afresh.
-inline constexpr const char* open_session =
-    "WITH s AS (INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
-    "VALUES ($1, $2, $3, now() + interval '30 minutes') "
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET "
-    "state = CASE WHEN sessions.expires_at > now() THEN sessions.state ELSE '\\x' END, "
-    "user_id = CASE WHEN sessions.expires_at > now() THEN sessions.user_id ELSE NULL END, "
-    "device_id = CASE WHEN sessions.expires_at > now() THEN sessions.device_id ELSE NULL END, "
-    "last_msg_id = CASE WHEN sessions.expires_at > now() THEN sessions.last_msg_id ELSE NULL END, "
-    "last_response = CASE WHEN sessions.expires_at > now() THEN sessions.last_response ELSE NULL END, "
-    "last_response_content_type = CASE WHEN sessions.expires_at > now() THEN sessions.last_response_content_type ELSE "
-    "NULL END, "
-    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at ELSE NULL END, "
-    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, "
-    "updated_at = CASE WHEN sessions.expires_at > now() THEN sessions.updated_at ELSE now() END, "
-    "expires_at = CASE WHEN sessions.expires_at > now() THEN sessions.expires_at "
-    "ELSE now() + interval '30 minutes' END RETURNING *) " SYNCML_SESSION_COLUMNS "FROM s " SYNCML_SESSION_DEVICE_JOIN;
 
 // A session expires 25 to 30 minutes after its last message: the expiry (an indexed column) moves only when it
 // is 5 minutes old, so the other messages of a session update its row in place (HOT: no new index entries).
@@ -70,12 +51,15 @@ inline constexpr const char* save_session =
     "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
     "last_response_content_type = $7, device_id = NULLIF($8::bigint, 0), "
     "finished_at = CASE WHEN $9 THEN clock_timestamp() ELSE finished_at END, updated_at = now(), "
+    "client_address = CASE WHEN $10 THEN $11 ELSE client_address END, "
+    "authenticated_at = CASE WHEN $10 THEN now() ELSE authenticated_at END, "
     "expires_at = CASE WHEN expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
     "ELSE expires_at END WHERE tenant_id = $1 AND session_id = $2";
 
-// Device lock, session row and (when due) device row in one round trip: migrations/0008_open_session_function.sql.
+// Device lock, session row and (when due) device row in one round trip: migrations/0010_session_binding.sql.
 inline constexpr const char* open_message_session =
-    "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint)";
+    "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint, $7, $8::float8, $9::float8, "
+    "$10::integer)";
 
 // The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
 // No row when another transaction created the datastore after this statement's snapshot was taken (the caller
@@ -98,7 +82,8 @@ inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND 
     "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, state, last_msg_id, last_response, "              \
     "last_response_content_type, expires_at) " values                                                                  \
     " "                                                                                                                \
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id) DO UPDATE SET state = EXCLUDED.state, user_id = NULL, "    \
+    "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = EXCLUDED.state, user_id = " \
+    "NULL, "                                                                                                           \
     "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "                     \
     "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "                              \
     "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), " \

@@ -55,6 +55,21 @@ class sync_store_session_test : public testing::migrated_database_test {
     std::int64_t user_ = 0;
 };
 
+// A message of "phone" from 192.0.2.1, where a session may continue by address for 5 minutes.
+message_session message_of(const std::string& session_id, const std::string& msg_id, std::int64_t user,
+                           std::optional<std::int64_t> key = std::nullopt, const std::string& address = "192.0.2.1",
+                           const std::string& device = "phone") {
+    message_session m;
+    m.device_uri = device;
+    m.session_id = session_id;
+    m.key = key;
+    m.msg_id = msg_id;
+    m.user = user;
+    m.address = address;
+    m.address_idle = std::chrono::minutes(5);
+    return m;
+}
+
 TEST_F(sync_store_session_test, a_newer_authenticated_session_of_the_device_supersedes_an_older_one) {
     add_session("1", true, 30s);
     EXPECT_FALSE(superseded("1"));
@@ -85,14 +100,14 @@ TEST_F(sync_store_session_test, an_unauthenticated_newer_session_or_a_resume_poi
     EXPECT_FALSE(superseded("1"));
 }
 
-TEST_F(sync_store_session_test, open_session_creates_keeps_a_live_row_and_restarts_an_expired_one) {
+TEST_F(sync_store_session_test, open_message_session_creates_keeps_a_live_row_and_restarts_an_expired_one) {
     session_record first;
     tx([&](sync_store& s) {
-        first = s.open_session(tenant_, "phone", "7");
+        first = s.open_message_session(tenant_, message_of("7", "1", user_)).value();
         EXPECT_GT(first.id, 0);
         EXPECT_TRUE(first.last_msg_id.empty());
-        EXPECT_EQ(first.device.id, 0);
-        auto device = s.device(tenant_, user_, "phone");
+        auto device = first.device;
+        EXPECT_GT(device.id, 0);
         s.set_device_devinf(tenant_, device.id, "<DevInf/>");
         first.user_id = user_;
         first.state = "state-1";
@@ -103,7 +118,7 @@ TEST_F(sync_store_session_test, open_session_creates_keeps_a_live_row_and_restar
     });
     // The next message finds the row with its device (no lookup of its own) and its stored reply.
     tx([&](sync_store& s) {
-        auto again = s.open_session(tenant_, "phone", "7");
+        auto again = s.open_message_session(tenant_, message_of("7", "2", user_)).value();
         EXPECT_EQ(again.id, first.id);
         EXPECT_EQ(again.state, "state-1");
         EXPECT_EQ(again.last_reply, "reply-1");
@@ -121,12 +136,12 @@ TEST_F(sync_store_session_test, open_session_creates_keeps_a_live_row_and_restar
                    [&](pqxx::work& t) { t.exec("UPDATE sessions SET expires_at = now() - interval '1 second'"); });
     tx([&](sync_store& s) {
         EXPECT_FALSE(s.lock_session(tenant_, "phone", "7"));
-        auto fresh = s.open_session(tenant_, "phone", "7");
+        auto fresh = s.open_message_session(tenant_, message_of("7", "2", user_)).value();
         EXPECT_EQ(fresh.id, first.id);
         EXPECT_TRUE(fresh.state.empty());
         EXPECT_TRUE(fresh.last_msg_id.empty());
-        EXPECT_EQ(fresh.user_id, 0);
-        EXPECT_EQ(fresh.device.id, 0);
+        EXPECT_EQ(fresh.user_id, user_);
+        EXPECT_EQ(fresh.device.id, first.device.id);
     });
     EXPECT_EQ(sql_value("SELECT finished_at IS NULL AND expires_at > now() FROM sessions"), "t");
 }
@@ -189,15 +204,10 @@ TEST_F(sync_store_session_test, the_device_lock_excludes_other_transactions_unti
     EXPECT_TRUE(after_failure.get());
 }
 
-message_session message_of(const std::string& session_id, const std::string& msg_id, std::int64_t user,
-                           std::optional<std::int64_t> key = std::nullopt) {
-    return {"phone", session_id, key, msg_id, user};
-}
-
 TEST_F(sync_store_session_test, open_message_session_upserts_the_device_when_the_session_starts) {
     session_record first;
     tx([&](sync_store& s) {
-        first = s.open_message_session(tenant_, message_of("5", "1", user_));
+        first = s.open_message_session(tenant_, message_of("5", "1", user_)).value();
         EXPECT_GT(first.id, 0);
         EXPECT_TRUE(first.device_touched);
         EXPECT_GT(first.device.id, 0);
@@ -208,46 +218,115 @@ TEST_F(sync_store_session_test, open_message_session_upserts_the_device_when_the
         s.save_session(tenant_, first);
     });
     EXPECT_EQ(sql_value("SELECT count(*) FROM devices WHERE last_seen IS NOT NULL"), "1");
-    // Later messages, by RespURI key or by device and SessionID, read the device with the session row.
+    // Later messages, by RespURI key or by the address that authenticated, read the device with the session row.
     tx([&](sync_store& s) {
-        auto by_key = s.open_message_session(tenant_, message_of("5", "2", user_, first.id));
+        auto by_key = s.open_message_session(tenant_, message_of("5", "2", 0, first.id)).value();
         EXPECT_EQ(by_key.id, first.id);
         EXPECT_FALSE(by_key.device_touched);
         EXPECT_EQ(by_key.device.id, first.device.id);
         EXPECT_EQ(by_key.last_reply, "reply-1");
-        auto by_uri = s.open_message_session(tenant_, message_of("5", "2", 0));
-        EXPECT_EQ(by_uri.id, first.id);
-        EXPECT_EQ(by_uri.device.id, first.device.id);
+        auto by_address = s.open_message_session(tenant_, message_of("5", "2", 0)).value();
+        EXPECT_EQ(by_address.id, first.id);
+        EXPECT_EQ(by_address.device.id, first.device.id);
     });
-    // A key of another session (or SessionID) is no way into this one.
+    // A key of another session (or SessionID) is no way into this one, nor is another address.
     tx([&](sync_store& s) {
-        auto other = s.open_message_session(tenant_, message_of("6", "1", 0, first.id));
-        EXPECT_NE(other.id, first.id);
-        EXPECT_FALSE(other.device_touched);
-        EXPECT_EQ(other.device.id, 0);
+        EXPECT_FALSE(s.open_message_session(tenant_, message_of("6", "2", 0, first.id)));
+        EXPECT_FALSE(s.open_message_session(tenant_, message_of("5", "2", 0, std::nullopt, "203.0.113.5")));
     });
-    // A resend of the last message touches nothing; another user of the device gets a device row of its own.
+    // A resend of the last message touches nothing; another user of the device gets a session and a device row of
+    // its own.
     auto other_user = add_user(*db_, "acme", "v", "pw").id;
     tx([&](sync_store& s) {
-        EXPECT_FALSE(s.open_message_session(tenant_, message_of("5", "1", user_)).device_touched);
-        auto rec = s.open_message_session(tenant_, message_of("5", "3", other_user));
+        EXPECT_FALSE(s.open_message_session(tenant_, message_of("5", "1", user_))->device_touched);
+        auto rec = s.open_message_session(tenant_, message_of("5", "1", other_user)).value();
+        EXPECT_NE(rec.id, first.id);
+        EXPECT_TRUE(rec.last_reply.empty());
         EXPECT_TRUE(rec.device_touched);
         EXPECT_EQ(rec.device_user_id, other_user);
         EXPECT_NE(rec.device.id, first.device.id);
     });
 }
 
+// What a message without credentials can reach: issue 15's session hijack.
+TEST_F(sync_store_session_test, open_message_session_without_credentials_reaches_only_a_bound_live_session) {
+    std::int64_t key = 0;
+    tx([&](sync_store& s) {
+        auto rec = s.open_message_session(tenant_, message_of("S", "1", user_)).value();
+        key = rec.id;
+        rec.last_msg_id = "1";
+        rec.last_reply = "reply";
+        s.save_session(tenant_, rec);
+    });
+    auto reaches = [&](const message_session& m) {
+        std::optional<session_record> found;
+        tx([&](sync_store& s) { found = s.open_message_session(tenant_, m); });
+        return found.has_value();
+    };
+    EXPECT_TRUE(reaches(message_of("S", "2", 0)));
+    EXPECT_TRUE(reaches(message_of("S", "2", 0, key, "203.0.113.5")));
+    // MsgID 1 without credentials never touches a live session, token or not.
+    EXPECT_FALSE(reaches(message_of("S", "1", 0)));
+    EXPECT_FALSE(reaches(message_of("S", "1", 0, key)));
+    // Address binding off (session_binding = token): only the token.
+    auto token_only = message_of("S", "2", 0);
+    token_only.address_idle = std::chrono::seconds(0);
+    EXPECT_FALSE(reaches(token_only));
+    // Idle longer than the window: the address no longer counts, the token still does.
+    in_transaction(
+        *db_, [&](pqxx::work& t) { t.exec0("UPDATE sessions SET updated_at = updated_at - interval '6 minutes'"); });
+    EXPECT_FALSE(reaches(message_of("S", "2", 0)));
+    EXPECT_TRUE(reaches(message_of("S", "2", 0, key)));
+    // The password changed since the session authenticated: neither.
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec0("UPDATE sessions SET updated_at = now()");
+        t.exec_params0("UPDATE users SET credentials_changed_at = now() WHERE tenant_id = $1", tenant_);
+    });
+    EXPECT_FALSE(reaches(message_of("S", "2", 0)));
+    EXPECT_FALSE(reaches(message_of("S", "2", 0, key)));
+    // Valid credentials continue it and bind it again; past its absolute lifetime it starts afresh.
+    EXPECT_TRUE(reaches(message_of("S", "2", user_)));
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec0(
+            "UPDATE sessions SET created_at = created_at - interval '5 hours', "
+            "authenticated_at = now() + interval '1 second'");
+    });
+    EXPECT_FALSE(reaches(message_of("S", "2", 0, key)));
+    tx([&](sync_store& s) {
+        auto fresh = s.open_message_session(tenant_, message_of("S", "2", user_)).value();
+        EXPECT_EQ(fresh.id, key);
+        EXPECT_TRUE(fresh.state.empty());
+        EXPECT_TRUE(fresh.last_reply.empty());
+    });
+}
+
+TEST_F(sync_store_session_test, open_message_session_refuses_a_new_device_beyond_the_users_maximum) {
+    auto m = message_of("1", "1", user_);
+    m.max_devices = 1;
+    tx([&](sync_store& s) { EXPECT_FALSE(s.open_message_session(tenant_, m)->device_refused); });
+    auto second = message_of("1", "1", user_, std::nullopt, "192.0.2.1", "second-phone");
+    second.max_devices = 1;
+    tx([&](sync_store& s) {
+        auto rec = s.open_message_session(tenant_, second).value();
+        EXPECT_TRUE(rec.device_refused);
+        EXPECT_FALSE(rec.device_touched);
+    });
+    // The known device goes on.
+    m.session_id = "2";
+    tx([&](sync_store& s) { EXPECT_FALSE(s.open_message_session(tenant_, m)->device_refused); });
+}
+
 // The lock and the lookups are one statement: they must still see what the previous holder of the device lock
 // committed while this message waited for it, or two messages of one device could run on the same state.
 TEST_F(sync_store_session_test, open_message_session_waits_for_the_device_and_sees_what_the_holder_committed) {
     std::int64_t key = 0;
-    tx([&](sync_store& s) { key = s.open_message_session(tenant_, message_of("8", "1", 0)).id; });
+    tx([&](sync_store& s) { key = s.open_message_session(tenant_, message_of("8", "1", user_))->id; });
     std::promise<void> locked;
     std::promise<void> release;
     auto holder = std::async(std::launch::async, [&] {
         database db(url());
         return run_sync_transaction(db, [&](sync_store& s) {
-            auto rec = s.open_message_session(tenant_, message_of("8", "2", 0, key));
+            auto rec = s.open_message_session(tenant_, message_of("8", "2", 0, key)).value();
             locked.set_value();
             release.get_future().wait();
             rec.state = "after-2";
@@ -261,11 +340,13 @@ TEST_F(sync_store_session_test, open_message_session_waits_for_the_device_and_se
     auto waiter = std::async(std::launch::async, [&] {
         database db(url());
         return run_sync_transaction(
-            db, [&](sync_store& s) { seen = s.open_message_session(tenant_, message_of("8", "3", 0, key)); });
+            db, [&](sync_store& s) { seen = s.open_message_session(tenant_, message_of("8", "3", 0, key)).value(); });
     });
     EXPECT_EQ(waiter.wait_for(300ms), std::future_status::timeout);
     // Other devices are not affected.
-    tx([&](sync_store& s) { s.open_message_session(tenant_, {"tablet", "8", std::nullopt, "1", 0}); });
+    tx([&](sync_store& s) {
+        s.open_message_session(tenant_, message_of("8", "1", user_, std::nullopt, "192.0.2.1", "tablet"));
+    });
     release.set_value();
     EXPECT_TRUE(holder.get());
     ASSERT_EQ(waiter.wait_for(5s), std::future_status::ready);

@@ -137,7 +137,15 @@ TEST_F(sync_store_test, sessions_round_trip_binary_state_and_replies) {
     std::int64_t key = 0;
     tx([&](sync_store& s) {
         key = s.create_session(tenant_, "dev", "7");
-        session_record rec{key, "7", "dev", user_, state, "2", reply, "application/vnd.syncml+wbxml"};
+        session_record rec;
+        rec.id = key;
+        rec.session_id = "7";
+        rec.device_uri = "dev";
+        rec.user_id = user_;
+        rec.state = state;
+        rec.last_msg_id = "2";
+        rec.last_reply = reply;
+        rec.last_reply_type = "application/vnd.syncml+wbxml";
         s.save_session(tenant_, rec);
     });
     tx([&](sync_store& s) {

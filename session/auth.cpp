@@ -83,6 +83,27 @@ std::string md5_digest(std::string_view secret, std::string_view nonce) {
     return base64_encode(raw_md5(input));
 }
 
+bool md5_digest_matches(std::string_view secret, std::string_view digest, std::string_view device_nonce,
+                        const std::vector<std::string>& stateless_nonces) {
+    if (secret.empty()) return false;
+    if (!device_nonce.empty()) return constant_time_equal(md5_digest(secret, device_nonce), digest);
+    bool ok = false;
+    for (const auto& nonce : stateless_nonces) ok = constant_time_equal(md5_digest(secret, nonce), digest) || ok;
+    return ok;
+}
+
+std::vector<std::string> stateless_nonces(std::string_view secret, std::int64_t tenant, std::string_view device,
+                                          std::int64_t unix_seconds) {
+    constexpr std::int64_t period = 600;
+    std::vector<std::string> out;
+    for (auto p : {unix_seconds / period, unix_seconds / period - 1}) {
+        std::string data = "nonce:" + std::to_string(tenant) + ":" + std::to_string(p) + ":";
+        data.append(device);
+        out.push_back(hmac_sha256_hex(secret, data).substr(0, 24));
+    }
+    return out;
+}
+
 std::string random_nonce() {
     static constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     std::array<unsigned char, 16> bytes{};

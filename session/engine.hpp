@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "persistence/sync_store.hpp"
 #include "session/message.hpp"
@@ -27,7 +28,12 @@ struct engine_context {
     std::string resp_uri;                 // where the client should post the rest of the session; empty: none
     std::optional<account_info> account;  // for the user named in Cred (basic) or SyncHdr Source LocName (md5)
     std::int64_t now_ms = 0;
-    std::function<std::string()> make_nonce;  // fresh random nonce for md5 challenges
+    std::function<std::string()> make_nonce;  // fresh random nonce after a successful md5 authentication
+    // Nonces a device without a stored one may answer an md5 challenge with (derived from the server secret and
+    // the time, so that a failed login needs no write); the first one is announced.
+    std::vector<std::string> stateless_nonces;
+    bool allow_basic = true;  // the tenant's auth modes
+    bool allow_md5 = true;
     std::int64_t max_msg_size = 1024 * 1024;  // our own limit, announced in the reply header
     // The largest item we accept (413 beyond) and the items a datastore may hold (a new one beyond: 420; 0: no limit).
     std::int64_t max_obj_size = 16 * 1024 * 1024;

@@ -34,12 +34,15 @@ TEST(engine, rejects_a_message_without_credentials_with_407_and_a_challenge) {
     EXPECT_EQ(hdr[0]->chal->meta->type, "syncml:auth-basic");
 }
 
-TEST(engine, authenticates_md5_with_the_nonce_it_issued_and_issues_a_fresh_one) {
+// A failed login stores nothing (the caller rolls back): the challenge announces a nonce that is valid without
+// being stored, the stateless one for a device without a stored nonce, and only a success stores a fresh one.
+TEST(engine, authenticates_md5_with_the_nonce_it_announced_and_stores_a_fresh_one_only_on_success) {
     testing::fake_sync_store store;
     engine_context ctx;
     ctx.tenant_id = 1;
     ctx.account = account_info{7, "u1", false, md5_digest_secret()};
     ctx.make_nonce = [n = 0]() mutable { return "nonce" + std::to_string(++n); };
+    ctx.stateless_nonces = {"stateless-now", "stateless-before"};
     auto device = store.device(1, 7, "phone-md5");
     message m;
     m.header.ver_dtd = "1.2";
@@ -53,16 +56,27 @@ TEST(engine, authenticates_md5_with_the_nonce_it_issued_and_issues_a_fresh_one) 
     auto hdr = statuses_of(outcome.reply, "SyncHdr")[0];
     EXPECT_EQ(hdr->data, "401");
     ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
-    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "stateless-now");
+    EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "");
 
+    // The previous period's nonce is still good.
     m.header.msg_id = "2";
-    m.header.cred->data = md5_digest(md5_digest_secret(), "nonce1");
+    m.header.cred->data = md5_digest(md5_digest_secret(), "stateless-before");
     outcome = process_message(m, state, device, ctx, store);
     hdr = statuses_of(outcome.reply, "SyncHdr")[0];
     EXPECT_EQ(hdr->data, "212");
     ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
-    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce2");
-    EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce2");
+    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+    EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce1");
+
+    // With a stored nonce, only that one counts, and a failure announces it unchanged.
+    session_state next;
+    m.header.cred->data = md5_digest(md5_digest_secret(), "stateless-now");
+    outcome = process_message(m, next, device, ctx, store);
+    hdr = statuses_of(outcome.reply, "SyncHdr")[0];
+    EXPECT_EQ(hdr->data, "401");
+    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+    EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce1");
 }
 
 TEST(engine, grants_a_slow_sync_with_508_when_the_device_is_unknown) {

@@ -16,10 +16,10 @@ namespace syncml::session {
 enum class wire_encoding { xml, wbxml };
 
 struct sync_request {
-    std::string tenant;       // from /sync/<tenant>; empty for /sync (the default tenant)
-    std::string url;          // the request target as the client sent it (for RespURI building)
-    std::string host;         // Host header (not trusted: only used when public_base is empty)
-    bool tls = false;         // request came in over https
+    std::string tenant;  // from /sync/<tenant>; empty for /sync (the default tenant)
+    std::string url;     // the request target as the client sent it (for RespURI building)
+    std::string host;    // Host header (not trusted: only used when public_base is empty)
+    bool tls = false;    // request came in over https
     // Scheme, host and port RespURIs start with ("https://sync.example.com"), decided by the front end from
     // configuration or a trusted proxy's headers; empty: from the listener (tls + host).
     std::string public_base;

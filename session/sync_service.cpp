@@ -9,15 +9,17 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/password_hash.hpp"
+#include "persistence/log_value.hpp"
 #include "persistence/sync_store.hpp"
 #include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/credential_cache.hpp"
 #include "session/engine.hpp"
 #include "session/engine_metrics.hpp"
+#include "session/login.hpp"
 #include "session/session_log.hpp"
 #include "session/tenant_cache.hpp"
+#include "session/tenant_limits.hpp"
 
 namespace syncml::session {
 namespace {
@@ -52,31 +54,15 @@ std::string query_token(const std::string& url) {
 std::string base_uri(const sync_request& request) {
     auto path = request.url.substr(0, request.url.find('?'));
     if (path.empty() || path[0] != '/') path = "/" + path;
+    if (!request.public_base.empty()) return request.public_base + path;
     return (request.tls ? "https://" : "http://") + request.host + path;
 }
 
-// The account named by this message's credentials, looked up before the transaction together with the auth
-// throttle's verdict (one statement). Only messages that carry Cred pay for it and for password hashing, and a
-// password verified a moment ago is not hashed again. A blocked user or device is refused without looking at the
-// password: guesses cost nothing.
-std::optional<account_info> find_account(const persistence::credential_check& check, std::int64_t tenant,
-                                         const sync_hdr& header, credential_cache& cache) {
-    if (!header.cred) return std::nullopt;
-    auto name = credential_user(header);
-    if (!name) return std::nullopt;
-    if (check.blocked.count() > 0 || !check.account) return account_info{};
-    const auto& stored = *check.account;
-    account_info acct{stored.user_id, *name, false, {}};
-    if (is_md5(*header.cred)) {
-        acct.md5_secret = stored.md5_secret;
-    } else if (auto basic = parse_basic(*header.cred)) {
-        acct.password_ok = cache.verified(tenant, *name, basic->password, stored.password_hash);
-        if (!acct.password_ok && persistence::verify_password(basic->password, stored.password_hash)) {
-            acct.password_ok = true;
-            cache.remember(tenant, *name, basic->password, stored.password_hash);
-        }
-    }
-    return acct;
+std::optional<std::int64_t> numeric_msg_id(const std::string& text) {
+    std::int64_t n = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc{} || ptr != text.data() + text.size() || n < 1) return std::nullopt;
+    return n;
 }
 
 sync_response retry_later(sync_response response, std::chrono::seconds after) {
@@ -112,17 +98,37 @@ struct sync_service::impl {
         return secret;
     }
 
-    // The device lock and the session row (by the RespURI token when it is valid, else by device and SessionID),
-    // with the device row when the session starts: one round trip on PostgreSQL.
-    persistence::session_record open_session(persistence::sync_store& store, std::int64_t tenant,
-                                             const sync_request& request, const message& in, std::int64_t user) {
+    // The secret outside a message's transaction (md5 logins are checked before it): read once per process.
+    std::string token_secret(persistence::database& db) {
+        {
+            std::lock_guard lock(secret_mutex);
+            if (!secret.empty()) return secret;
+        }
+        std::string read;
+        persistence::run_sync_transaction(db, [&](persistence::sync_store& store) { read = token_secret(store); });
+        return read;
+    }
+
+    // The session this message may continue, found and locked with the device lock in one round trip: by a valid
+    // RespURI token, by the credentials it proved (`verified_user`), or by the address that authenticated the
+    // session (migrations/0010_session_binding.sql); nullopt when none.
+    std::optional<persistence::session_record> open_session(persistence::sync_store& store,
+                                                            const persistence::tenant_info& tenant,
+                                                            const sync_request& request, const message& in,
+                                                            std::int64_t verified_user) {
         persistence::message_session m;
         m.device_uri = in.header.source.loc_uri;
         m.session_id = in.header.session_id;
         m.key = parse_session_token(query_token(request.url), token_secret(store));
         m.msg_id = in.header.msg_id;
-        m.user = user;
-        return store.open_message_session(tenant, m);
+        m.user = verified_user;
+        m.address = request.remote_addr;
+        if (tenant.settings.binding == persistence::session_binding::token_or_address) {
+            m.address_idle = settings.session_address_idle;
+        }
+        m.max_age = settings.session_max_age;
+        m.max_devices = tenant.settings.max_devices_per_user;
+        return store.open_message_session(tenant.id, m);
     }
 
     // The session's device row: read with the session row for later messages, upserted (last seen) once when
@@ -145,74 +151,142 @@ struct sync_service::impl {
         return report;
     }
 
-    message_report run(persistence::sync_store& store, const persistence::tenant_info& tenant,
-                       const sync_request& request, const message& in, const std::optional<account_info>& acct) {
-        auto rec = open_session(store, tenant.id, request, in, acct ? acct->user_id : 0);
-        // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
-        if (in.header.msg_id != "1" && rec.superseded) return busy(tenant, in);
+    static message_report too_many_devices(const persistence::tenant_info& tenant, const message& in) {
+        spdlog::info("sync: refused tenant={} user={} device={}: the user has {} devices, the tenant's maximum",
+                     persistence::log_value(tenant.name),
+                     persistence::log_value(credential_user(in.header).value_or("")),
+                     persistence::log_value(in.header.source.loc_uri), tenant.settings.max_devices_per_user);
         message_report report;
-        if (rec.last_msg_id == in.header.msg_id && !rec.last_reply.empty()) {
-            report.result = engine_metrics::message_result::resend;
-            report.response.content_type = rec.last_reply_type;
-            report.response.body = rec.last_reply;
-            return report;
-        }
-        auto state = decode_state(rec.state).value_or(session_state{});
-        // A client that reuses a SessionID starts over with MsgID 1; a finished session never continues.
-        if ((in.header.msg_id == "1" && !rec.last_msg_id.empty()) || state.current == phase::done) {
-            state = session_state{};
-        }
-        const bool starting = state.started_unix_ms == 0;
-        if (starting) state.started_unix_ms = now_ms();
-        state.bytes_in += static_cast<std::int64_t>(request.body.size());
-        std::int64_t user = state.user_id != 0 ? state.user_id : (acct ? acct->user_id : 0);
-        auto device = session_device(store, tenant.id, rec, user, starting, in.header.source.loc_uri);
+        engine_metrics::limit_refused(engine_metrics::limit::devices_per_user);
+        report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 403), in.encoding);
+        return report;
+    }
+
+    engine_context context_of(persistence::sync_store& store, const persistence::tenant_info& tenant,
+                              const sync_request& request, const message& in, const std::optional<account_info>& acct,
+                              std::int64_t session_key) {
         engine_context ctx;
         ctx.tenant_id = tenant.id;
-        ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(rec.id, token_secret(store));
+        if (session_key != 0) {
+            ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(session_key, token_secret(store));
+        }
         ctx.account = acct;
         ctx.now_ms = now_ms();
         ctx.max_msg_size = settings.max_msg_size;
         ctx.max_obj_size = settings.max_obj_size;
-        auto outcome = process_message(in, state, device, ctx, store);
-        auto reply = syncml_reply(outcome.reply, in.encoding);
-        state.bytes_out += static_cast<std::int64_t>(reply.body.size());
-        rec.user_id = state.user_id;
-        rec.state = encode_state(state);
-        rec.last_msg_id = in.header.msg_id;
-        rec.last_reply = reply.body;
-        rec.last_reply_type = reply.content_type;
-        rec.device = device;
-        rec.finished = outcome.session_done;
-        store.save_session(tenant.id, rec);
-        report.response = std::move(reply);
-        if (outcome.auth_failed) report.result = engine_metrics::message_result::auth_failed;
-        report.session_done = outcome.session_done;
-        report.state = std::move(state);
-        report.device = in.header.source.loc_uri;
+        apply_tenant_limits(ctx, tenant.settings);
+        ctx.stateless_nonces =
+            stateless_nonces(token_secret(store), tenant.id, in.header.source.loc_uri, ctx.now_ms / 1000);
+        ctx.allow_basic = tenant.settings.auth_basic;
+        ctx.allow_md5 = tenant.settings.auth_md5;
+        return ctx;
+    }
+
+    // A message that may continue no session: the engine answers it (a challenge, statuses for its commands)
+    // against a fresh state and the device's stored nonce, and the caller rolls back whatever that wrote.
+    message_report challenge(persistence::sync_store& store, const persistence::tenant_info& tenant,
+                             const sync_request& request, const message& in, const std::optional<account_info>& acct,
+                             const persistence::credential_check& check) {
+        session_state state;
+        if (auto n = numeric_msg_id(in.header.msg_id)) state.next_msg_id = *n;
+        persistence::device_record device;
+        device.nonce = check.device_nonce;
+        auto outcome = process_message(in, state, device, context_of(store, tenant, request, in, acct, 0), store);
+        message_report report;
+        report.response = syncml_reply(outcome.reply, in.encoding);
+        report.result = engine_metrics::message_result::auth_failed;
         return report;
     }
 
+    // One message in its transaction; false: roll back everything it wrote (it did not authenticate, or it only
+    // gets a stored reply or a refusal).
+    bool run(persistence::sync_store& store, const persistence::tenant_info& tenant, const sync_request& request,
+             const message& in, const std::optional<account_info>& acct, const persistence::credential_check& check,
+             message_report& report) {
+        const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
+        auto rec = open_session(store, tenant, request, in, verified);
+        if (!rec) {
+            report = challenge(store, tenant, request, in, acct, check);
+            return false;
+        }
+        if (rec->device_refused) {
+            report = too_many_devices(tenant, in);
+            return false;
+        }
+        // MsgID 1 starts a session, also when a restarted client reuses its last SessionID.
+        if (in.header.msg_id != "1" && rec->superseded) {
+            report = busy(tenant, in);
+            return false;
+        }
+        if (rec->last_msg_id == in.header.msg_id && !rec->last_reply.empty()) {
+            report.result = engine_metrics::message_result::resend;
+            report.response.content_type = rec->last_reply_type;
+            report.response.body = rec->last_reply;
+            return false;
+        }
+        auto state = decode_state(rec->state).value_or(session_state{});
+        // A client that reuses a SessionID starts over with MsgID 1; a finished session never continues.
+        if ((in.header.msg_id == "1" && !rec->last_msg_id.empty()) || state.current == phase::done) {
+            state = session_state{};
+        }
+        const bool starting = state.started_unix_ms == 0;
+        if (starting) {
+            state.started_unix_ms = now_ms();
+            // Earlier messages of the client got a challenge, each with our next MsgID.
+            if (auto n = numeric_msg_id(in.header.msg_id)) state.next_msg_id = *n;
+        }
+        state.bytes_in += static_cast<std::int64_t>(request.body.size());
+        std::int64_t user = state.user_id != 0 ? state.user_id : verified;
+        auto device = session_device(store, tenant.id, *rec, user, starting, in.header.source.loc_uri);
+        auto ctx = context_of(store, tenant, request, in, acct, rec->id);
+        auto outcome = process_message(in, state, device, ctx, store);
+        auto reply = syncml_reply(outcome.reply, in.encoding);
+        report.response = std::move(reply);
+        if (outcome.auth_failed) report.result = engine_metrics::message_result::auth_failed;
+        // Only an authenticated session is stored (a nonce of the device changed meanwhile: a replay lost).
+        if (!state.authenticated) return false;
+        state.bytes_out += static_cast<std::int64_t>(report.response.body.size());
+        rec->user_id = state.user_id;
+        rec->state = encode_state(state);
+        rec->last_msg_id = in.header.msg_id;
+        rec->last_reply = report.response.body;
+        rec->last_reply_type = report.response.content_type;
+        rec->device = device;
+        rec->finished = outcome.session_done;
+        rec->credentials_verified = verified != 0;
+        rec->client_address = request.remote_addr;
+        store.save_session(tenant.id, *rec);
+        report.session_done = outcome.session_done;
+        report.state = std::move(state);
+        report.device = in.header.source.loc_uri;
+        return true;
+    }
+
     // One message: the credential check with the auth throttle (messages with Cred), the transaction (device lock,
-    // superseded check, engine), and what the outcome means for the throttle.
+    // session, engine), and what the outcome means for the throttle.
     sync_response serve(persistence::database& db, const persistence::tenant_info& tenant, const sync_request& request,
                         const message& in, std::chrono::steady_clock::time_point start) {
         persistence::pg_auth_throttle throttle(db, settings.auth_throttle);
         persistence::credential_check check;
+        std::optional<account_info> acct;
         if (in.header.cred) {
-            check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri);
+            check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
+                                   request.remote_addr);
+            login_context login{
+                db, persistence::md5_key_of(settings.auth_throttle), credentials,
+                stateless_nonces(token_secret(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
+            acct = find_account(check, tenant, in.header, login);
         }
-        auto acct = find_account(check, tenant.id, in.header, credentials);
         message_report report;
-        bool ok = persistence::run_sync_transaction(
-            db, [&](persistence::sync_store& store) { report = run(store, tenant, request, in, acct); });
-        if (!ok) {
+        auto outcome = persistence::run_sync_transaction_if(
+            db, [&](persistence::sync_store& store) { return run(store, tenant, request, in, acct, check, report); });
+        if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
             tenants.forget(tenant.name);
             report.result = engine_metrics::message_result::unavailable;
             report.response = retry_later(http_error(503), std::chrono::seconds(5));
         } else {
-            settle(throttle, tenant, in, report, check);
+            settle(throttle, tenant, in, request, report, check);
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
@@ -220,8 +294,10 @@ struct sync_service::impl {
 
     // What the outcome means for the auth throttle.
     static void settle(persistence::auth_throttle& throttle, const persistence::tenant_info& tenant, const message& in,
-                       message_report& report, const persistence::credential_check& check) {
+                       const sync_request& request, message_report& report,
+                       const persistence::credential_check& check) {
         const auto& device = in.header.source.loc_uri;
+        const auto& address = request.remote_addr;
         auto user = credential_user(in.header).value_or("");
         if (report.result == engine_metrics::message_result::auth_failed && in.header.cred) {
             if (check.blocked.count() > 0) {
@@ -229,11 +305,11 @@ struct sync_service::impl {
             } else {
                 spdlog::info("sync: auth failed tenant={} user={} device={}", persistence::log_value(tenant.name),
                              persistence::log_value(user), persistence::log_value(device));
-                throttle.record_failure(tenant.id, user, device);
+                throttle.record_failure(tenant.id, user, device, address);
             }
         } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
                    report.state.authenticated && check.failures_on_record) {
-            throttle.reset(tenant.id, user, device);
+            throttle.reset(tenant.id, user, device, address);
         }
     }
 
@@ -268,6 +344,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
     try {
         auto tenant = impl_->tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
         if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
+        if (auto refused = refuse_oversized_message(request, tenant->settings)) return *refused;
         return impl_->serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
         spdlog::warn("sync: database error tenant={} device={}: {}", persistence::log_value(tenant_name),

@@ -30,6 +30,11 @@ struct service_settings {
     persistence::throttle_settings auth_throttle;
     std::chrono::seconds credential_cache_ttl{60};  // 0: check every basic-auth password with PBKDF2
     std::chrono::seconds tenant_cache_ttl{60};      // 0: look the tenant up for every message
+    // A message without RespURI token and without valid credentials continues a session only from the address
+    // that authenticated it, and only this long after the session's last message (tenant session_binding
+    // token-or-address).
+    std::chrono::seconds session_address_idle{300};
+    std::chrono::seconds session_max_age{4 * 3600};  // absolute lifetime of a session
 };
 
 class sync_service final : public sync_handler {

@@ -25,7 +25,7 @@ const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
         {"tenant", "add", admin_action::tenant_add, {"NAME"}},
         {"tenant", "list", admin_action::tenant_list, {}},
-        {"tenant", "set", admin_action::tenant_set, {"NAME", "--conflict-policy"}},
+        {"tenant", "set", admin_action::tenant_set, {"NAME"}, {"--conflict-policy", "--session-binding"}},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "password", admin_action::user_password, {"--tenant", "--user"}, {"--password", "--password-file"}},
@@ -42,6 +42,7 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--password-file") return &request.password_file;
     if (option == "--device") return &request.device;
     if (option == "--conflict-policy") return &request.conflict_policy;
+    if (option == "--session-binding") return &request.session_binding;
     return nullptr;
 }
 
@@ -85,28 +86,43 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
     }
     if (seen["--password"] && seen["--password-file"]) return "--password and --password-file exclude each other";
+    if (s.action == admin_action::tenant_set && !seen["--conflict-policy"] && !seen["--session-binding"]) {
+        return "nothing to set: give --conflict-policy or --session-binding; usage: " + usage(s);
+    }
     return {};
 }
 
 void print_tenants(persistence::database& db, std::ostream& out) {
     for (const auto& tenant : persistence::list_tenants(db)) {
-        out << tenant.name << "\tconflict=" << persistence::to_string(tenant.settings.on_conflict) << "\n";
+        out << tenant.name << "\tconflict=" << persistence::to_string(tenant.settings.on_conflict)
+            << "\tsession-binding=" << persistence::to_string(tenant.settings.binding) << "\n";
     }
 }
 
-// Changes only the conflict policy; the tenant's other settings stay as they are.
-void set_conflict_policy(persistence::database& db, const admin_request& r, std::ostream& out) {
-    auto policy = persistence::parse_conflict_policy(r.conflict_policy);
-    if (!policy) {
-        throw std::invalid_argument("conflict policy '" + r.conflict_policy +
-                                    "' (expected merge, server-wins, client-wins, newest-wins or duplicate)");
-    }
+// Changes only the settings given; the tenant's other settings stay as they are.
+void set_tenant(persistence::database& db, const admin_request& r, std::ostream& out) {
     auto tenant = persistence::find_tenant(db, r.tenant);
     if (!tenant) throw persistence::not_found("tenant " + r.tenant);
     auto settings = tenant->settings;
-    settings.on_conflict = *policy;
+    if (!r.conflict_policy.empty()) {
+        auto policy = persistence::parse_conflict_policy(r.conflict_policy);
+        if (!policy) {
+            throw std::invalid_argument("conflict policy '" + r.conflict_policy +
+                                        "' (expected merge, server-wins, client-wins, newest-wins or duplicate)");
+        }
+        settings.on_conflict = *policy;
+    }
+    if (!r.session_binding.empty()) {
+        auto binding = persistence::parse_session_binding(r.session_binding);
+        if (!binding) {
+            throw std::invalid_argument("session binding '" + r.session_binding +
+                                        "' (expected token or token-or-address)");
+        }
+        settings.binding = *binding;
+    }
     auto updated = persistence::update_tenant(db, r.tenant, settings);
-    out << "tenant " << updated.name << " conflict=" << persistence::to_string(updated.settings.on_conflict) << "\n";
+    out << "tenant " << updated.name << " conflict=" << persistence::to_string(updated.settings.on_conflict)
+        << " session-binding=" << persistence::to_string(updated.settings.binding) << "\n";
 }
 
 void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
@@ -141,7 +157,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             print_tenants(db, out);
             break;
         case admin_action::tenant_set:
-            set_conflict_policy(db, r, out);
+            set_tenant(db, r, out);
             break;
         case admin_action::tenant_delete:
             persistence::delete_tenant(db, r.tenant);

@@ -36,6 +36,7 @@ struct admin_request {
     std::string password_file;
     std::string device;
     std::string conflict_policy;  // tenant set: merge, server-wins, client-wins, newest-wins, duplicate
+    std::string session_binding;  // tenant set: token, token-or-address
 };
 
 struct admin_parse_result {

@@ -31,7 +31,10 @@ TEST(admin_parse, reads_every_documented_command) {
     EXPECT_EQ(policy.request.action, admin_action::tenant_set);
     EXPECT_EQ(policy.request.tenant, "acme");
     EXPECT_EQ(policy.request.conflict_policy, "client-wins");
-    EXPECT_NE(parse_admin({"tenant", "set", "acme"}).error.find("missing --conflict-policy"), std::string::npos);
+    EXPECT_NE(parse_admin({"tenant", "set", "acme"}).error.find("nothing to set"), std::string::npos);
+    auto binding = parse_admin({"tenant", "set", "acme", "--session-binding", "token"});
+    EXPECT_TRUE(binding.error.empty()) << binding.error;
+    EXPECT_EQ(binding.request.session_binding, "token");
 
     EXPECT_EQ(parse_admin({"tenant", "list"}).error, "");
     EXPECT_EQ(parse_admin({"tenant", "delete", "acme"}).error, "");

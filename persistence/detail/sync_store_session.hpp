@@ -23,10 +23,8 @@ class pg_session_store : public sync_store {
     std::int64_t create_session(std::int64_t tenant, const std::string& device_uri,
                                 const std::string& session_id) override;
     void save_session(std::int64_t tenant, const session_record& session) override;
-    session_record open_session(std::int64_t tenant, const std::string& device_uri,
-                                const std::string& session_id) override;
     void lock_device(std::int64_t tenant, const std::string& device_uri) override;
-    session_record open_message_session(std::int64_t tenant, const message_session& m) override;
+    std::optional<session_record> open_message_session(std::int64_t tenant, const message_session& m) override;
     void set_resume_pointer(std::int64_t tenant, const std::string& device_uri, const std::string& pointer,
                             const std::string& session_id) override;
     std::optional<session_record> lock_pointed_session(std::int64_t tenant, const std::string& device_uri,
