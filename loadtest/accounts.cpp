@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -39,7 +40,12 @@ std::vector<std::vector<std::string>> account_commands(const load_options& optio
     std::vector<std::vector<std::string>> commands;
     const auto& p = options.people;
     const std::string& server = options.server_binary;
-    for (unsigned t = 0; t < p.tenants; ++t) commands.push_back({server, "admin", "tenant", "add", tenant_name(p, t)});
+    // Every phone of a tenant may be in a session at once; twice as many places leave room for sessions a timed
+    // out phone abandoned (they count until idle for 10 minutes).
+    const auto places = std::to_string(std::max(100u, 2 * p.users));
+    for (unsigned t = 0; t < p.tenants; ++t) {
+        commands.push_back({server, "admin", "tenant", "add", tenant_name(p, t), "--max-sessions", places});
+    }
     for (unsigned t = 0; t < p.tenants; ++t) {
         for (unsigned u = 0; u < p.users; ++u) {
             commands.push_back({server, "admin", "user", "add", "--tenant", tenant_name(p, t), "--user",

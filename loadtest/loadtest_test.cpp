@@ -119,7 +119,8 @@ TEST(accounts, create_every_tenant_before_its_users) {
     ASSERT_EQ(parsed.error, "");
     auto commands = account_commands(parsed.options);
     ASSERT_EQ(commands.size(), 8u);
-    EXPECT_EQ(commands[0], (std::vector<std::string>{"srv", "admin", "tenant", "add", "x-t0"}));
+    EXPECT_EQ(commands[0],
+              (std::vector<std::string>{"srv", "admin", "tenant", "add", "x-t0", "--max-sessions", "100"}));
     EXPECT_EQ(commands[7], (std::vector<std::string>{"srv", "admin", "user", "add", "--tenant", "x-t1", "--user",
                                                      "x-u1-2", "--password", "pw"}));
 }

@@ -94,6 +94,8 @@ struct session_record {
     bool device_touched = false;
     // open_message_session did not create the device row: the user has the tenant's maximum of devices.
     bool device_refused = false;
+    // open_message_session started no session: the tenant has max_sessions live ones; nothing else is set.
+    bool sessions_refused = false;
     // save_session: this message carried valid credentials; the session is now bound to `client_address`.
     bool credentials_verified = false;
     std::string client_address;
@@ -112,6 +114,7 @@ struct message_session {
     std::chrono::seconds address_idle{0};
     std::chrono::seconds max_age{4 * 3600};  // absolute lifetime of a session
     int max_devices = 20;                    // devices per user (a new device beyond: device_refused)
+    int max_sessions = 0;                    // live sessions of the tenant (one more: sessions_refused); 0: any
 };
 
 // What an Alert opens (see sync_store::open_device_store).

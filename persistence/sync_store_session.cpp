@@ -81,8 +81,13 @@ void pg_session_store::save_session(int64_t tenant, const session_record& s) {
 std::optional<session_record> pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
     auto rows = exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
                          m.msg_id, m.user, m.address, static_cast<double>(m.address_idle.count()),
-                         static_cast<double>(m.max_age.count()), m.max_devices);
+                         static_cast<double>(m.max_age.count()), m.max_devices, m.max_sessions);
     if (rows.empty()) return std::nullopt;
+    if (rows[0]["r_sessions_refused"].as<bool>()) {
+        session_record refused;
+        refused.sessions_refused = true;
+        return refused;
+    }
     auto s = session_of(rows[0]);
     s.device_touched = rows[0]["r_device_touched"].as<bool>();
     s.device_refused = rows[0]["r_device_refused"].as<bool>();

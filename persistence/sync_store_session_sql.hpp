@@ -56,10 +56,11 @@ inline constexpr const char* save_session =
     "expires_at = CASE WHEN expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
     "ELSE expires_at END WHERE tenant_id = $1 AND session_id = $2";
 
-// Device lock, session row and (when due) device row in one round trip: migrations/0010_session_binding.sql.
+// Device lock, session row and (when due) device row in one round trip: migrations/0010_session_binding.sql and
+// 0013_tenant_session_limit.sql.
 inline constexpr const char* open_message_session =
     "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint, $7, $8::float8, $9::float8, "
-    "$10::integer)";
+    "$10::integer, $11::integer)";
 
 // The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
 // No row when another transaction created the datastore after this statement's snapshot was taken (the caller

@@ -316,6 +316,43 @@ TEST_F(sync_store_session_test, open_message_session_refuses_a_new_device_beyond
     tx([&](sync_store& s) { EXPECT_FALSE(s.open_message_session(tenant_, m)->device_refused); });
 }
 
+TEST_F(sync_store_session_test, open_message_session_refuses_a_session_beyond_the_tenants_live_maximum) {
+    auto start = [&](const std::string& device, const std::string& session_id, const std::string& msg_id) {
+        auto m = message_of(session_id, msg_id, user_, std::nullopt, "192.0.2.1", device);
+        m.max_sessions = 2;
+        std::optional<session_record> rec;
+        tx([&](sync_store& s) {
+            rec = s.open_message_session(tenant_, m);
+            if (rec && !rec->sessions_refused) s.save_session(tenant_, *rec);
+        });
+        return rec.value();
+    };
+    EXPECT_FALSE(start("a", "1", "1").sessions_refused);
+    EXPECT_FALSE(start("b", "1", "1").sessions_refused);
+    auto refused = start("c", "1", "1");
+    EXPECT_TRUE(refused.sessions_refused);
+    EXPECT_EQ(refused.id, 0);
+    EXPECT_EQ(sql_value("SELECT count(*) FROM sessions WHERE device_uri = 'c'"), "0");
+    // A live session goes on at the limit, with the next message or a restart with MsgID 1.
+    EXPECT_FALSE(start("a", "1", "2").sessions_refused);
+    EXPECT_FALSE(start("a", "1", "1").sessions_refused);
+    // A finished session, and one idle for more than 10 minutes, free their places.
+    in_transaction(*db_,
+                   [&](pqxx::work& t) { t.exec0("UPDATE sessions SET finished_at = now() WHERE device_uri = 'a'"); });
+    EXPECT_FALSE(start("c", "1", "1").sessions_refused);
+    EXPECT_TRUE(start("d", "1", "1").sessions_refused);
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec0("UPDATE sessions SET updated_at = now() - interval '11 minutes' WHERE device_uri = 'b'");
+    });
+    EXPECT_FALSE(start("d", "1", "1").sessions_refused);
+    // Another tenant's sessions never count.
+    auto other = add_tenant(*db_, "other").id;
+    auto other_user = add_user(*db_, "other", "v", "pw").id;
+    auto m = message_of("1", "1", other_user, std::nullopt, "192.0.2.1", "e");
+    m.max_sessions = 2;
+    tx([&](sync_store& s) { EXPECT_FALSE(s.open_message_session(other, m)->sessions_refused); });
+}
+
 // The lock and the lookups are one statement: they must still see what the previous holder of the device lock
 // committed while this message waited for it, or two messages of one device could run on the same state.
 TEST_F(sync_store_session_test, open_message_session_waits_for_the_device_and_sees_what_the_holder_committed) {

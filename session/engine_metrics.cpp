@@ -58,13 +58,15 @@ const char* limit_name(engine_metrics::limit which) {
             return "worker_share";
         case engine_metrics::limit::devices_per_user:
             return "devices_per_user";
+        case engine_metrics::limit::sessions:
+            return "sessions";
     }
     return "other";
 }
 
-constexpr std::array k_limits{engine_metrics::limit::object_bytes, engine_metrics::limit::items_per_datastore,
-                              engine_metrics::limit::message_bytes, engine_metrics::limit::worker_share,
-                              engine_metrics::limit::devices_per_user};
+constexpr std::array k_limits{engine_metrics::limit::object_bytes,     engine_metrics::limit::items_per_datastore,
+                              engine_metrics::limit::message_bytes,    engine_metrics::limit::worker_share,
+                              engine_metrics::limit::devices_per_user, engine_metrics::limit::sessions};
 
 constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
 constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};

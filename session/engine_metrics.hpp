@@ -36,7 +36,7 @@ class engine_metrics {
     static void statuses_sent(const session::message& reply);
 
     // A request or item refused by a server or tenant limit (like conflict(): the active instance counts it).
-    enum class limit { object_bytes, items_per_datastore, message_bytes, worker_share, devices_per_user };
+    enum class limit { object_bytes, items_per_datastore, message_bytes, worker_share, devices_per_user, sessions };
     static void limit_refused(limit which);
 
   private:

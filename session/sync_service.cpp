@@ -128,6 +128,7 @@ struct sync_service::impl {
         }
         m.max_age = settings.session_max_age;
         m.max_devices = tenant.settings.max_devices_per_user;
+        m.max_sessions = tenant.settings.max_sessions;
         return store.open_message_session(tenant.id, m);
     }
 
@@ -159,6 +160,18 @@ struct sync_service::impl {
         message_report report;
         engine_metrics::limit_refused(engine_metrics::limit::devices_per_user);
         report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 403), in.encoding);
+        return report;
+    }
+
+    // The tenant has max_sessions live sessions: come back later (HTTP 503, which phones retry), nothing written.
+    static message_report too_many_sessions(const persistence::tenant_info& tenant, const message& in) {
+        spdlog::info("sync: refused tenant={} device={} session={}: the tenant has {} live sessions, its maximum",
+                     persistence::log_value(tenant.name), persistence::log_value(in.header.source.loc_uri),
+                     persistence::log_value(in.header.session_id), tenant.settings.max_sessions);
+        message_report report;
+        engine_metrics::limit_refused(engine_metrics::limit::sessions);
+        report.result = engine_metrics::message_result::unavailable;
+        report.response = retry_later(http_error(503), std::chrono::seconds(30));
         return report;
     }
 
@@ -207,6 +220,10 @@ struct sync_service::impl {
         auto rec = open_session(store, tenant, request, in, verified);
         if (!rec) {
             report = challenge(store, tenant, request, in, acct, check);
+            return false;
+        }
+        if (rec->sessions_refused) {
+            report = too_many_sessions(tenant, in);
             return false;
         }
         if (rec->device_refused) {

@@ -1,11 +1,12 @@
 // Issue 15: who may continue a session, and what a message that never authenticated may change (nothing).
 #include <gtest/gtest.h>
 
-#include <pqxx/pqxx>
+#include <algorithm>
 
 #include "persistence/accounts.hpp"
 #include "persistence/password_hash.hpp"
 #include "persistence/secret_key.hpp"
+#include "persistence/test_query.hpp"
 #include "session/auth.hpp"
 #include "session/sync_service.hpp"
 #include "session/sync_service_test_support.hpp"
@@ -29,11 +30,7 @@ class session_security_test : public testing::sync_service_test {
         ASSERT_EQ(status_codes(decoded(last_reply_), "Add"), (std::vector<std::string>{"201", "201"}));
     }
 
-    std::int64_t count(const std::string& query) {
-        pqxx::connection c(std::getenv("SYNCML_TEST_DATABASE_URL"));
-        pqxx::work tx(c);
-        return tx.exec1(query)[0].as<std::int64_t>();
-    }
+    std::int64_t count(const std::string& query) { return std::stoll(persistence::query_value(*db_, query)); }
 
     std::int64_t rows_of_tenant(const std::string& table) {
         return count("SELECT count(*) FROM " + table +
@@ -43,6 +40,13 @@ class session_security_test : public testing::sync_service_test {
     std::int64_t live_items() {
         return count("SELECT count(*) FROM items i JOIN tenants t USING (tenant_id) WHERE t.name = '" + tenant_ +
                      "' AND NOT i.deleted");
+    }
+
+    template <class Change>
+    void change_tenant(Change&& change) {
+        auto tenant = persistence::find_tenant(*db_, tenant_).value();
+        change(tenant.settings);
+        persistence::update_tenant(*db_, tenant_, tenant.settings);
     }
 
     sync_response last_reply_;
@@ -87,9 +91,7 @@ TEST_F(session_security_test, a_stranger_who_knows_device_id_and_session_id_can_
 }
 
 TEST_F(session_security_test, with_token_binding_only_the_resp_uri_token_continues_a_session_without_credentials) {
-    auto tenant = persistence::find_tenant(*db_, tenant_).value();
-    tenant.settings.binding = persistence::session_binding::token;
-    persistence::update_tenant(*db_, tenant_, tenant.settings);
+    change_tenant([](persistence::tenant_settings& s) { s.binding = persistence::session_binding::token; });
     sync_service service;
     auto reply = decoded(post(service, alert_message("IMEI:2"), url()));
     ASSERT_EQ(status_codes(reply, "SyncHdr")[0], "212");
@@ -172,9 +174,7 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
 }
 
 TEST_F(session_security_test, a_tenant_without_basic_auth_refuses_it_and_challenges_md5) {
-    auto tenant = persistence::find_tenant(*db_, tenant_).value();
-    tenant.settings.auth_basic = false;
-    persistence::update_tenant(*db_, tenant_, tenant.settings);
+    change_tenant([](persistence::tenant_settings& s) { s.auth_basic = false; });
     sync_service service;
     auto reply = decoded(post(service, alert_message("IMEI:7"), url()));
     ASSERT_EQ(status_codes(reply, "SyncHdr")[0], "401");
@@ -184,15 +184,28 @@ TEST_F(session_security_test, a_tenant_without_basic_auth_refuses_it_and_challen
 }
 
 TEST_F(session_security_test, a_user_at_the_device_maximum_cannot_add_another_device) {
-    auto tenant = persistence::find_tenant(*db_, tenant_).value();
-    tenant.settings.max_devices_per_user = 1;
-    persistence::update_tenant(*db_, tenant_, tenant.settings);
+    change_tenant([](persistence::tenant_settings& s) { s.max_devices_per_user = 1; });
     sync_service service;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:8"), url())), "SyncHdr")[0], "212");
     EXPECT_EQ(status_codes(decoded(post(service, alert_message("IMEI:9"), url())), "SyncHdr")[0], "403");
     EXPECT_EQ(
         status_codes(decoded(post(service, with_session(alert_message("IMEI:8"), "2", "1"), url())), "SyncHdr")[0],
         "212");
+}
+
+TEST_F(session_security_test, a_session_beyond_the_tenants_maximum_is_told_to_come_back_later_and_leaves_no_row) {
+    change_tenant([](persistence::tenant_settings& s) { s.max_sessions = 1; });
+    sync_service service;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:10"), url())), "SyncHdr")[0], "212");
+    const auto sessions = rows_of_tenant("sessions");
+    auto refused = post(service, alert_message("IMEI:11"), url());
+    EXPECT_EQ(refused.http_status, 503);
+    EXPECT_TRUE(std::any_of(refused.headers.begin(), refused.headers.end(),
+                            [](const auto& h) { return h.first == "Retry-After"; }));
+    EXPECT_EQ(rows_of_tenant("sessions"), sessions);
+    // The live session goes on.
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("IMEI:10", 2), url())), "Add"),
+              (std::vector<std::string>{"201", "201"}));
 }
 
 }  // namespace

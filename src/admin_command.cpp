@@ -9,6 +9,7 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
+#include "src/tenant_options.hpp"
 
 namespace syncml::server {
 namespace {
@@ -23,9 +24,9 @@ struct action_syntax {
 
 const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
-        {"tenant", "add", admin_action::tenant_add, {"NAME"}},
+        {"tenant", "add", admin_action::tenant_add, {"NAME"}, tenant_option_names()},
         {"tenant", "list", admin_action::tenant_list, {}},
-        {"tenant", "set", admin_action::tenant_set, {"NAME"}, {"--conflict-policy", "--session-binding"}},
+        {"tenant", "set", admin_action::tenant_set, {"NAME"}, tenant_option_names()},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "password", admin_action::user_password, {"--tenant", "--user"}, {"--password", "--password-file"}},
@@ -41,8 +42,6 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--user") return &request.user;
     if (option == "--password-file") return &request.password_file;
     if (option == "--device") return &request.device;
-    if (option == "--conflict-policy") return &request.conflict_policy;
-    if (option == "--session-binding") return &request.session_binding;
     return nullptr;
 }
 
@@ -60,6 +59,8 @@ bool allowed_in(const std::vector<const char*>& options, const std::string& key)
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
         request.password = value;
+    } else if (allowed_in(tenant_option_names(), key)) {
+        request.tenant_options.emplace_back(key, value);
     } else {
         *field_for(request, key) = value;
     }
@@ -86,43 +87,29 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
     }
     if (seen["--password"] && seen["--password-file"]) return "--password and --password-file exclude each other";
-    if (s.action == admin_action::tenant_set && !seen["--conflict-policy"] && !seen["--session-binding"]) {
-        return "nothing to set: give --conflict-policy or --session-binding; usage: " + usage(s);
+    if (s.action == admin_action::tenant_set && request.tenant_options.empty()) {
+        return "nothing to set: give at least one option; usage: " + usage(s);
     }
     return {};
 }
 
 void print_tenants(persistence::database& db, std::ostream& out) {
     for (const auto& tenant : persistence::list_tenants(db)) {
-        out << tenant.name << "\tconflict=" << persistence::to_string(tenant.settings.on_conflict)
-            << "\tsession-binding=" << persistence::to_string(tenant.settings.binding) << "\n";
+        out << tenant.name << "\t" << describe_tenant_settings(tenant.settings, "\t") << "\n";
     }
+}
+
+persistence::tenant_settings settings_with(persistence::tenant_settings settings, const admin_request& r) {
+    for (const auto& [option, value] : r.tenant_options) apply_tenant_option(settings, option, value);
+    return settings;
 }
 
 // Changes only the settings given; the tenant's other settings stay as they are.
 void set_tenant(persistence::database& db, const admin_request& r, std::ostream& out) {
     auto tenant = persistence::find_tenant(db, r.tenant);
     if (!tenant) throw persistence::not_found("tenant " + r.tenant);
-    auto settings = tenant->settings;
-    if (!r.conflict_policy.empty()) {
-        auto policy = persistence::parse_conflict_policy(r.conflict_policy);
-        if (!policy) {
-            throw std::invalid_argument("conflict policy '" + r.conflict_policy +
-                                        "' (expected merge, server-wins, client-wins, newest-wins or duplicate)");
-        }
-        settings.on_conflict = *policy;
-    }
-    if (!r.session_binding.empty()) {
-        auto binding = persistence::parse_session_binding(r.session_binding);
-        if (!binding) {
-            throw std::invalid_argument("session binding '" + r.session_binding +
-                                        "' (expected token or token-or-address)");
-        }
-        settings.binding = *binding;
-    }
-    auto updated = persistence::update_tenant(db, r.tenant, settings);
-    out << "tenant " << updated.name << " conflict=" << persistence::to_string(updated.settings.on_conflict)
-        << " session-binding=" << persistence::to_string(updated.settings.binding) << "\n";
+    auto updated = persistence::update_tenant(db, r.tenant, settings_with(tenant->settings, r));
+    out << "tenant " << updated.name << " " << describe_tenant_settings(updated.settings, " ") << "\n";
 }
 
 void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
@@ -151,7 +138,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
              const persistence::secret_key* md5_key) {
     switch (r.action) {
         case admin_action::tenant_add:
-            out << "tenant " << persistence::add_tenant(db, r.tenant).name << " added\n";
+            out << "tenant " << persistence::add_tenant(db, r.tenant, settings_with({}, r)).name << " added\n";
             break;
         case admin_action::tenant_list:
             print_tenants(db, out);

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace syncml::persistence {
@@ -35,8 +36,8 @@ struct admin_request {
     std::optional<std::string> password;
     std::string password_file;
     std::string device;
-    std::string conflict_policy;  // tenant set: merge, server-wins, client-wins, newest-wins, duplicate
-    std::string session_binding;  // tenant set: token, token-or-address
+    // tenant add/set: (option, value) as given, e.g. ("--max-sessions", "500"); see src/tenant_options.hpp.
+    std::vector<std::pair<std::string, std::string>> tenant_options;
 };
 
 struct admin_parse_result {

@@ -30,11 +30,19 @@ TEST(admin_parse, reads_every_documented_command) {
     ASSERT_EQ(policy.error, "");
     EXPECT_EQ(policy.request.action, admin_action::tenant_set);
     EXPECT_EQ(policy.request.tenant, "acme");
-    EXPECT_EQ(policy.request.conflict_policy, "client-wins");
+    EXPECT_EQ(policy.request.tenant_options,
+              (std::vector<std::pair<std::string, std::string>>{{"--conflict-policy", "client-wins"}}));
     EXPECT_NE(parse_admin({"tenant", "set", "acme"}).error.find("nothing to set"), std::string::npos);
     auto binding = parse_admin({"tenant", "set", "acme", "--session-binding", "token"});
     EXPECT_TRUE(binding.error.empty()) << binding.error;
-    EXPECT_EQ(binding.request.session_binding, "token");
+    EXPECT_EQ(binding.request.tenant_options,
+              (std::vector<std::pair<std::string, std::string>>{{"--session-binding", "token"}}));
+    auto limits = parse_admin({"tenant", "add", "big", "--max-sessions", "5000", "--auth-md5", "off"});
+    ASSERT_EQ(limits.error, "");
+    EXPECT_EQ(limits.request.tenant_options.size(), 2u);
+    EXPECT_NE(
+        parse_admin({"tenant", "set", "a", "--max-sessions", "1", "--max-sessions", "2"}).error.find("unexpected"),
+        std::string::npos);
 
     EXPECT_EQ(parse_admin({"tenant", "list"}).error, "");
     EXPECT_EQ(parse_admin({"tenant", "delete", "acme"}).error, "");

@@ -1,6 +1,7 @@
 #include "src/cli.hpp"
 
 #include "src/config.hpp"
+#include "src/tenant_options.hpp"
 
 namespace syncml::server {
 
@@ -46,9 +47,9 @@ std::string usage_text() {
            "  serve (default)   run the server: HTTP(S) SyncML listener plus metrics listener; applies pending\n"
            "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
            "  migrate           apply pending schema migrations and exit\n"
-           "  admin tenant add NAME | tenant list | tenant delete NAME\n"
-           "  admin tenant set NAME [--conflict-policy merge|server-wins|client-wins|newest-wins|duplicate]\n"
-           "                        [--session-binding token|token-or-address]\n"
+           "  admin tenant list | tenant delete NAME\n"
+           "  admin tenant add NAME [OPTIONS] | tenant set NAME OPTIONS   (set changes only the options given)\n" +
+           tenant_options_usage("                        ") +
            "  admin user add --tenant T --user U [--password-file FILE]\n"
            "                    reads the password from the first line of FILE, else from one line of stdin;\n"
            "                    --password P still works but shows P to ps and the shell history\n"

@@ -127,6 +127,15 @@ const std::vector<config_key>& keys() {
          "how long a verified basic-auth password is remembered in memory; 0 disables", false,
          assign(&server_config::engine, &engine_config::credential_cache_ttl, duration_in(0, 3'600'000)),
          read(&server_config::engine, &engine_config::credential_cache_ttl)},
+        {"session_address_idle", "SYNCML_SESSION_ADDRESS_IDLE",
+         "how long after its last message a session may go on without RespURI token or credentials from the "
+         "address that authenticated it (tenants with session_binding token-or-address); 0: token or credentials "
+         "always",
+         false, assign(&server_config::engine, &engine_config::session_address_idle, duration_in(0, 3'600'000)),
+         read(&server_config::engine, &engine_config::session_address_idle)},
+        {"session_max_age", "SYNCML_SESSION_MAX_AGE", "absolute lifetime of a sync session (10 min - 24 h)", false,
+         assign(&server_config::engine, &engine_config::session_max_age, duration_in(600'000, 86'400'000)),
+         read(&server_config::engine, &engine_config::session_max_age)},
         {"tenant_cache_ttl", "SYNCML_TENANT_CACHE_TTL",
          "how long a tenant's id is remembered in memory (a deleted tenant costs one failed message); 0 disables",
          false, assign(&server_config::engine, &engine_config::tenant_cache_ttl, duration_in(0, 3'600'000)),

@@ -75,6 +75,10 @@ struct engine_config {
     // How long a verified basic-auth password is remembered in memory; 0 turns the cache off.
     std::chrono::milliseconds credential_cache_ttl{60'000};
     std::chrono::milliseconds tenant_cache_ttl{60'000};
+    // Session binding (migrations/0010_session_binding.sql): the idle window of the address binding, and the
+    // absolute lifetime of any session.
+    std::chrono::milliseconds session_address_idle{300'000};
+    std::chrono::milliseconds session_max_age{4 * 3'600'000};
 };
 
 enum class log_format { text, json };

@@ -191,5 +191,17 @@ TEST(config, connection_cap_and_tls_reload_interval_have_defaults_and_bounds) {
     }
 }
 
+TEST(config, session_binding_windows_have_defaults_and_bounds) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.engine.session_address_idle, std::chrono::minutes(5));
+    EXPECT_EQ(defaults.config.engine.session_max_age, std::chrono::hours(4));
+    auto set = parse("session_address_idle = 0\n", {{"SYNCML_SESSION_MAX_AGE", "2h"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.engine.session_address_idle, std::chrono::milliseconds(0));
+    EXPECT_EQ(set.config.engine.session_max_age, std::chrono::hours(2));
+    EXPECT_TRUE(mentions(parse("session_max_age = 1m\n"), "session_max_age"));
+    EXPECT_TRUE(mentions(parse("session_address_idle = 2h\n"), "session_address_idle"));
+}
+
 }  // namespace
 }  // namespace syncml::server

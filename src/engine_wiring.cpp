@@ -24,6 +24,8 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     settings.auth_throttle.md5_key = configured_secret_key(config.database);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
     settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);
+    settings.session_address_idle = whole_seconds(config.engine.session_address_idle);
+    settings.session_max_age = whole_seconds(config.engine.session_max_age);
     return std::make_unique<session::sync_service>(settings, &metrics);
 }
 

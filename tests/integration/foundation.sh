@@ -65,6 +65,12 @@ check "device list of a new user is empty" test -z "$(admin device list --tenant
 admin device reset --tenant acme --device IMEI:none >/dev/null; check "resetting an unknown device fails" test $? -ne 0
 admin user list --tenant nosuch >/dev/null; check "unknown tenant fails" test $? -ne 0
 admin user add --tenant acme --user x </dev/null >/dev/null; check "no password on stdin is a usage error (2)" test $? -eq 2
+check "tenant add with limits" admin tenant add limited --max-sessions 7 --auth-md5 off
+check "tenant list shows the limits" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep 'max-sessions=7' | grep -q 'auth-md5=off'"
+check "tenant set changes one setting" admin tenant set limited --max-devices-per-user 2
+check "and keeps the others" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep 'max-devices-per-user=2' | grep -q 'max-sessions=7'"
+admin tenant set limited --max-sessions 0 >/dev/null; check "a limit of 0 is refused" test $? -ne 0
+admin tenant set limited --auth-md5 maybe >/dev/null; check "a malformed switch is refused" test $? -ne 0
 check "tenant delete" admin tenant delete acme
 check "deleted tenant is gone" bash -c "! '$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
 
