@@ -77,6 +77,8 @@ def check_container(owner, spec, container, configmaps, secrets):
             fail(f"{where}: volumeMount {mount.get('name')} has no volume")
     for env in container.get("env", []):
         ref = env.get("valueFrom", {}).get("secretKeyRef")
+        if ref and ref.get("optional") and ref.get("name") not in secrets:
+            continue  # created out of band when wanted; the pod starts without it
         if ref and ref.get("name") not in secrets:
             fail(f"{where}: env {env['name']} refers to Secret {ref.get('name')}, which is not rendered")
         elif ref and ref.get("key") not in secrets[ref["name"]]:

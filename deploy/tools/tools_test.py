@@ -106,6 +106,13 @@ class kubernetes_consistency(unittest.TestCase):
             {"name": "SYNCML_DATABASE_URL", "valueFrom": {"secretKeyRef": {"name": "db", "key": "url"}}})
         self.assertTrue(any("Secret db" in e for e in self.errors_for(docs)))
 
+    def test_optional_secret_reference_may_be_missing(self):
+        docs = server_manifests()
+        docs[0]["spec"]["template"]["spec"]["containers"][0]["env"].append(
+            {"name": "SYNCML_SECRET_KEY",
+             "valueFrom": {"secretKeyRef": {"name": "key", "key": "key", "optional": True}}})
+        self.assertFalse(any("Secret key" in e for e in self.errors_for(docs)))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
