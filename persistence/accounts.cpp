@@ -17,7 +17,7 @@ constexpr std::array k_standard_datastores{"contacts", "calendar", "tasks", "mem
 
 constexpr const char* k_tenant_columns =
     "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
-    "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding";
+    "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, tombstone_retention_days";
 
 tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
@@ -33,6 +33,7 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.max_items_per_datastore = row[7].as<int>();
     tenant.settings.max_message_bytes = row[8].as<int>();
     tenant.settings.max_object_bytes = row[9].as<int>();
+    tenant.settings.tombstone_retention_days = row["tombstone_retention_days"].as<int>();
     return tenant;
 }
 
@@ -88,7 +89,8 @@ void validate_user(std::string_view user, std::string_view password) {
 }
 
 void validate_settings(const tenant_settings& settings) {
-    if (settings.max_sessions < 1 || settings.max_devices_per_user < 1 || settings.max_items_per_datastore < 1) {
+    if (settings.max_sessions < 1 || settings.max_devices_per_user < 1 || settings.max_items_per_datastore < 1 ||
+        settings.tombstone_retention_days < 1) {
         throw std::invalid_argument("tenant limits must be positive");
     }
     if (settings.max_message_bytes < 1024 || settings.max_object_bytes < 1024) {
@@ -156,12 +158,14 @@ tenant_info add_tenant(database& db, std::string_view name, const tenant_setting
         const auto rows = tx.exec_params(
             std::string(
                 "INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
-                "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING RETURNING ") +
+                "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, "
+                "tombstone_retention_days) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (name) DO "
+                "NOTHING RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
-            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)));
+            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
+            settings.tombstone_retention_days);
         if (rows.empty()) throw already_exists("tenant '" + std::string(name) + "' exists already");
         return tenant_from_row(rows[0]);
     });
@@ -193,11 +197,13 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
         const auto rows = tx.exec_params(
             std::string("UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
                         "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
-                        "max_object_bytes = $9, session_binding = $10 WHERE name = $1 RETURNING ") +
+                        "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11 WHERE name = $1 "
+                        "RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
-            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)));
+            settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
+            settings.tombstone_retention_days);
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
         auto tenant = tenant_from_row(rows[0]);
         // A password equivalent the tenant no longer needs is not kept.

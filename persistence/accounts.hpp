@@ -42,6 +42,8 @@ struct tenant_settings {
     int max_items_per_datastore = 100000;
     int max_message_bytes = 1024 * 1024;
     int max_object_bytes = 16 * 1024 * 1024;
+    // Deleted items are kept this long (for devices that have not synced since), then purged by the janitor.
+    int tombstone_retention_days = 90;
 };
 
 struct tenant_info {

@@ -49,5 +49,112 @@ TEST_F(janitor_test, leaves_a_session_alone_while_a_worker_holds_it) {
     EXPECT_EQ(delete_expired_sessions(db), 1u);
 }
 
+std::string value_of(database& db, const std::string& query) {
+    return in_transaction(db, [&](pqxx::work& tx) { return tx.exec1(query)[0].as<std::string>("NULL"); });
+}
+
+void exec(database& db, const std::string& statement) {
+    in_transaction(db, [&](pqxx::work& tx) { tx.exec0(statement); });
+}
+
+TEST_F(janitor_test, one_pass_at_a_time_over_all_instances) {
+    database db(url());
+    apply_migrations(db);
+    exec(db, "UPDATE janitor_lease SET holder = 'other', expires_at = now() + interval '1 minute'");
+    EXPECT_FALSE(run_janitor(db, "me").ran);
+    exec(db, "UPDATE janitor_lease SET expires_at = now() - interval '1 second'");
+    EXPECT_TRUE(run_janitor(db, "me").ran);
+    // A finished pass frees the lease at once.
+    EXPECT_TRUE(run_janitor(db, "other").ran);
+}
+
+// Two tenants with one user each, a datastore "contacts" and two device stores: "seen" saw every change up to
+// modseq 10, "behind" only up to 3.
+class janitor_retention_test : public testing::migrated_database_test {
+  protected:
+    void SetUp() override {
+        migrated_database_test::SetUp();
+        if (IsSkipped()) return;
+        for (const char* tenant : {"acme", "keeper"}) {
+            add_tenant(*db_, tenant);
+            add_user(*db_, tenant, "u", "pw");
+        }
+        exec(*db_,
+             "INSERT INTO devices (tenant_id, user_id, device_uri) SELECT tenant_id, user_id, d "
+             "FROM users, unnest(ARRAY['seen', 'behind']) d");
+        exec(*db_,
+             "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri, client_last_anchor, "
+             "server_last_anchor, last_modseq_seen, needs_slow_sync) SELECT d.tenant_id, d.device_id, s.datastore_id, "
+             "'./c', 'a', 'b', CASE d.device_uri WHEN 'seen' THEN 10 ELSE 3 END, false FROM devices d "
+             "JOIN datastores s ON s.tenant_id = d.tenant_id AND s.kind = 'contacts'");
+    }
+
+    // An item of the tenant's contacts at `modseq`, last changed `days` ago.
+    void add_item(const std::string& tenant, int modseq, bool deleted, int days) {
+        exec(*db_,
+             "INSERT INTO items (tenant_id, datastore_id, content_type, content, modseq, deleted, updated_at) "
+             "SELECT s.tenant_id, s.datastore_id, 'text/vcard', 'x', " +
+                 std::to_string(modseq) + ", " + (deleted ? "true" : "false") + ", now() - interval '" +
+                 std::to_string(days) +
+                 " days' FROM datastores s JOIN tenants t USING (tenant_id) "
+                 "WHERE t.name = '" +
+                 tenant + "' AND s.kind = 'contacts'");
+    }
+
+    std::string items_of(const std::string& tenant) {
+        return value_of(*db_,
+                        "SELECT string_agg(modseq::text, ',' ORDER BY modseq) FROM items JOIN tenants t "
+                        "USING (tenant_id) WHERE t.name = '" +
+                            tenant + "'");
+    }
+
+    std::string slow_devices_of(const std::string& tenant) {
+        return value_of(*db_,
+                        "SELECT string_agg(d.device_uri, ',' ORDER BY d.device_uri) FROM device_stores ds "
+                        "JOIN devices d USING (tenant_id, device_id) JOIN tenants t ON t.tenant_id = ds.tenant_id "
+                        "WHERE t.name = '" +
+                            tenant + "' AND ds.needs_slow_sync AND ds.client_last_anchor IS NULL");
+    }
+};
+
+TEST_F(janitor_retention_test, purges_old_tombstones_and_gives_devices_that_missed_them_a_slow_sync) {
+    exec(*db_, "UPDATE tenants SET tombstone_retention_days = 200 WHERE name = 'keeper'");
+    for (const char* tenant : {"acme", "keeper"}) {
+        add_item(tenant, 2, true, 100);   // an old delete that every device saw
+        add_item(tenant, 5, true, 100);   // an old delete that "behind" has not seen
+        add_item(tenant, 6, true, 10);    // a recent delete
+        add_item(tenant, 7, false, 400);  // an old item that is not deleted
+    }
+    auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
+    EXPECT_TRUE(report.ran);
+    EXPECT_EQ(report.tombstones, 2u);
+    EXPECT_EQ(report.slow_syncs_forced, 1u);
+    EXPECT_EQ(items_of("acme"), "6,7");
+    EXPECT_EQ(slow_devices_of("acme"), "behind");
+    // A tenant that keeps tombstones longer keeps these.
+    EXPECT_EQ(items_of("keeper"), "2,5,6,7");
+    EXPECT_EQ(slow_devices_of("keeper"), "NULL");
+    EXPECT_EQ(run_janitor(*db_, "me").tombstones, 0u);
+}
+
+TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_chunks) {
+    exec(*db_,
+         "INSERT INTO auth_failures (tenant_id, scope, subject, failures, window_start) "
+         "SELECT tenant_id, 'user', s, 3, now() - CASE s WHEN 'old' THEN interval '3 days' ELSE interval '1 minute' "
+         "END FROM tenants, unnest(ARRAY['old', 'new']) s WHERE name = 'acme'");
+    // "seen" stopped sending its object two days ago; "behind" is still sending one (its first chunk is old).
+    exec(*db_,
+         "INSERT INTO incoming_chunks (tenant_id, device_store_id, byte_offset, data, created_at) "
+         "SELECT ds.tenant_id, ds.device_store_id, o, 'x', now() - CASE WHEN d.device_uri = 'seen' OR o = 0 "
+         "THEN interval '2 days' ELSE interval '1 minute' END FROM device_stores ds JOIN devices d "
+         "USING (tenant_id, device_id), generate_series(0, 2) o JOIN tenants t ON true "
+         "WHERE t.tenant_id = ds.tenant_id AND t.name = 'acme'");
+    auto report = run_janitor(*db_, "me", janitor_settings{.batch = 2});
+    EXPECT_EQ(report.auth_failures, 1u);
+    EXPECT_EQ(report.chunks, 3u);
+    EXPECT_EQ(value_of(*db_, "SELECT string_agg(subject, ',') FROM auth_failures"), "new");
+    EXPECT_EQ(value_of(*db_, "SELECT count(*) FROM incoming_chunks"), "3");
+}
+
 }  // namespace
 }  // namespace syncml::persistence

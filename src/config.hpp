@@ -79,6 +79,9 @@ struct engine_config {
     // absolute lifetime of any session.
     std::chrono::milliseconds session_address_idle{300'000};
     std::chrono::milliseconds session_max_age{4 * 3'600'000};
+    // How often the janitor deletes expired sessions, old failed-login counters, abandoned chunks and old
+    // tombstones (persistence/janitor.hpp); 0 turns it off on this instance.
+    std::chrono::milliseconds janitor_interval{600'000};
 };
 
 enum class log_format { text, json };

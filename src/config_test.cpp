@@ -201,6 +201,8 @@ TEST(config, session_binding_windows_have_defaults_and_bounds) {
     EXPECT_EQ(set.config.engine.session_max_age, std::chrono::hours(2));
     EXPECT_TRUE(mentions(parse("session_max_age = 1m\n"), "session_max_age"));
     EXPECT_TRUE(mentions(parse("session_address_idle = 2h\n"), "session_address_idle"));
+    EXPECT_EQ(defaults.config.engine.janitor_interval, std::chrono::minutes(10));
+    EXPECT_EQ(parse("janitor_interval = 0\n").config.engine.janitor_interval, std::chrono::milliseconds(0));
 }
 
 }  // namespace

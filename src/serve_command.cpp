@@ -7,6 +7,7 @@
 #include "src/database_target.hpp"
 #include "src/engine_wiring.hpp"
 #include "src/http_server.hpp"
+#include "src/janitor_runner.hpp"
 #include "src/metrics.hpp"
 #include "src/readiness.hpp"
 #include "src/secret_key_setup.hpp"
@@ -28,8 +29,10 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     persistence::worker_pool pool({target.url(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
     pool_dispatcher dispatcher(pool, *handler, metrics, log);
     http_server server(config, {dispatcher, readiness, metrics, registry, log});
+    janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log);
     server.start();
     readiness.start();
+    janitor.start();
     const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
     log.info("listening sync={}{} metrics={} io_threads={} workers={} startup_ms={:.0f}",
              config.http.tls_enabled() ? "https://" : "http://", format_endpoint(config.http.listen),
@@ -39,6 +42,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     server.run(true);
     // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.
     pool.stop();
+    janitor.stop();
     readiness.stop();
     target.stop();
     log.info("stopped");

@@ -22,6 +22,7 @@ const std::vector<option_doc>& docs() {
         {"--max-items-per-datastore", "N"},
         {"--max-message-bytes", "N"},
         {"--max-object-bytes", "N"},
+        {"--tombstone-retention-days", "N"},
     };
     return table;
 }
@@ -70,7 +71,8 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.on_conflict = *policy;
     } else if (option == "--session-binding") {
         auto binding = persistence::parse_session_binding(value);
-        if (!binding) throw std::invalid_argument("session binding '" + value + "' (expected token or token-or-address)");
+        if (!binding)
+            throw std::invalid_argument("session binding '" + value + "' (expected token or token-or-address)");
         settings.binding = *binding;
     } else if (option == "--auth-basic") {
         settings.auth_basic = parse_switch(option, value);
@@ -86,6 +88,8 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.max_message_bytes = parse_count(option, value);
     } else if (option == "--max-object-bytes") {
         settings.max_object_bytes = parse_count(option, value);
+    } else if (option == "--tombstone-retention-days") {
+        settings.tombstone_retention_days = parse_count(option, value);
     } else {
         throw std::invalid_argument("unknown tenant option " + option);
     }
@@ -99,7 +103,8 @@ std::string describe_tenant_settings(const persistence::tenant_settings& s, cons
            "max-devices-per-user=" + std::to_string(s.max_devices_per_user) + separator +
            "max-items-per-datastore=" + std::to_string(s.max_items_per_datastore) + separator +
            "max-message-bytes=" + std::to_string(s.max_message_bytes) + separator +
-           "max-object-bytes=" + std::to_string(s.max_object_bytes);
+           "max-object-bytes=" + std::to_string(s.max_object_bytes) + separator +
+           "tombstone-retention-days=" + std::to_string(s.tombstone_retention_days);
 }
 
 }  // namespace syncml::server

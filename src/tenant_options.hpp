@@ -10,7 +10,7 @@
 namespace syncml::server {
 
 // --conflict-policy, --session-binding, --auth-basic, --auth-md5, --max-sessions, --max-devices-per-user,
-// --max-items-per-datastore, --max-message-bytes, --max-object-bytes.
+// --max-items-per-datastore, --max-message-bytes, --max-object-bytes, --tombstone-retention-days.
 const std::vector<const char*>& tenant_option_names();
 
 // The usage text of the options, one "[--option VALUES]" per line, indented by `indent`.

@@ -18,9 +18,11 @@ TEST(tenant_options, set_each_setting_and_leave_the_others) {
     apply_tenant_option(s, "--max-items-per-datastore", "250");
     apply_tenant_option(s, "--max-message-bytes", "65536");
     apply_tenant_option(s, "--max-object-bytes", "2097152");
+    apply_tenant_option(s, "--tombstone-retention-days", "30");
     EXPECT_EQ(describe_tenant_settings(s, " "),
               "conflict=client_wins session-binding=token auth-basic=off auth-md5=on max-sessions=5000 "
-              "max-devices-per-user=3 max-items-per-datastore=250 max-message-bytes=65536 max-object-bytes=2097152");
+              "max-devices-per-user=3 max-items-per-datastore=250 max-message-bytes=65536 max-object-bytes=2097152 "
+              "tombstone-retention-days=30");
     persistence::tenant_settings defaults;
     apply_tenant_option(defaults, "--max-sessions", "7");
     EXPECT_EQ(defaults.max_devices_per_user, persistence::tenant_settings{}.max_devices_per_user);
