@@ -12,6 +12,8 @@ cli_options parse_cli(const std::vector<std::string>& args) {
         const std::string& arg = args[i];
         if (arg == "--help" || arg == "-h") {
             options.help = true;
+        } else if (arg == "--version") {
+            options.version = true;
         } else if (arg == "--print-config") {
             options.print_config = true;
         } else if (arg == "--config") {
@@ -39,7 +41,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
 }
 
 std::string usage_text() {
-    return "usage: syncml-server [--config FILE] [--print-config] [--help] [COMMAND]\n"
+    return "usage: syncml-server [--config FILE] [--print-config] [--help] [--version] [COMMAND]\n"
            "\n"
            "A multi-tenant SyncML (OMA DS 1.1/1.2.1) server.\n"
            "\n"
@@ -63,6 +65,7 @@ std::string usage_text() {
            "                    environment variables override the file\n"
            "  --print-config    print the effective configuration (secrets masked) and exit\n"
            "  --help            this text\n"
+           "  --version         print the version and exit\n"
            "\n"
            "Without a database URL, the server (and migrate/admin) run an embedded PostgreSQL in\n"
            "<data_dir>/pgdata; migrate/admin reuse the cluster of a server running on the same data dir.\n"

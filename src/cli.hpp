@@ -11,6 +11,7 @@ struct cli_options {
     std::optional<std::string> config_file;
     bool print_config = false;
     bool help = false;
+    bool version = false;
     std::string command = "serve";   // serve | migrate | admin
     std::vector<std::string> words;  // what follows the subcommand (admin arguments)
     std::string error;               // usage error; empty when the command line is fine

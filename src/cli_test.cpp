@@ -11,6 +11,12 @@ TEST(cli, serve_is_the_default_command) {
     EXPECT_TRUE(options.error.empty());
 }
 
+TEST(cli, version_is_a_global_option) {
+    EXPECT_TRUE(parse_cli({"--version"}).version);
+    EXPECT_FALSE(parse_cli({}).version);
+    EXPECT_NE(usage_text().find("--version"), std::string::npos);
+}
+
 TEST(cli, global_options_are_accepted_before_and_after_the_command) {
     auto options = parse_cli({"--config", "a.conf", "admin", "tenant", "add", "acme", "--print-config"});
     EXPECT_EQ(options.config_file, "a.conf");

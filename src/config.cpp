@@ -217,6 +217,30 @@ void check_consistency(const server_config& config, std::vector<std::string>& er
     }
 }
 
+// Variables of the environment that are not settings but are read elsewhere: the password hash cost (tests only)
+// and what the test and benchmark scripts pass to the programs they start.
+bool read_elsewhere(const std::string& name) {
+    static const std::vector<std::string> prefixes = {"SYNCML_PASSWORD_HASH_ITERATIONS",
+                                                      "SYNCML_TEST_",
+                                                      "SYNCML_BUILD_",
+                                                      "SYNCML_SOURCE_DIR",
+                                                      "SYNCML_CORPUS_DIR",
+                                                      "SYNCML_FUZZ_",
+                                                      "SYNCML_INTEROP_",
+                                                      "SYNCML_BENCH_",
+                                                      "SYNCML_FAULT_"};
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) { return name.starts_with(p); });
+}
+
+void warn_unknown_variables(const config_sources& sources, std::vector<std::string>& warnings) {
+    for (const auto& [name, value] : sources.environment) {
+        const bool known = std::any_of(keys().begin(), keys().end(), [&](const auto& key) { return name == key.env; });
+        if (!known && !read_elsewhere(name)) {
+            warnings.push_back("environment " + name + ": no such setting, ignored (see --help for the names)");
+        }
+    }
+}
+
 }  // namespace
 
 config_result parse_config(const config_sources& sources) {
@@ -229,6 +253,7 @@ config_result parse_config(const config_sources& sources) {
         }
     }
     if (result.errors.empty()) check_consistency(result.config, result.errors);
+    warn_unknown_variables(sources, result.warnings);
     return result;
 }
 

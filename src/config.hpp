@@ -111,6 +111,9 @@ struct config_sources {
 struct config_result {
     server_config config;
     std::vector<std::string> errors;  // one line per bad key; empty when the config is valid
+    // SYNCML_* environment variables that are no setting (a typo must not silently leave the default, e.g. the
+    // embedded database instead of SYNCML_DATABASE_URL).
+    std::vector<std::string> warnings;
     bool ok() const { return errors.empty(); }
 };
 

@@ -205,5 +205,14 @@ TEST(config, session_binding_windows_have_defaults_and_bounds) {
     EXPECT_EQ(parse("janitor_interval = 0\n").config.engine.janitor_interval, std::chrono::milliseconds(0));
 }
 
+TEST(config, an_unknown_syncml_variable_is_a_warning_and_known_ones_are_not) {
+    auto typo = parse("", {{"SYNCML_DATABSE_URL", "postgresql://db/syncml"}, {"SYNCML_LISTEN", "0.0.0.0:8080"}});
+    ASSERT_TRUE(typo.ok());
+    ASSERT_EQ(typo.warnings.size(), 1u);
+    EXPECT_NE(typo.warnings[0].find("SYNCML_DATABSE_URL"), std::string::npos);
+    auto harness = parse("", {{"SYNCML_PASSWORD_HASH_ITERATIONS", "1000"}, {"SYNCML_TEST_WORK_DIR", "/tmp/x"}});
+    EXPECT_TRUE(harness.warnings.empty());
+}
+
 }  // namespace
 }  // namespace syncml::server

@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
         std::cout << usage_text();
         return 0;
     }
+    if (options.version) {
+        std::cout << "syncml-server " << SYNCML_VERSION << "\n";
+        return 0;
+    }
     config_result config;
     try {
         config = parse_config(load_config_sources(options.config_file));
@@ -40,6 +44,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     for (const auto& error : config.errors) std::cerr << "config error: " << error << "\n";
+    for (const auto& warning : config.warnings) std::cerr << "config warning: " << warning << "\n";
     if (!config.ok()) return 2;
     if (options.print_config) {
         std::cout << print_config(config.config);
