@@ -13,13 +13,25 @@
 #include <filesystem>
 #include <stdexcept>
 
+extern char** environ;
+
 namespace syncml::persistence::detail {
 
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-[[noreturn]] void exec_child(const os_user& user, char* const* argv, int output_fd) {
+// The current environment without PG* variables, plus `extra`.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+    std::vector<std::string> out;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+        if (std::strncmp(*entry, "PG", 2) != 0) out.emplace_back(*entry);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+}
+
+[[noreturn]] void exec_child(const os_user& user, char* const* argv, char* const* envp, int output_fd) {
     // Only async-signal-safe calls between fork and exec: the parent may have other threads.
     setsid();
     if (geteuid() == 0) {
@@ -31,7 +43,11 @@ std::string errno_text() { return std::strerror(errno); }
     if (close_range(3, ~0U, 0) != 0) {
         for (int fd = 3, limit = static_cast<int>(sysconf(_SC_OPEN_MAX)); fd < limit && fd < 65536; ++fd) close(fd);
     }
-    execv(argv[0], argv);
+    if (envp != nullptr) {
+        execve(argv[0], argv, envp);
+    } else {
+        execv(argv[0], argv);
+    }
     _exit(127);
 }
 
@@ -51,10 +67,21 @@ os_user postgres_os_user() {
     return {pg->pw_uid, pg->pw_gid, pg->pw_name};
 }
 
-process_result run_as(const os_user& user, const std::vector<std::string>& argv) {
+os_user current_os_user() {
+    const passwd* self = getpwuid(geteuid());
+    return {geteuid(), getegid(), self ? self->pw_name : std::to_string(geteuid())};
+}
+
+process_result run_as(const os_user& user, const std::vector<std::string>& argv,
+                      const std::vector<std::string>& environment) {
     std::vector<char*> args;
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
+    // Built before fork: the child may only make async-signal-safe calls.
+    const auto env_strings = environment.empty() ? std::vector<std::string>{} : child_environment(environment);
+    std::vector<char*> env;
+    for (const auto& entry : env_strings) env.push_back(const_cast<char*>(entry.c_str()));
+    env.push_back(nullptr);
     std::array<int, 2> pipe_fds{};
     if (pipe2(pipe_fds.data(), O_CLOEXEC) != 0) throw std::runtime_error("pipe: " + errno_text());
     const pid_t pid = fork();
@@ -63,7 +90,7 @@ process_result run_as(const os_user& user, const std::vector<std::string>& argv)
         close(pipe_fds[1]);
         throw std::runtime_error("fork: " + errno_text());
     }
-    if (pid == 0) exec_child(user, args.data(), pipe_fds[1]);
+    if (pid == 0) exec_child(user, args.data(), environment.empty() ? nullptr : env.data(), pipe_fds[1]);
     close(pipe_fds[1]);
     process_result result;
     std::array<char, 4096> buffer{};

@@ -26,7 +26,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
             options.config_file = arg.substr(9);
         } else if (have_command) {
             options.words.push_back(arg);
-        } else if (arg == "serve" || arg == "migrate" || arg == "admin") {
+        } else if (arg == "serve" || arg == "migrate" || arg == "admin" || arg == "backup" || arg == "restore") {
             options.command = arg;
             have_command = true;
         } else {
@@ -34,7 +34,8 @@ cli_options parse_cli(const std::vector<std::string>& args) {
             return options;
         }
     }
-    if (options.command != "admin" && !options.words.empty()) {
+    const bool takes_words = options.command == "admin" || options.command == "backup" || options.command == "restore";
+    if (!takes_words && !options.words.empty()) {
         options.error = options.command + " takes no arguments, got '" + options.words.front() + "'";
     }
     return options;
@@ -49,6 +50,9 @@ std::string usage_text() {
            "  serve (default)   run the server: HTTP(S) SyncML listener plus metrics listener; applies pending\n"
            "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
            "  migrate           apply pending schema migrations and exit\n"
+           "  backup --out FILE the whole database into FILE (pg_dump custom format, mode 0600)\n"
+           "  restore FILE      replace the database's contents with a backup (stop the server first), then\n"
+           "                    migrate it to this version's schema\n"
            "  admin tenant list | tenant delete NAME\n"
            "  admin tenant add NAME [OPTIONS] | tenant set NAME OPTIONS   (set changes only the options given)\n" +
            tenant_options_usage("                        ") +

@@ -12,8 +12,8 @@ struct cli_options {
     bool print_config = false;
     bool help = false;
     bool version = false;
-    std::string command = "serve";   // serve | migrate | admin
-    std::vector<std::string> words;  // what follows the subcommand (admin arguments)
+    std::string command = "serve";   // serve | migrate | admin | backup | restore
+    std::vector<std::string> words;  // what follows the subcommand (admin, backup and restore arguments)
     std::string error;               // usage error; empty when the command line is fine
 };
 

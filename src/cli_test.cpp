@@ -11,6 +11,17 @@ TEST(cli, serve_is_the_default_command) {
     EXPECT_TRUE(options.error.empty());
 }
 
+TEST(cli, backup_and_restore_take_their_words) {
+    auto backup = parse_cli({"backup", "--out", "db.dump"});
+    EXPECT_TRUE(backup.error.empty()) << backup.error;
+    EXPECT_EQ(backup.command, "backup");
+    EXPECT_EQ(backup.words, (std::vector<std::string>{"--out", "db.dump"}));
+    auto restore = parse_cli({"restore", "db.dump"});
+    EXPECT_EQ(restore.command, "restore");
+    EXPECT_EQ(restore.words, (std::vector<std::string>{"db.dump"}));
+    EXPECT_FALSE(parse_cli({"migrate", "extra"}).error.empty());
+}
+
 TEST(cli, version_is_a_global_option) {
     EXPECT_TRUE(parse_cli({"--version"}).version);
     EXPECT_FALSE(parse_cli({}).version);

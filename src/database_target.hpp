@@ -29,6 +29,8 @@ class database_target {
 
     const std::string& url() const { return url_; }
     std::string description() const;
+    // The embedded cluster belongs to a server running on the same data directory.
+    bool shared_with_server() const { return reused_; }
     // Stops the embedded cluster if this process started it and releases the data directory.
     void stop();
 

@@ -17,6 +17,8 @@ using namespace syncml::server;
 int run(const cli_options& options, const server_config& config, spdlog::logger& log) {
     if (options.command == "migrate") return run_migrate(config, log);
     if (options.command == "admin") return run_admin_command(config, options.words, log);
+    if (options.command == "backup") return run_backup_command(config, options.words, log);
+    if (options.command == "restore") return run_restore_command(config, options.words, log);
     return run_serve(config, log);
 }
 
@@ -56,7 +58,7 @@ int main(int argc, char** argv) {
     try {
         return run(options, config.config, *logger);
     } catch (const std::exception& e) {
-        // serve logs (operators read the log); migrate and admin answer the person at the terminal.
+        // serve logs (operators read the log); the other commands answer the person at the terminal.
         if (options.command == "serve") {
             logger->critical("serve failed: {}", syncml::persistence::log_value(e.what()));
         } else {

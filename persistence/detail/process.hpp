@@ -26,8 +26,14 @@ struct process_result {
 
 // Runs argv[0] (an absolute path) as `user` in a new session (so terminal signals meant for us do
 // not reach a server it starts), with cwd "/", no inherited descriptors beyond stdin, and waits.
-// Throws std::runtime_error when it cannot be started.
-process_result run_as(const os_user& user, const std::vector<std::string>& argv);
+// `environment` ("NAME=value"), when given, replaces the PG* variables of this process's environment for the
+// child (libpq settings such as PGPASSWORD that must not appear in argv). Throws std::runtime_error when it cannot
+// be started.
+process_result run_as(const os_user& user, const std::vector<std::string>& argv,
+                      const std::vector<std::string>& environment = {});
+
+// This process's own user.
+os_user current_os_user();
 
 // Parent directories of `path` (and `path` itself) that `user` cannot search, outermost first.
 std::vector<std::string> unsearchable_ancestors(const std::string& path, const os_user& user);

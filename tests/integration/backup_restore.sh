@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Backup and restore (issue 17): a phone (the real SyncEvolution client) slow-syncs 5 contacts; `backup --out`
+# dumps the database; the tenant is deleted (the wipe); `restore` brings it back; the phone's next two-way sync
+# is a normal two-way sync (mode 200, not a slow sync) and the server holds the 5 contacts. A file that is no
+# backup is refused with nothing changed.
+# Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL (a database of its own: restore replaces its contents),
+# SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
+set -uo pipefail
+source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
+server=${SYNCML_BUILD_DIR:?SYNCML_BUILD_DIR not set}/src/syncml-server
+database_url=${SYNCML_TEST_DATABASE_URL:?SYNCML_TEST_DATABASE_URL not set}
+interop=${SYNCML_INTEROP_DIR:-$source_dir/../shared/interop}
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/backup-restore.XXXXXX)}
+mkdir -p "$work"
+failures=0
+pass() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+check() {  # check DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+export SYNCML_DATABASE_URL=$database_url SYNCML_DATA_DIR=$work/data
+sync_port=$(free_port)
+export SYNCML_LISTEN=127.0.0.1:$sync_port SYNCML_METRICS_LISTEN=127.0.0.1:$(free_port)
+server_pid=""
+start_server() {
+    "$server" serve >>"$work/server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 120); do
+        curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 && return 0
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    echo "FAIL: server not ready"; tail -30 "$work/server.log"; return 1
+}
+stop_server() {
+    [ -n "$server_pid" ] || return 0
+    kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    server_pid=""
+}
+trap stop_server EXIT
+live_contacts() {
+    psql "$database_url" -Atc "SELECT count(*) FROM items i JOIN tenants t USING (tenant_id) \
+        WHERE t.name = 'bk' AND NOT i.deleted" 2>/dev/null
+}
+tenants() { "$server" admin tenant list 2>/dev/null | cut -f1 | tr '\n' ' '; }
+
+"$server" migrate >/dev/null || { echo "FAIL: migrate"; exit 1; }
+"$server" admin tenant add bk >/dev/null || exit 1
+"$server" admin user add --tenant bk --user alice --password pw >/dev/null 2>&1 || exit 1
+start_server || exit 1
+phone=$work/phone
+python3 "$interop/gen-contacts.py" gen --kind contacts --format vcard30 --count 5 --seed 3 \
+    --out "$phone/data/contacts" >"$work/client.log" 2>&1 || exit 1
+bash "$interop/client.sh" setup --home "$phone" --url "http://$SYNCML_LISTEN/sync/bk" --user alice --password pw \
+    --device-id backup-phone --kind contacts --format vcard30 --timeout 60 >>"$work/client.log" 2>&1 || exit 1
+check "the phone's slow sync" bash "$interop/client.sh" sync --home "$phone" --mode slow >>"$work/client.log" 2>&1
+check "the server holds 5 contacts" test "$(live_contacts)" = 5
+stop_server
+
+backup=$work/syncml.dump
+check "backup --out writes a file" "$server" backup --out "$backup"
+check "the backup is readable by its owner only" test "$(stat -c %a "$backup")" = 600
+check "the backup is a pg_dump archive" bash -c "pg_restore --list '$backup' >/dev/null"
+
+"$server" admin tenant delete bk >/dev/null
+check "the wipe removed the tenant" test "$(live_contacts)" = 0
+check "restore" "$server" restore "$backup"
+check "the tenant is back" bash -c "[[ ' $(tenants)' == *' bk '* ]]"
+check "and its 5 contacts" test "$(live_contacts)" = 5
+
+printf 'not a backup\n' >"$work/bad.dump"
+"$server" restore "$work/bad.dump" >"$work/bad-restore.log" 2>&1
+check "a file that is no backup is refused" test $? -ne 0
+check "and nothing was dropped" test "$(live_contacts)" = 5
+"$server" restore "$work/missing.dump" >/dev/null 2>&1
+check "a missing file is refused" test $? -ne 0
+
+start_server || exit 1
+check "the phone's next two-way sync" bash "$interop/client.sh" sync --home "$phone" --mode two-way \
+    >>"$work/client.log" 2>&1
+last_end=$(grep 'session end' "$work/server.log" | tail -1)
+echo "last session: $last_end"
+check "was a two-way sync, not a slow one" bash -c "grep -q 'modes=contacts:200' <<<'$last_end'"
+check "the server still holds 5 contacts" test "$(live_contacts)" = 5
+stop_server
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
