@@ -100,8 +100,10 @@ http_reply probe_reply(const front_end_state& state, endpoint_kind endpoint, lis
     }
     std::string reason;
     const bool ready = state.services.readiness.ready(reason);
-    http_reply reply =
-        text_reply(200, serialize_metrics(state.services.registry, scrape_time_families(read_process_stats(), ready)));
+    const std::optional<double> tls_not_after = state.tls ? state.tls->not_after() : std::nullopt;
+    http_reply reply = text_reply(
+        200,
+        serialize_metrics(state.services.registry, scrape_time_families(read_process_stats(), ready, tls_not_after)));
     reply.content_type = "text/plain; version=0.0.4; charset=utf-8";
     return reply;
 }

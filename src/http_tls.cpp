@@ -2,11 +2,13 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 namespace syncml::server {
@@ -58,6 +60,14 @@ std::shared_ptr<ssl::context> make_tls_context(const http_config& config) {
     return context;
 }
 
+std::optional<double> certificate_not_after(ssl::context& context) {
+    X509* certificate = SSL_CTX_get0_certificate(context.native_handle());
+    if (certificate == nullptr) return std::nullopt;
+    std::tm when{};
+    if (ASN1_TIME_to_tm(X509_get0_notAfter(certificate), &when) != 1) return std::nullopt;
+    return static_cast<double>(timegm(&when));
+}
+
 bool tls_context_store::file_stamp::operator==(const file_stamp& other) const {
     return device == other.device && inode == other.inode && size == other.size &&
            modified.tv_sec == other.modified.tv_sec && modified.tv_nsec == other.modified.tv_nsec;
@@ -66,6 +76,7 @@ bool tls_context_store::file_stamp::operator==(const file_stamp& other) const {
 tls_context_store::tls_context_store(const http_config& config) : config_(config) {
     loaded_ = read_stamps();
     current_ = make_tls_context(config_);
+    not_after_ = certificate_not_after(*current_);
 }
 
 // stat() follows symlinks, so a Kubernetes secret volume's atomic swap of its ..data link shows up as a new
@@ -87,19 +98,29 @@ std::shared_ptr<ssl::context> tls_context_store::current() const {
     return current_;
 }
 
+std::optional<double> tls_context_store::not_after() const {
+    std::lock_guard lock(mutex_);
+    return not_after_;
+}
+
 std::optional<std::string> tls_context_store::reload() {
     // Stamps first: a change while loading is seen by the next check instead of being lost.
     const stamps before = read_stamps();
     std::shared_ptr<ssl::context> fresh;
+    std::optional<double> fresh_not_after;
     std::optional<std::string> error;
     try {
         fresh = make_tls_context(config_);
+        fresh_not_after = certificate_not_after(*fresh);
     } catch (const std::exception& e) {
         error = e.what();
     }
     std::lock_guard lock(mutex_);
     loaded_ = before;
-    if (fresh) current_ = std::move(fresh);
+    if (fresh) {
+        current_ = std::move(fresh);
+        not_after_ = fresh_not_after;
+    }
     return error;
 }
 

@@ -25,12 +25,18 @@ inline constexpr const char* tls12_ciphers =
 // naming the file and OpenSSL's reason.
 std::shared_ptr<ssl::context> make_tls_context(const http_config& config);
 
+// The not-after time of the certificate a context serves, in seconds since the Unix epoch; nullopt when the
+// context has no certificate.
+std::optional<double> certificate_not_after(ssl::context& context);
+
 class tls_context_store {
   public:
     // Loads the certificate; throws like make_tls_context.
     explicit tls_context_store(const http_config& config);
 
     std::shared_ptr<ssl::context> current() const;
+    // certificate_not_after() of the current context (the one new connections get).
+    std::optional<double> not_after() const;
     // Loads the files again. On success new connections get the new context; on failure the current one
     // stays and the error is returned.
     std::optional<std::string> reload();
@@ -55,6 +61,7 @@ class tls_context_store {
     const http_config& config_;
     mutable std::mutex mutex_;
     std::shared_ptr<ssl::context> current_;
+    std::optional<double> not_after_;
     stamps loaded_;
 };
 

@@ -9,8 +9,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "src/http_test_support.hpp"
 
@@ -29,14 +31,20 @@ void write_atomically(const std::string& path, const std::function<void(FILE*)>&
     std::filesystem::rename(temporary, path);
 }
 
-// A self-signed P-256 certificate whose subject CN names it, so a client can tell which one it was served.
-void write_certificate(const std::string& common_name, const std::string& cert_path, const std::string& key_path) {
+// A self-signed P-256 certificate whose subject CN names it, so a client can tell which one it was served; valid
+// for an hour unless not_after (seconds since the epoch) is given.
+void write_certificate(const std::string& common_name, const std::string& cert_path, const std::string& key_path,
+                       std::optional<std::time_t> not_after = std::nullopt) {
     EVP_PKEY* key = EVP_EC_gen("P-256");
     X509* cert = X509_new();
     X509_set_version(cert, 2);
     ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
     X509_gmtime_adj(X509_getm_notBefore(cert), 0);
-    X509_gmtime_adj(X509_getm_notAfter(cert), 3600);
+    if (not_after) {
+        ASN1_TIME_set(X509_getm_notAfter(cert), *not_after);
+    } else {
+        X509_gmtime_adj(X509_getm_notAfter(cert), 3600);
+    }
     X509_set_pubkey(cert, key);
     X509_NAME* name = X509_get_subject_name(cert);
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(common_name.c_str()),
@@ -216,6 +224,47 @@ TEST_F(http_tls, changed_files_are_reloaded_without_a_signal) {
         if (served != "cert-b") std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     EXPECT_EQ(served, "cert-b");
+}
+
+constexpr std::time_t jan_1_2030 = 1893456000;
+constexpr std::time_t jan_1_2031 = 1924992000;
+
+std::string scrape(std::uint16_t metrics_port) {
+    client c(metrics_port);
+    return c.request(get("/metrics")).body;
+}
+
+TEST_F(http_tls, not_after_is_the_loaded_certificates_and_changes_only_with_a_successful_reload) {
+    write_certificate("cert-a", cert_, key_, jan_1_2030);
+    const server_config config = tls_config();
+    tls_context_store store(config.http);
+    EXPECT_EQ(store.not_after(), static_cast<double>(jan_1_2030));
+    write_certificate("cert-b", cert_, key_, jan_1_2031);
+    EXPECT_EQ(store.reload(), std::nullopt);
+    EXPECT_EQ(store.not_after(), static_cast<double>(jan_1_2031));
+    const std::string other_key = directory_ + "/other-key.pem";
+    write_certificate("cert-c", cert_, other_key, jan_1_2030);
+    EXPECT_NE(store.reload(), std::nullopt);
+    EXPECT_EQ(store.not_after(), static_cast<double>(jan_1_2031));  // still serving cert-b
+}
+
+TEST_F(http_tls, metrics_export_the_served_certificates_expiry_and_follow_a_reload) {
+    write_certificate("cert-a", cert_, key_, jan_1_2030);
+    running_server s(tls_config());
+    EXPECT_NE(scrape(s.server.metrics_port()).find("\nsyncml_tls_certificate_expiry_timestamp_seconds 1893456000\n"),
+              std::string::npos)
+        << scrape(s.server.metrics_port());
+    write_certificate("cert-b", cert_, key_, jan_1_2031);
+    ASSERT_TRUE(s.server.reload_tls());
+    EXPECT_NE(scrape(s.server.metrics_port()).find("\nsyncml_tls_certificate_expiry_timestamp_seconds 1924992000\n"),
+              std::string::npos);
+}
+
+TEST_F(http_tls, without_tls_the_expiry_metric_is_declared_without_a_sample) {
+    running_server s(test_config());
+    const std::string text = scrape(s.server.metrics_port());
+    EXPECT_NE(text.find("# TYPE syncml_tls_certificate_expiry_timestamp_seconds gauge\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\nsyncml_tls_certificate_expiry_timestamp_seconds"), std::string::npos) << text;
 }
 
 }  // namespace

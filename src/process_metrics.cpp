@@ -106,7 +106,8 @@ std::optional<process_stats> read_process_stats(const std::string& proc_dir) {
     return stats;
 }
 
-std::vector<prometheus::MetricFamily> scrape_time_families(const std::optional<process_stats>& stats, bool ready) {
+std::vector<prometheus::MetricFamily> scrape_time_families(const std::optional<process_stats>& stats, bool ready,
+                                                           std::optional<double> tls_not_after) {
     using prometheus::MetricType;
     std::vector<prometheus::MetricFamily> out;
     if (stats) {
@@ -127,6 +128,15 @@ std::vector<prometheus::MetricFamily> scrape_time_families(const std::optional<p
     }
     out.push_back(family("syncml_ready", "1 when /readyz answers ready (database reachable, schema current), else 0",
                          MetricType::Gauge, ready ? 1 : 0));
+    const std::string tls_name = "syncml_tls_certificate_expiry_timestamp_seconds";
+    const std::string tls_help =
+        "Not-after time of the TLS certificate served on the SyncML listener in seconds since the epoch; no sample "
+        "when TLS is off";
+    if (tls_not_after) {
+        out.push_back(family(tls_name, tls_help, MetricType::Gauge, *tls_not_after));
+    } else {
+        out.push_back(prometheus::MetricFamily{tls_name, tls_help, MetricType::Gauge, {}});
+    }
     return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The process_* metrics Prometheus client libraries conventionally export (prometheus-cpp core has none) and
-// the readiness gauge, computed at scrape time: per-instance RSS, CPU, file descriptors and start time for the
-// dashboard without cAdvisor, and readiness as a metric an alert can use.
+// the readiness and certificate gauges, computed at scrape time: per-instance RSS, CPU, file descriptors and
+// start time for the dashboard without cAdvisor, and readiness and certificate expiry as metrics alerts use.
 
 #include <optional>
 #include <string>
@@ -38,7 +38,10 @@ std::optional<double> parse_max_fds(std::string_view limits);
 // Reads the stats of this process from proc_dir (normally /proc); nullopt when /proc is unreadable.
 std::optional<process_stats> read_process_stats(const std::string& proc_dir = "/proc");
 
-// process_* families (none when stats is empty) and syncml_ready.
-std::vector<prometheus::MetricFamily> scrape_time_families(const std::optional<process_stats>& stats, bool ready);
+// process_* families (none when stats is empty), syncml_ready, and the served TLS certificate's not-after
+// (seconds since the epoch). Without TLS (tls_not_after empty) that family is declared without a sample: an
+// alert on it stays quiet, and a scrape still shows the name exists.
+std::vector<prometheus::MetricFamily> scrape_time_families(const std::optional<process_stats>& stats, bool ready,
+                                                           std::optional<double> tls_not_after);
 
 }  // namespace syncml::server

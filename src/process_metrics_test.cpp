@@ -48,16 +48,28 @@ TEST(process_metrics, exports_process_families_and_the_readiness_gauge) {
     stats.cpu_seconds = 1.5;
     stats.open_fds = 12;
     stats.start_time_seconds = 1764750000;
-    auto text = prometheus::TextSerializer().Serialize(scrape_time_families(stats, true));
+    auto text = prometheus::TextSerializer().Serialize(scrape_time_families(stats, true, std::nullopt));
     EXPECT_NE(text.find("# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 1.5"), std::string::npos)
         << text;
     EXPECT_NE(text.find("process_resident_memory_bytes 2048"), std::string::npos);
     EXPECT_NE(text.find("process_open_fds 12"), std::string::npos);
     EXPECT_NE(text.find("process_start_time_seconds 1764750000"), std::string::npos);
     EXPECT_NE(text.find("syncml_ready 1"), std::string::npos);
-    auto down = prometheus::TextSerializer().Serialize(scrape_time_families(std::nullopt, false));
+    auto down = prometheus::TextSerializer().Serialize(scrape_time_families(std::nullopt, false, std::nullopt));
     EXPECT_EQ(down.find("process_"), std::string::npos);
     EXPECT_NE(down.find("syncml_ready 0"), std::string::npos);
+}
+
+TEST(process_metrics, exports_the_tls_certificate_expiry_or_only_declares_it_without_tls) {
+    auto with_tls = prometheus::TextSerializer().Serialize(scrape_time_families(std::nullopt, true, 1893456000.0));
+    EXPECT_NE(with_tls.find("# TYPE syncml_tls_certificate_expiry_timestamp_seconds gauge\n"
+                            "syncml_tls_certificate_expiry_timestamp_seconds 1893456000\n"),
+              std::string::npos)
+        << with_tls;
+    auto without = prometheus::TextSerializer().Serialize(scrape_time_families(std::nullopt, true, std::nullopt));
+    EXPECT_NE(without.find("# TYPE syncml_tls_certificate_expiry_timestamp_seconds gauge\n"), std::string::npos)
+        << without;
+    EXPECT_EQ(without.find("\nsyncml_tls_certificate_expiry_timestamp_seconds "), std::string::npos) << without;
 }
 
 }  // namespace

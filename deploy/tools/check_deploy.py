@@ -7,6 +7,9 @@
   check_deploy.py compose ROOT                      docker/compose.yaml against haproxy.cfg and prometheus.yml
   check_deploy.py dashboard FILE                    Grafana dashboard JSON
   check_deploy.py dockerfile ROOT                   docker/Dockerfile, the hadolint-style rules we rely on
+  check_deploy.py alerts RULES README               every alert has a severity and a runbook section in README
+                                                    that its runbook_url points to (BASE#alertname in lower
+                                                    case), and every runbook section has an alert
 
 Checks what a schema check cannot: selectors that select the pods, probe ports that exist, references to
 ConfigMaps/Secrets that are rendered, a termination grace period that covers the server's drain deadline.
@@ -293,6 +296,31 @@ def check_dockerfile(root):
         fail(f"{path}: use COPY, not ADD")
 
 
+RUNBOOK_BASE = '{{ or $externalLabels.syncml_runbook_base "deploy/README.md" }}'
+
+
+def check_alerts(rules, readme_text, rules_path="rules", readme_path="README"):
+    """rules: the parsed rule file; readme_text: the runbook document (sections '### AlertName')."""
+    sections = set(re.findall(r"^### (\w+)\s*$", readme_text, re.M))
+    alerts = set()
+    for group in rules.get("groups", []):
+        for rule in group.get("rules", []):
+            name = rule.get("alert")
+            if not name:
+                continue
+            alerts.add(name)
+            if rule.get("labels", {}).get("severity") not in ("critical", "warning", "info"):
+                fail(f"{rules_path}: {name} needs severity critical, warning or info")
+            expected = f"{RUNBOOK_BASE}#{name.lower()}"
+            if rule.get("annotations", {}).get("runbook_url") != expected:
+                fail(f"{rules_path}: {name} runbook_url must be '{expected}'")
+            if name not in sections:
+                fail(f"{readme_path}: no runbook section '### {name}'")
+    for name in sorted(sections):
+        if name.startswith("Syncml") and name not in alerts:
+            fail(f"{readme_path}: runbook section '### {name}' for an alert that does not exist")
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -311,6 +339,9 @@ def main(argv):
     elif command == "dashboard":
         for path in args:
             check_dashboard(path)
+    elif command == "alerts" and len(args) == 2:
+        with open(args[0], encoding="utf-8") as rules, open(args[1], encoding="utf-8") as readme:
+            check_alerts(yaml.safe_load(rules), readme.read(), args[0], args[1])
     else:
         print(__doc__)
         return 2

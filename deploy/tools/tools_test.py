@@ -114,5 +114,36 @@ class kubernetes_consistency(unittest.TestCase):
         self.assertFalse(any("Secret key" in e for e in self.errors_for(docs)))
 
 
+def alert(name, severity="warning", anchor=None):
+    return {"alert": name, "expr": "up == 0", "labels": {"severity": severity},
+            "annotations": {"runbook_url": f"{check_deploy.RUNBOOK_BASE}#{anchor or name.lower()}"}}
+
+
+class alert_runbooks(unittest.TestCase):
+    readme = "# Deploy\n\n## Runbooks\n\n### SyncmlA\nWhat to do.\n\n### SyncmlB\nWhat else.\n"
+
+    def errors_for(self, rules, readme=None):
+        check_deploy.errors.clear()
+        check_deploy.check_alerts({"groups": [{"name": "g", "rules": rules}]}, readme or self.readme)
+        return list(check_deploy.errors)
+
+    def test_alerts_with_sections_and_anchors_pass(self):
+        rules = [alert("SyncmlA"), alert("SyncmlB", "critical"), {"record": "r", "expr": "1"}]
+        self.assertEqual(self.errors_for(rules), [])
+
+    def test_alert_without_a_section_fails(self):
+        errors = self.errors_for([alert("SyncmlA"), alert("SyncmlB"), alert("SyncmlC")])
+        self.assertTrue(any("no runbook section '### SyncmlC'" in e for e in errors), errors)
+
+    def test_section_without_an_alert_fails(self):
+        errors = self.errors_for([alert("SyncmlA")])
+        self.assertTrue(any("'### SyncmlB' for an alert that does not exist" in e for e in errors), errors)
+
+    def test_wrong_anchor_or_missing_severity_fails(self):
+        errors = self.errors_for([alert("SyncmlA", anchor="syncmlb"), alert("SyncmlB", severity=None)])
+        self.assertTrue(any("SyncmlA runbook_url" in e for e in errors), errors)
+        self.assertTrue(any("SyncmlB needs severity" in e for e in errors), errors)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -67,6 +67,7 @@ fi
 step "compose file" "$python" "$tools/check_deploy.py" compose "$root"
 step "Dockerfile rules" "$python" "$tools/check_deploy.py" dockerfile "$root"
 step "healthcheck script syntax" bash -n docker/healthcheck.sh
+step "alerts have runbooks" "$python" "$tools/check_deploy.py" alerts deploy/prometheus/alerts.yaml deploy/README.md
 step "dashboard JSON" "$python" "$tools/check_deploy.py" dashboard deploy/grafana/syncml-dashboard.json
 step "dashboard is generated" "$python" "$tools/make_dashboard.py" --check
 
