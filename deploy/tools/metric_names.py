@@ -6,6 +6,11 @@
       exit 1 when a used name is missing from the scrape (a renamed metric would make a panel show
       "no data" or an alert never fire without anyone noticing)
 
+A name counts as exported when the scrape has a sample of it or declares its family (# TYPE): counters with
+labels have no series before their first event, and a metric of a feature that is off has none at all (the
+server declares syncml_tls_certificate_expiry_timestamp_seconds without a sample when TLS is off, so the name
+is still checked by a scrape without TLS).
+
 PromQL is not parsed fully: strings, label matchers, range/offset durations, grouping clauses and Grafana
 variables are removed, then every identifier that is not a function or keyword is a metric name.
 """
@@ -184,7 +189,7 @@ def main():
         print(f"MISSING {name}: used by " + "; ".join(sorted(set(used[name]))))
     declared_only = sorted(n for n in used if n not in samples and present(n, samples, families))
     for name in declared_only:
-        print(f"note: {name} is declared but has no series yet (no event of that kind in this run)")
+        print(f"note: {name} is declared but has no series (no event of that kind in this run, or its feature is off)")
     print(f"{len(used) - len(missing)} of {len(used)} metric names used by dashboards and rules are exported")
     return 1 if missing else 0
 
