@@ -217,10 +217,19 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
     });
 }
 
-void delete_tenant(database& db, std::string_view name) {
+void delete_tenant(database& db, std::string_view name, bool with_users) {
     // `POST /sync` without a tenant relies on it.
     if (name == default_tenant) throw std::invalid_argument("the default tenant cannot be deleted");
     in_transaction(db, [&](pqxx::work& tx) {
+        const auto users =
+            tx.exec_params1(
+                  "SELECT count(u.user_id) FROM tenants t LEFT JOIN users u USING (tenant_id) WHERE t.name = $1",
+                  std::string(name))[0]
+                .as<std::int64_t>();
+        if (users > 0 && !with_users) {
+            throw std::invalid_argument("tenant '" + std::string(name) + "' still has " + std::to_string(users) +
+                                        " user(s); delete them first or force it");
+        }
         const auto rows = tx.exec_params("DELETE FROM tenants WHERE name = $1 RETURNING tenant_id", std::string(name));
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
     });
@@ -257,9 +266,10 @@ std::vector<user_info> list_users(database& db, std::string_view tenant) {
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto tenant_id = require_tenant_id(tx, tenant);
         std::vector<user_info> users;
-        for (const auto& row :
-             tx.exec_params("SELECT user_id, name FROM users WHERE tenant_id = $1 ORDER BY name", tenant_id)) {
-            users.push_back({tenant_id, row[0].as<std::int64_t>(), row[1].as<std::string>()});
+        for (const auto& row : tx.exec_params(
+                 "SELECT user_id, name, disabled_at IS NOT NULL FROM users WHERE tenant_id = $1 ORDER BY name",
+                 tenant_id)) {
+            users.push_back({tenant_id, row[0].as<std::int64_t>(), row[1].as<std::string>(), row[2].as<bool>()});
         }
         return users;
     });
@@ -290,6 +300,22 @@ void set_password(database& db, std::string_view tenant, std::string_view user, 
     });
 }
 
+void set_user_disabled(database& db, std::string_view tenant, std::string_view user, bool disabled) {
+    in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
+        if (disabled) {
+            tx.exec_params0(
+                "UPDATE users SET disabled_at = coalesce(disabled_at, now()), credentials_changed_at = now() "
+                "WHERE tenant_id = $1 AND user_id = $2",
+                tenant_id, user_id);
+        } else {
+            tx.exec_params0("UPDATE users SET disabled_at = NULL WHERE tenant_id = $1 AND user_id = $2", tenant_id,
+                            user_id);
+        }
+    });
+}
+
 void delete_user(database& db, std::string_view tenant, std::string_view user) {
     in_transaction(db, [&](pqxx::work& tx) {
         const auto tenant_id = require_tenant_id(tx, tenant);
@@ -306,7 +332,7 @@ std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std
             std::string("SELECT u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, u.tenant_id, t.auth_md5, ") +
                 detail::k_database_key_column +
                 " FROM users u JOIN tenants t USING (tenant_id) "
-                "WHERE t.name = $1 AND u.name = $2",
+                "WHERE t.name = $1 AND u.name = $2 AND u.disabled_at IS NULL",
             std::string(tenant), std::string(user));
         if (rows.empty()) return std::nullopt;
         return rows[0];
@@ -378,6 +404,21 @@ int reset_device(database& db, std::string_view tenant, std::string_view device_
         tx.exec_params("DELETE FROM sessions WHERE tenant_id = $1 AND device_uri = $2", tenant_id,
                        std::string(device_uri));
         return static_cast<int>(devices.size());
+    });
+}
+
+void delete_device(database& db, std::string_view tenant, std::string_view user, std::string_view device_uri) {
+    in_transaction(db, [&](pqxx::work& tx) {
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto user_id = require_user_id(tx, tenant_id, tenant, user);
+        const auto deleted = tx.exec_params(
+            "DELETE FROM devices WHERE tenant_id = $1 AND user_id = $2 AND device_uri = $3 RETURNING device_id",
+            tenant_id, user_id, std::string(device_uri));
+        if (deleted.empty()) {
+            throw not_found("user '" + std::string(user) + "' has no device '" + std::string(device_uri) + "'");
+        }
+        tx.exec_params0("DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2 AND device_uri = $3", tenant_id,
+                        user_id, std::string(device_uri));
     });
 }
 

@@ -56,6 +56,7 @@ struct user_info {
     std::int64_t tenant_id = 0;
     std::int64_t id = 0;
     std::string name;
+    bool disabled = false;
 };
 
 struct device_info {
@@ -73,8 +74,9 @@ std::optional<tenant_info> find_tenant(database& db, std::string_view name);
 // Replaces the tenant's settings; not_found for an unknown tenant. Turning auth_md5 off drops the users' md5
 // secrets; turning it on stores none: see credential_store.hpp.
 tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings);
-// Deletes the tenant and everything it owns.
-void delete_tenant(database& db, std::string_view name);
+// Deletes the tenant and everything it owns; one that still has users only with `with_users` (else
+// std::invalid_argument naming how many).
+void delete_tenant(database& db, std::string_view name, bool with_users = false);
 
 // Creates the user with its four standard datastores (contacts, calendar, tasks, memos). The md5 secret is stored
 // only when the tenant has md5 auth on, sealed with md5_key (null: the database's own key; credential_store.hpp).
@@ -84,6 +86,9 @@ std::vector<user_info> list_users(database& db, std::string_view tenant);
 std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user);
 // Deletes the user with its datastores, items and devices.
 void delete_user(database& db, std::string_view tenant, std::string_view user);
+// A disabled user cannot log in (it looks like an unknown user) and its sessions end; enabling lets it log in
+// again with its password. not_found for an unknown tenant or user.
+void set_user_disabled(database& db, std::string_view tenant, std::string_view user, bool disabled);
 // New hash and md5 secret (as add_user stores it); sets credentials_changed_at, which ends the user's sessions.
 void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password,
                   const secret_key* md5_key = nullptr);
@@ -101,5 +106,8 @@ std::vector<device_info> list_devices(database& db, std::string_view tenant, std
 // device's open sessions. Mappings stay: the slow sync re-pairs them. Returns the number of devices
 // reset; throws not_found when there is none.
 int reset_device(database& db, std::string_view tenant, std::string_view device_uri);
+// Deletes the user's device with its datastore views, mappings and sessions; the user's items stay. The device
+// is new to the server at its next sync (a slow sync). not_found when the user has no such device.
+void delete_device(database& db, std::string_view tenant, std::string_view user, std::string_view device_uri);
 
 }  // namespace syncml::persistence

@@ -30,9 +30,9 @@ class accounts_test : public testing::migrated_database_test {
                 "WHERE tenant_id = $1 AND user_id = $3 AND name = 'contacts'",
                 owner.tenant_id, device, owner.id);
             tx.exec_params(
-                "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, device_id, expires_at) "
-                "VALUES ($1, $2, '1', $3, now() + interval '5 minutes')",
-                owner.tenant_id, uri, device);
+                "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, device_id, user_id, expires_at) "
+                "VALUES ($1, $2, '1', $3, $4, now() + interval '5 minutes')",
+                owner.tenant_id, uri, device, owner.id);
             return device;
         });
     }
@@ -194,7 +194,10 @@ TEST_F(accounts_test, delete_a_tenant_with_everything_it_owns) {
     add_tenant(db(), "acme");
     add_user(db(), "acme", "alice", "pw");
     add_device_with_store("acme", "alice", "IMEI:1");
-    delete_tenant(db(), "acme");
+    // A tenant with users goes only when that is what the admin asked for.
+    EXPECT_THROW(delete_tenant(db(), "acme"), std::invalid_argument);
+    EXPECT_TRUE(find_tenant(db(), "acme"));
+    delete_tenant(db(), "acme", true);
     const auto left = in_transaction(db(), [](pqxx::work& tx) {
         return tx
             .exec1(
@@ -218,6 +221,39 @@ TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
     });
     EXPECT_EQ(left, 4);  // bob's four datastores
     EXPECT_THROW(delete_user(db(), "default", "alice"), not_found);
+}
+
+TEST_F(accounts_test, a_disabled_user_cannot_log_in_until_enabled_and_its_sessions_end) {
+    add_user(db(), "default", "alice", "pw");
+    const auto changed_before = in_transaction(
+        db(), [](pqxx::work& tx) { return tx.exec1("SELECT credentials_changed_at FROM users")[0].as<std::string>(); });
+    set_user_disabled(db(), "default", "alice", true);
+    EXPECT_FALSE(verify_basic_password(db(), "default", "alice", "pw"));
+    EXPECT_TRUE(list_users(db(), "default").at(0).disabled);
+    const auto changed_after = in_transaction(
+        db(), [](pqxx::work& tx) { return tx.exec1("SELECT credentials_changed_at FROM users")[0].as<std::string>(); });
+    EXPECT_NE(changed_after, changed_before);
+    set_user_disabled(db(), "default", "alice", false);
+    EXPECT_TRUE(verify_basic_password(db(), "default", "alice", "pw"));
+    EXPECT_FALSE(list_users(db(), "default").at(0).disabled);
+    EXPECT_THROW(set_user_disabled(db(), "default", "nobody", true), not_found);
+}
+
+TEST_F(accounts_test, delete_a_device_of_a_user_and_keep_the_users_items) {
+    add_user(db(), "default", "alice", "pw");
+    add_user(db(), "default", "bob", "pw");
+    add_device_with_store("default", "alice", "IMEI:1");
+    add_device_with_store("default", "bob", "IMEI:1");
+    EXPECT_THROW(delete_device(db(), "default", "alice", "IMEI:2"), not_found);
+    delete_device(db(), "default", "alice", "IMEI:1");
+    EXPECT_TRUE(list_devices(db(), "default", "alice").empty());
+    // Bob's device of the same id is another device.
+    EXPECT_EQ(list_devices(db(), "default", "bob").size(), 1u);
+    const auto left = in_transaction(db(), [](pqxx::work& tx) {
+        return tx.exec1("SELECT (SELECT count(*) FROM device_stores) * 100 + (SELECT count(*) FROM datastores)")[0]
+            .as<int>();
+    });
+    EXPECT_EQ(left, 108);  // bob's device store; both users' four datastores
 }
 
 TEST(conflict_policy, round_trips_through_text) {

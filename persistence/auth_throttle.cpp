@@ -20,9 +20,9 @@ namespace {
     "u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, " \
     "(SELECT value FROM server_secrets WHERE name = 'md5_secret_key') "
 
-// One row always; unknown users come back with a NULL user_id. A user's failures from anywhere, or a device id's
-// for any user, block only devices the user has not authenticated before (no devices row): a stranger who knows
-// a user name and a device id can then stop new devices for a while, never the user's own phone, which only its
+// One row always; unknown and disabled users come back with a NULL user_id. A user's failures from anywhere, or a
+// device id's for any user, block only devices the user has not authenticated before (no devices row): a stranger who
+// knows a user name and a device id can then stop new devices for a while, never the user's own phone, which only its
 // own address's failures (user_address) block.
 constexpr const char* k_check =
     "SELECT coalesce(max(extract(epoch FROM a.window_start + make_interval(secs => $5) - now())) FILTER (WHERE "
@@ -32,6 +32,7 @@ constexpr const char* k_check =
     ", d.device_id IS NOT NULL AS known_device, d.nonce AS device_nonce "
     "FROM (SELECT 1) AS one "
     "LEFT JOIN (users u JOIN tenants t USING (tenant_id)) ON u.tenant_id = $1 AND u.name = $2 "
+    "AND u.disabled_at IS NULL "
     "LEFT JOIN devices d ON d.tenant_id = $1 AND d.user_id = u.user_id AND d.device_uri = $3 "
     "LEFT JOIN auth_failures a ON a.tenant_id = $1 AND " SYNCML_FAILURE_SUBJECTS("$6")
     "GROUP BY u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, d.device_id, d.nonce";

@@ -136,5 +136,13 @@ TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_st
     EXPECT_FALSE(throttle.check(tenant_, "alice", "phone", "192.0.2.1").failures_on_record);
 }
 
+TEST_F(auth_throttle_test, a_disabled_user_looks_like_an_unknown_one) {
+    add_user(*db_, "acme", "alice", "pw");
+    pg_auth_throttle throttle(*db_, {});
+    EXPECT_TRUE(throttle.check(tenant_, "alice", "IMEI:1", "192.0.2.10").account);
+    set_user_disabled(*db_, "acme", "alice", true);
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "IMEI:1", "192.0.2.10").account);
+}
+
 }  // namespace
 }  // namespace syncml::persistence

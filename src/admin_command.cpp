@@ -27,12 +27,16 @@ const std::vector<action_syntax>& syntax() {
         {"tenant", "add", admin_action::tenant_add, {"NAME"}, tenant_option_names()},
         {"tenant", "list", admin_action::tenant_list, {}},
         {"tenant", "set", admin_action::tenant_set, {"NAME"}, tenant_option_names()},
-        {"tenant", "delete", admin_action::tenant_delete, {"NAME"}},
+        {"tenant", "delete", admin_action::tenant_delete, {"NAME"}, {"--yes", "--force"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "password", admin_action::user_password, {"--tenant", "--user"}, {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}},
+        {"user", "delete", admin_action::user_delete, {"--tenant", "--user"}, {"--yes"}},
+        {"user", "disable", admin_action::user_disable, {"--tenant", "--user"}},
+        {"user", "enable", admin_action::user_enable, {"--tenant", "--user"}},
         {"device", "list", admin_action::device_list, {"--tenant", "--user"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
+        {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
     };
     return table;
 }
@@ -45,16 +49,23 @@ std::string* field_for(admin_request& request, const std::string& option) {
     return nullptr;
 }
 
+bool is_flag(const std::string& option);
+
 std::string usage(const action_syntax& s) {
     std::string text = std::string("admin ") + s.noun + " " + s.verb;
     for (const char* option : s.required) text += option[0] == '-' ? std::string(" ") + option + " VALUE" : " NAME";
-    for (const char* option : s.optional) text += std::string(" [") + option + " VALUE]";
+    for (const char* option : s.optional) {
+        text += std::string(" [") + option + (is_flag(option) ? "]" : " VALUE]");
+    }
     return text;
 }
 
 bool allowed_in(const std::vector<const char*>& options, const std::string& key) {
     return std::find(options.begin(), options.end(), key) != options.end();
 }
+
+// Options without a value.
+bool is_flag(const std::string& option) { return option == "--yes" || option == "--force"; }
 
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
@@ -76,7 +87,9 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         const bool allowed = allowed_in(s.required, key) || allowed_in(s.optional, key);
         if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
         seen[key] = true;
-        if (is_option) {
+        if (is_flag(key)) {
+            (key == "--yes" ? request.yes : request.force) = true;
+        } else if (is_option) {
             if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
             assign(request, key, words[++i]);
         } else {
@@ -87,6 +100,11 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
     }
     if (seen["--password"] && seen["--password-file"]) return "--password and --password-file exclude each other";
+    const bool destructive = s.action == admin_action::tenant_delete || s.action == admin_action::user_delete ||
+                             s.action == admin_action::device_delete;
+    if (destructive && !request.yes) {
+        return "this deletes data for good; repeat the command with --yes to go ahead; usage: " + usage(s);
+    }
     if (s.action == admin_action::tenant_set && request.tenant_options.empty()) {
         return "nothing to set: give at least one option; usage: " + usage(s);
     }
@@ -147,7 +165,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             set_tenant(db, r, out);
             break;
         case admin_action::tenant_delete:
-            persistence::delete_tenant(db, r.tenant);
+            persistence::delete_tenant(db, r.tenant, r.force);
             out << "tenant " << r.tenant << " deleted\n";
             break;
         case admin_action::user_add:
@@ -161,10 +179,26 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             print_md5_secret_note(db, r, md5_key, out);
             break;
         case admin_action::user_list:
-            for (const auto& user : persistence::list_users(db, r.tenant)) out << user.name << "\n";
+            for (const auto& user : persistence::list_users(db, r.tenant)) {
+                out << user.name << (user.disabled ? "\tdisabled" : "") << "\n";
+            }
+            break;
+        case admin_action::user_delete:
+            persistence::delete_user(db, r.tenant, r.user);
+            out << "user " << r.user << " deleted from tenant " << r.tenant << " with its data and devices\n";
+            break;
+        case admin_action::user_disable:
+        case admin_action::user_enable:
+            persistence::set_user_disabled(db, r.tenant, r.user, r.action == admin_action::user_disable);
+            out << "user " << r.user << " in tenant " << r.tenant
+                << (r.action == admin_action::user_disable ? " disabled; its sessions end\n" : " enabled\n");
             break;
         case admin_action::device_list:
             print_devices(db, r, out);
+            break;
+        case admin_action::device_delete:
+            persistence::delete_device(db, r.tenant, r.user, r.device);
+            out << "device " << r.device << " of user " << r.user << " deleted; its next sync is a slow sync\n";
             break;
         case admin_action::device_reset:
             out << persistence::reset_device(db, r.tenant, r.device) << " device(s) reset; next sync is slow\n";

@@ -23,8 +23,12 @@ enum class admin_action {
     user_add,
     user_password,
     user_list,
+    user_delete,
+    user_disable,
+    user_enable,
     device_list,
-    device_reset
+    device_reset,
+    device_delete
 };
 
 struct admin_request {
@@ -36,6 +40,10 @@ struct admin_request {
     std::optional<std::string> password;
     std::string password_file;
     std::string device;
+    // Destructive commands (tenant, user and device delete) do nothing without --yes; tenant delete of a tenant
+    // that still has users also needs --force.
+    bool yes = false;
+    bool force = false;
     // tenant add/set: (option, value) as given, e.g. ("--max-sessions", "500"); see src/tenant_options.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;
 };

@@ -45,9 +45,27 @@ TEST(admin_parse, reads_every_documented_command) {
         std::string::npos);
 
     EXPECT_EQ(parse_admin({"tenant", "list"}).error, "");
-    EXPECT_EQ(parse_admin({"tenant", "delete", "acme"}).error, "");
+    EXPECT_EQ(parse_admin({"tenant", "delete", "acme", "--yes"}).error, "");
     EXPECT_EQ(parse_admin({"user", "list", "--tenant", "acme"}).error, "");
     EXPECT_EQ(parse_admin({"device", "list", "--tenant", "acme", "--user", "bob"}).error, "");
+}
+
+TEST(admin_parse, destructive_commands_need_yes) {
+    EXPECT_NE(parse_admin({"tenant", "delete", "acme"}).error.find("--yes"), std::string::npos);
+    EXPECT_NE(parse_admin({"user", "delete", "--tenant", "a", "--user", "b"}).error.find("--yes"), std::string::npos);
+    EXPECT_NE(parse_admin({"device", "delete", "--tenant", "a", "--user", "b", "--device", "d"}).error.find("--yes"),
+              std::string::npos);
+    auto tenant = parse_admin({"tenant", "delete", "acme", "--yes", "--force"});
+    ASSERT_EQ(tenant.error, "");
+    EXPECT_TRUE(tenant.request.yes);
+    EXPECT_TRUE(tenant.request.force);
+    auto device = parse_admin({"device", "delete", "--yes", "--tenant", "a", "--user", "b", "--device", "d"});
+    ASSERT_EQ(device.error, "");
+    EXPECT_EQ(device.request.action, admin_action::device_delete);
+    EXPECT_EQ(device.request.device, "d");
+    EXPECT_EQ(parse_admin({"user", "disable", "--tenant", "a", "--user", "b"}).request.action,
+              admin_action::user_disable);
+    EXPECT_EQ(parse_admin({"user", "enable", "--tenant", "a", "--user", "b"}).error, "");
 }
 
 TEST(admin_parse, names_what_is_missing_or_unexpected) {

@@ -53,7 +53,7 @@ std::string usage_text() {
            "  backup --out FILE the whole database into FILE (pg_dump custom format, mode 0600)\n"
            "  restore FILE      replace the database's contents with a backup (stop the server first), then\n"
            "                    migrate it to this version's schema\n"
-           "  admin tenant list | tenant delete NAME\n"
+           "  admin tenant list | tenant delete NAME --yes [--force]   (--force: also when it still has users)\n"
            "  admin tenant add NAME [OPTIONS] | tenant set NAME OPTIONS   (set changes only the options given)\n" +
            tenant_options_usage("                        ") +
            "  admin user add --tenant T --user U [--password-file FILE]\n"
@@ -61,8 +61,11 @@ std::string usage_text() {
            "                    --password P still works but shows P to ps and the shell history\n"
            "  admin user password --tenant T --user U [--password-file FILE]   (new password, read the same way)\n"
            "  admin user list --tenant T\n"
+           "  admin user disable|enable --tenant T --user U       (a disabled user cannot log in; sessions end)\n"
+           "  admin user delete --tenant T --user U --yes         (with its data and devices)\n"
            "  admin device list --tenant T --user U\n"
            "  admin device reset --tenant T --device ID          (forces a slow sync next time)\n"
+           "  admin device delete --tenant T --user U --device ID --yes   (the user's items stay)\n"
            "\n"
            "options:\n"
            "  --config FILE     read settings from FILE: lines 'key = value', '#' starts a comment line;\n"

@@ -71,7 +71,16 @@ check "tenant set changes one setting" admin tenant set limited --max-devices-pe
 check "and keeps the others" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep 'max-devices-per-user=2' | grep -q 'max-sessions=7'"
 admin tenant set limited --max-sessions 0 >/dev/null; check "a limit of 0 is refused" test $? -ne 0
 admin tenant set limited --auth-md5 maybe >/dev/null; check "a malformed switch is refused" test $? -ne 0
-check "tenant delete" admin tenant delete acme
+admin tenant delete acme >/dev/null; check "tenant delete without --yes is refused (2)" test $? -eq 2
+admin tenant delete acme --yes >/dev/null; check "tenant delete of a tenant with users needs --force" test $? -eq 1
+check "user disable" admin user disable --tenant acme --user dave
+check "user list marks it" bash -c "'$bin' admin user list --tenant acme 2>/dev/null | grep -qxP 'dave\\tdisabled'"
+check "user enable" admin user enable --tenant acme --user dave
+check "user delete" admin user delete --tenant acme --user dave --yes
+check "the user is gone" bash -c "! '$bin' admin user list --tenant acme 2>/dev/null | grep -q '^dave'"
+admin device delete --tenant acme --user bob --device IMEI:none --yes >/dev/null
+check "deleting an unknown device fails" test $? -eq 1
+check "tenant delete --yes --force" admin tenant delete acme --yes --force
 check "deleted tenant is gone" bash -c "! '$bin' admin tenant list 2>/dev/null | grep -q '^acme'"
 
 # --- the server behind a TCP relay to PostgreSQL, so the test can cut the database ----------------
