@@ -66,6 +66,8 @@ TEST(admin_parse, destructive_commands_need_yes) {
     EXPECT_EQ(parse_admin({"user", "disable", "--tenant", "a", "--user", "b"}).request.action,
               admin_action::user_disable);
     EXPECT_EQ(parse_admin({"user", "enable", "--tenant", "a", "--user", "b"}).error, "");
+    EXPECT_EQ(parse_admin({"user", "set-password", "--tenant", "a", "--user", "b"}).request.action,
+              admin_action::user_password);
 }
 
 TEST(admin_parse, names_what_is_missing_or_unexpected) {

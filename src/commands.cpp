@@ -45,8 +45,15 @@ int run_admin_command(const server_config& config, const std::vector<std::string
     database_target target(config.database, process_role::command, log);
     persistence::database db(target.url());
     connect(db, target);
-    // A fresh database (first admin call before any server start) gets its schema here.
-    persistence::apply_migrations(db);
+    // Schema changes are `migrate`'s (or serve's at start-up) to make, at a time the operator chose.
+    const int current = persistence::current_schema_version(db);
+    if (current != persistence::latest_schema_version()) {
+        std::cerr << "syncml-server: the database schema is at version " << current << ", this version needs "
+                  << persistence::latest_schema_version()
+                  << (current < persistence::latest_schema_version() ? ": run 'syncml-server migrate' first\n"
+                                                                     : ": this binary is older than the database\n");
+        return 1;
+    }
     const auto md5_key = prepare_secret_key(config.database, db, log);
     return run_admin(parsed.request, db, std::cout, std::cerr, md5_key ? &*md5_key : nullptr);
 }

@@ -42,6 +42,10 @@ check "an unknown command exits 2" test $? -eq 2
 
 # --- migrations: two at once apply each step exactly once -------------------------------------------
 export SYNCML_DATABASE_URL=$db_url
+SYNCML_DATABASE_URL=$db_url "$bin" admin tenant list >/dev/null 2>"$work/unmigrated.err"
+check "admin on an unmigrated database fails (1)" test $? -eq 1
+check "and asks for migrate, changing nothing" bash -c "grep -q 'run .syncml-server migrate' '$work/unmigrated.err' &&
+    test \"\$(psql '$db_url' -Atc \"SELECT to_regclass('schema_migrations') IS NULL\")\" = t"
 "$bin" migrate >"$work/m1.out" 2>&1 & m1=$!
 "$bin" migrate >"$work/m2.out" 2>&1 & m2=$!
 wait $m1; s1=$?; wait $m2; s2=$?
