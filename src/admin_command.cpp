@@ -9,6 +9,7 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
+#include "src/admin_json.hpp"
 #include "src/tenant_options.hpp"
 
 namespace syncml::server {
@@ -25,7 +26,7 @@ struct action_syntax {
 const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
         {"tenant", "add", admin_action::tenant_add, {"NAME"}, tenant_option_names()},
-        {"tenant", "list", admin_action::tenant_list, {}},
+        {"tenant", "list", admin_action::tenant_list, {}, {"--json"}},
         {"tenant", "set", admin_action::tenant_set, {"NAME"}, tenant_option_names()},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}, {"--yes", "--force"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
@@ -35,11 +36,11 @@ const std::vector<action_syntax>& syntax() {
          admin_action::user_password,
          {"--tenant", "--user"},
          {"--password", "--password-file"}},
-        {"user", "list", admin_action::user_list, {"--tenant"}},
+        {"user", "list", admin_action::user_list, {"--tenant"}, {"--json"}},
         {"user", "delete", admin_action::user_delete, {"--tenant", "--user"}, {"--yes"}},
         {"user", "disable", admin_action::user_disable, {"--tenant", "--user"}},
         {"user", "enable", admin_action::user_enable, {"--tenant", "--user"}},
-        {"device", "list", admin_action::device_list, {"--tenant", "--user"}},
+        {"device", "list", admin_action::device_list, {"--tenant", "--user"}, {"--json"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
     };
@@ -70,7 +71,7 @@ bool allowed_in(const std::vector<const char*>& options, const std::string& key)
 }
 
 // Options without a value.
-bool is_flag(const std::string& option) { return option == "--yes" || option == "--force"; }
+bool is_flag(const std::string& option) { return option == "--yes" || option == "--force" || option == "--json"; }
 
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
@@ -93,7 +94,7 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
         seen[key] = true;
         if (is_flag(key)) {
-            (key == "--yes" ? request.yes : request.force) = true;
+            (key == "--yes" ? request.yes : key == "--force" ? request.force : request.json) = true;
         } else if (is_option) {
             if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
             assign(request, key, words[++i]);
@@ -116,7 +117,11 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
     return {};
 }
 
-void print_tenants(persistence::database& db, std::ostream& out) {
+void print_tenants(persistence::database& db, bool json, std::ostream& out) {
+    if (json) {
+        out << tenants_json(persistence::list_tenants(db));
+        return;
+    }
     for (const auto& tenant : persistence::list_tenants(db)) {
         out << tenant.name << "\t" << describe_tenant_settings(tenant.settings, "\t") << "\n";
     }
@@ -136,6 +141,10 @@ void set_tenant(persistence::database& db, const admin_request& r, std::ostream&
 }
 
 void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
+    if (r.json) {
+        out << devices_json(persistence::list_devices(db, r.tenant, r.user));
+        return;
+    }
     for (const auto& device : persistence::list_devices(db, r.tenant, r.user)) {
         out << device.device_uri << "\tlast_seen=" << device.last_seen.value_or("never") << "\tstores=" << device.stores
             << "\n";
@@ -164,7 +173,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             out << "tenant " << persistence::add_tenant(db, r.tenant, settings_with({}, r)).name << " added\n";
             break;
         case admin_action::tenant_list:
-            print_tenants(db, out);
+            print_tenants(db, r.json, out);
             break;
         case admin_action::tenant_set:
             set_tenant(db, r, out);
@@ -184,6 +193,10 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             print_md5_secret_note(db, r, md5_key, out);
             break;
         case admin_action::user_list:
+            if (r.json) {
+                out << users_json(persistence::list_users(db, r.tenant));
+                break;
+            }
             for (const auto& user : persistence::list_users(db, r.tenant)) {
                 out << user.name << (user.disabled ? "\tdisabled" : "") << "\n";
             }

@@ -44,6 +44,7 @@ struct admin_request {
     // that still has users also needs --force.
     bool yes = false;
     bool force = false;
+    bool json = false;  // list commands: a JSON array instead of lines
     // tenant add/set: (option, value) as given, e.g. ("--max-sessions", "500"); see src/tenant_options.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;
 };

@@ -66,6 +66,9 @@ TEST(admin_parse, destructive_commands_need_yes) {
     EXPECT_EQ(parse_admin({"user", "disable", "--tenant", "a", "--user", "b"}).request.action,
               admin_action::user_disable);
     EXPECT_EQ(parse_admin({"user", "enable", "--tenant", "a", "--user", "b"}).error, "");
+    EXPECT_TRUE(parse_admin({"tenant", "list", "--json"}).request.json);
+    EXPECT_TRUE(parse_admin({"device", "list", "--tenant", "a", "--user", "b", "--json"}).request.json);
+    EXPECT_NE(parse_admin({"tenant", "add", "x", "--json"}).error, "");
     EXPECT_EQ(parse_admin({"user", "set-password", "--tenant", "a", "--user", "b"}).request.action,
               admin_action::user_password);
 }

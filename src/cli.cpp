@@ -67,6 +67,7 @@ std::string usage_text() {
            "  admin device list --tenant T --user U\n"
            "  admin device reset --tenant T --device ID          (forces a slow sync next time)\n"
            "  admin device delete --tenant T --user U --device ID --yes   (the user's items stay)\n"
+           "  list commands take --json (a JSON array)\n"
            "  admin exit status: 0 done, 1 refused or failed (not found, exists already, invalid, database error,\n"
            "                    schema not at this version's: run migrate), 2 usage error\n"
            "\n"

@@ -65,6 +65,10 @@ check "user add reads the password from stdin" bash -c "printf 'pw two\\n' | '$b
 printf 'pw three\n' > "$work/password"
 check "user add reads --password-file" admin user add --tenant acme --user dave --password-file "$work/password"
 check "user list shows it" bash -c "'$bin' admin user list --tenant acme 2>/dev/null | grep -qx bob"
+check "user list --json is JSON" bash -c "'$bin' admin user list --tenant acme --json 2>/dev/null |
+    python3 -c 'import json,sys; assert \"bob\" in [u[\"name\"] for u in json.load(sys.stdin)]'"
+check "tenant list --json is JSON" bash -c "'$bin' admin tenant list --json 2>/dev/null |
+    python3 -c 'import json,sys; assert any(t[\"name\"] == \"acme\" for t in json.load(sys.stdin))'"
 check "device list of a new user is empty" test -z "$(admin device list --tenant acme --user bob)"
 admin device reset --tenant acme --device IMEI:none >/dev/null; check "resetting an unknown device fails" test $? -ne 0
 admin user list --tenant nosuch >/dev/null; check "unknown tenant fails" test $? -ne 0

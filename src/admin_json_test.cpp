@@ -1,0 +1,29 @@
+#include "src/admin_json.hpp"
+
+#include <gtest/gtest.h>
+
+namespace syncml::server {
+namespace {
+
+TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
+    persistence::user_info quoted;
+    quoted.name = "a\"b\\c";
+    quoted.disabled = true;
+    EXPECT_EQ(users_json({quoted, {0, 0, "d", false}}),
+              "[{\"name\":\"a\\\"b\\\\c\",\"disabled\":true},{\"name\":\"d\",\"disabled\":false}]\n");
+    EXPECT_EQ(users_json({}), "[]\n");
+    persistence::device_info never;
+    never.device_uri = "IMEI:1";
+    EXPECT_EQ(devices_json({never}), "[{\"device\":\"IMEI:1\",\"last_seen\":null,\"datastores\":0}]\n");
+    persistence::tenant_info tenant;
+    tenant.name = "acme";
+    const auto json = tenants_json({tenant});
+    EXPECT_NE(json.find("\"name\":\"acme\",\"conflict_policy\":\"merge\",\"session_binding\":\"token-or-address\","
+                        "\"auth_basic\":true"),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("\"tombstone_retention_days\":90}"), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace syncml::server
