@@ -111,6 +111,20 @@ std::string_view alarm_property(const device_capabilities& caps) {
     return "VALARM";
 }
 
+// A vCalendar 1.0 CTCap names the alarm properties the device keeps: AALARM and DALARM carry a reminder (phones
+// write one reminder as either or both), PALARM a procedure, MALARM a mail. A stored alarm that no listed
+// property carries (an EMAIL alarm on a phone without MALARM) never reaches the device, so the device copy's
+// alarms say nothing about it.
+bool device_can_store_alarm(const device_capabilities& caps, const alarm& a) {
+    auto listed = [&](std::string_view name) { return caps.find(name) != nullptr; };
+    bool reminder = listed("AALARM") || listed("DALARM");
+    if (!reminder && !listed("PALARM") && !listed("MALARM")) return true;  // iCalendar or no CTCap: VALARM
+    if (a.action == "AUDIO" || a.action == "DISPLAY") return reminder;
+    if (a.action == "PROCEDURE") return listed("PALARM");
+    if (a.action == "EMAIL") return listed("MALARM");
+    return false;
+}
+
 void merge_texts(merge_context& ctx, calendar_component& out, const calendar_component& s,
                  const calendar_component& i) {
     merge_single(ctx, "SUMMARY", out.summary, s.summary, i.summary);
@@ -130,7 +144,7 @@ void merge_times(merge_context& ctx, calendar_component& out, const calendar_com
     merge_time(ctx, "DTEND", out.end, s.end, i.end, z);
     merge_time(ctx, "DUE", out.due, s.due, i.due, z);
     merge_time(ctx, "COMPLETED", out.completed, s.completed, i.completed, z);
-    merge_time(ctx, "CREATED", out.created, s.created, i.created, z);
+    merge_time(ctx, created_property(ctx.caps), out.created, s.created, i.created, z);
     merge_time(ctx, "LAST-MODIFIED", out.last_modified, s.last_modified, i.last_modified, z);
     merge_time(ctx, "DTSTAMP", out.stamp, s.stamp, i.stamp, z);
     if (same_rules(s, i, z))
@@ -186,6 +200,22 @@ std::vector<alarm> with_stored_alarm_texts(const merge_context& ctx, const std::
     return incoming;
 }
 
+// Alarms the device can store merge as one property; the stored ones it cannot store stay as they are.
+void merge_alarms(merge_context& ctx, calendar_component& out, const calendar_component& s, const calendar_component& i,
+                  const zones& z) {
+    std::vector<alarm> storable, kept;
+    for (const auto& a : s.alarms) (device_can_store_alarm(ctx.caps, a) ? storable : kept).push_back(a);
+    merge_single(ctx, alarm_property(ctx.caps), out.alarms, storable,
+                 with_stored_alarm_texts(ctx, storable, without_echoed_audio(storable, i.alarms, z), z));
+    if (kept.empty()) return;
+    ctx.note("VALARM", "kept server alarms of actions the device cannot store");
+    if (out.alarms == storable) {
+        out.alarms = s.alarms;  // unchanged: the stored order stays
+        return;
+    }
+    out.alarms.insert(out.alarms.end(), kept.begin(), kept.end());
+}
+
 calendar_component merge_component(merge_context& ctx, const calendar_component& s, const calendar_component& i,
                                    const zones& z) {
     calendar_component out;
@@ -197,8 +227,7 @@ calendar_component merge_component(merge_context& ctx, const calendar_component&
     merge_int(ctx, "PERCENT-COMPLETE", out.percent_complete, s.percent_complete, i.percent_complete, -1);
     merge_int(ctx, "PRIORITY", out.priority, s.priority, i.priority, 0);
     merge_int(ctx, "SEQUENCE", out.sequence, s.sequence, i.sequence, -1);
-    merge_single(ctx, alarm_property(ctx.caps), out.alarms, s.alarms,
-                 with_stored_alarm_texts(ctx, s.alarms, without_echoed_audio(s.alarms, i.alarms, z), z));
+    merge_alarms(ctx, out, s, i, z);
     merge_extras(ctx, out.extra, s.extra, i.extra);
     return out;
 }

@@ -37,6 +37,10 @@ bool truncated_by_device(const merge_context& ctx, std::string_view property, co
            stored.compare(0, incoming.size(), incoming) == 0;
 }
 
+std::string_view created_property(const device_capabilities& caps) {
+    return caps.find("DCREATED") && !caps.find("CREATED") ? "DCREATED" : "CREATED";
+}
+
 void merge_int(merge_context& ctx, std::string_view property, int& out, int stored, int incoming, int absent) {
     std::optional<int> s = stored == absent ? std::nullopt : std::optional<int>(stored);
     std::optional<int> i = incoming == absent ? std::nullopt : std::optional<int>(incoming);

@@ -90,6 +90,9 @@ void merge_single(merge_context& ctx, std::string_view property, T& out, const T
     }
 }
 
+// The name a CTCap gives the creation time: vCalendar 1.0 and vNote 1.1 call it DCREATED, iCalendar CREATED.
+std::string_view created_property(const device_capabilities& caps);
+
 // Ints with a sentinel for "absent" (PRIORITY 0, PERCENT-COMPLETE and SEQUENCE -1).
 void merge_int(merge_context& ctx, std::string_view property, int& out, int stored, int incoming, int absent);
 

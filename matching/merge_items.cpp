@@ -94,7 +94,7 @@ memo merge_memo(merge_context& ctx, const memo& stored, const memo& incoming) {
     merge_multi(ctx, "CATEGORIES", out.categories, stored.categories, incoming.categories,
                 [](const std::string& c) { return fold_text(c); });
     merge_single(ctx, "CLASS", out.class_, stored.class_, incoming.class_);
-    merge_single(ctx, "CREATED", out.created, stored.created, incoming.created);
+    merge_single(ctx, created_property(ctx.caps), out.created, stored.created, incoming.created);
     merge_single(ctx, "LAST-MODIFIED", out.last_modified, stored.last_modified, incoming.last_modified);
     merge_extras(ctx, out.extra, stored.extra, incoming.extra);
     return out;
