@@ -83,6 +83,8 @@ struct session_record {
     std::string last_msg_id;   // client MsgID of the last answered message
     std::string last_reply;    // encoded reply to that message, for resends
     std::string last_reply_type;
+    // SHA-256 of that message's body: a message 1 with the same MsgID but another body starts a new session.
+    std::string last_request_digest;
     // The device row the session works with, read together with the session row so that later messages
     // need no lookup of their own (device_user_id 0: none yet); save_session stores device.id.
     std::int64_t device_user_id = 0;

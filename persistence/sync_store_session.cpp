@@ -30,6 +30,7 @@ session_record session_of(const pqxx::row& row) {
     s.device.nonce = bytes_of(row[10]);
     s.device.devinf = bytes_of(row[11]);
     s.superseded = row[12].as<bool>();
+    s.last_request_digest = bytes_of(row["r_last_request_digest"]);
     return s;
 }
 
@@ -75,7 +76,7 @@ int64_t pg_session_store::create_session(int64_t tenant, const std::string& devi
 void pg_session_store::save_session(int64_t tenant, const session_record& s) {
     exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
               pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished, s.credentials_verified,
-              s.client_address);
+              s.client_address, pqxx::binarystring(s.last_request_digest));
 }
 
 std::optional<session_record> pg_session_store::open_message_session(int64_t tenant, const message_session& m) {

@@ -26,7 +26,8 @@ inline constexpr const char* lock_device =
     "coalesce(s.last_response_content_type, ''), coalesce(d.device_id, 0), coalesce(d.user_id, 0), d.nonce, "     \
     "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.device_uri = s.device_uri " \
     "AND o.syncml_session_id <> s.syncml_session_id AND o.user_id IS NOT NULL AND o.expires_at > now() "          \
-    "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at) "
+    "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at), "                                    \
+    "coalesce(s.last_request_digest, '\\x'::bytea) AS r_last_request_digest "
 #define SYNCML_SESSION_DEVICE_JOIN "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.device_id = s.device_id "
 
 inline constexpr const char* lock_session = SYNCML_SESSION_COLUMNS
@@ -41,7 +42,8 @@ inline constexpr const char* create_session =
     "VALUES ($1, $2, $3, now() + interval '30 minutes') "
     "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = '\\x', user_id = NULL, "
     "device_id = NULL, last_msg_id = NULL, last_response = NULL, last_response_content_type = NULL, "
-    "created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' RETURNING session_id";
+    "last_request_digest = NULL, created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' "
+    "RETURNING session_id";
 
 // A session expires 25 to 30 minutes after its last message: the expiry (an indexed column) moves only when it
 // is 5 minutes old, so the other messages of a session update its row in place (HOT: no new index entries).
@@ -49,7 +51,7 @@ inline constexpr const char* create_session =
 // of a busy device would wade through its dead row versions until vacuum.
 inline constexpr const char* save_session =
     "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
-    "last_response_content_type = $7, device_id = NULLIF($8::bigint, 0), "
+    "last_response_content_type = $7, last_request_digest = $12, device_id = NULLIF($8::bigint, 0), "
     "finished_at = CASE WHEN $9 THEN clock_timestamp() ELSE finished_at END, updated_at = now(), "
     "client_address = CASE WHEN $10 THEN $11 ELSE client_address END, "
     "authenticated_at = CASE WHEN $10 THEN now() ELSE authenticated_at END, "
@@ -86,6 +88,7 @@ inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND 
     "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = EXCLUDED.state, user_id = " \
     "NULL, "                                                                                                           \
     "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "                     \
+    "last_request_digest = NULL, "                                                                                     \
     "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "                              \
     "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), " \
     "expires_at = CASE WHEN sessions.expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "   \

@@ -113,6 +113,7 @@ TEST_F(sync_store_session_test, open_message_session_creates_keeps_a_live_row_an
         first.state = "state-1";
         first.last_msg_id = "1";
         first.last_reply = "reply-1";
+        first.last_request_digest = std::string("\0digest\xff", 8);
         first.device = device;
         s.save_session(tenant_, first);
     });
@@ -122,12 +123,14 @@ TEST_F(sync_store_session_test, open_message_session_creates_keeps_a_live_row_an
         EXPECT_EQ(again.id, first.id);
         EXPECT_EQ(again.state, "state-1");
         EXPECT_EQ(again.last_reply, "reply-1");
+        EXPECT_EQ(again.last_request_digest, std::string("\0digest\xff", 8));
         EXPECT_EQ(again.device.id, first.device.id);
         EXPECT_EQ(again.device_user_id, user_);
         EXPECT_EQ(again.device.devinf, "<DevInf/>");
         auto by_key = s.lock_session_by_key(tenant_, first.id);
         ASSERT_TRUE(by_key);
         EXPECT_EQ(by_key->device.id, first.device.id);
+        EXPECT_EQ(by_key->last_request_digest, again.last_request_digest);
         again.finished = true;
         s.save_session(tenant_, again);
     });
@@ -140,6 +143,7 @@ TEST_F(sync_store_session_test, open_message_session_creates_keeps_a_live_row_an
         EXPECT_EQ(fresh.id, first.id);
         EXPECT_TRUE(fresh.state.empty());
         EXPECT_TRUE(fresh.last_msg_id.empty());
+        EXPECT_TRUE(fresh.last_request_digest.empty());
         EXPECT_EQ(fresh.user_id, user_);
         EXPECT_EQ(fresh.device.id, first.device.id);
     });

@@ -42,6 +42,8 @@ struct decode_error {
     // (Status 400/500 on the header) to the right session and MsgID.
     std::optional<sync_hdr> header;
     std::optional<syncml_version> version;
+    // VerDTD names a version other than 1.0, 1.1 and 1.2 (the engine answers 505).
+    bool unsupported_version = false;
 
     std::string describe() const;  // "offset 123: expected </LocURI>"
 };

@@ -359,11 +359,16 @@ bool model_reader::commands(const codec_node& parent, std::vector<command>& out,
     return true;
 }
 
+// VerDTD is there and says something (whitespace says nothing).
+bool ver_dtd_given(const codec_node& header) {
+    const auto* v = header.child("VerDTD");
+    return v && v->text.find_first_not_of(" \t\r\n") != std::string::npos;
+}
+
 std::optional<syncml_version> version_of(const codec_node& header, std::optional<syncml_version> hint) {
-    if (const auto* v = header.child("VerDTD")) {
-        if (auto parsed = version_from_ver_dtd(v->text)) return parsed;
-    }
-    return hint;
+    if (!ver_dtd_given(header)) return hint;
+    // The namespace or public id stands in for a missing VerDTD, never against one.
+    return version_from_ver_dtd(header.child("VerDTD")->text);
 }
 
 }  // namespace
@@ -402,7 +407,11 @@ std::variant<message, decode_error> message_from_tree(const codec_node& root, co
     message msg;
     msg.header = std::move(std::get<sync_hdr>(header));
     auto version = version_of(*hdr, version_hint);
-    if (!version) return decode_error{hdr->offset, "<VerDTD> 1.0, 1.1 or 1.2", {}, msg.header, {}};
+    if (!version) {
+        decode_error err{hdr->offset, "<VerDTD> 1.0, 1.1 or 1.2", {}, msg.header, {}};
+        err.unsupported_version = ver_dtd_given(*hdr);
+        return err;
+    }
     msg.version = *version;
     const auto* body = r.single(root, "SyncBody");
     if (!body && !r.error_) r.fail(root, "<SyncBody> in <SyncML>");

@@ -14,7 +14,8 @@ datastore our_datastore(const std::string& name, std::vector<content_type_ref> t
     ds.tx_pref = types.front();
     ds.rx = types;
     ds.tx = types;
-    ds.sync_cap = std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7"};
+    // Not 7 (server-alerted sync): the server never alerts a device.
+    ds.sync_cap = std::vector<std::string>{"1", "2", "3", "4", "5", "6"};
     return ds;
 }
 

@@ -1,5 +1,6 @@
 #include "session/sync_service.hpp"
 
+#include <openssl/evp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -63,6 +64,23 @@ std::optional<std::int64_t> numeric_msg_id(const std::string& text) {
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc{} || ptr != text.data() + text.size() || n < 1) return std::nullopt;
     return n;
+}
+
+std::string sha256(const std::string& data) {
+    std::string digest(EVP_MAX_MD_SIZE, '\0');
+    unsigned int length = 0;
+    EVP_Digest(data.data(), data.size(), reinterpret_cast<unsigned char*>(digest.data()), &length, EVP_sha256(),
+               nullptr);
+    digest.resize(length);
+    return digest;
+}
+
+// A resend repeats the last answered message: the stored reply answers it. MsgID 1 with another body is the
+// first message of a new session that reuses the SessionID (a phone that fetched our DevInf in a session of
+// its own, then syncs). Later MsgIDs keep the stored reply: the session's state moved on past them.
+bool is_resend(const persistence::session_record& rec, const message& in, const std::string& digest) {
+    if (rec.last_msg_id != in.header.msg_id || rec.last_reply.empty()) return false;
+    return in.header.msg_id != "1" || rec.last_request_digest.empty() || rec.last_request_digest == digest;
 }
 
 sync_response retry_later(sync_response response, std::chrono::seconds after) {
@@ -235,7 +253,8 @@ struct sync_service::impl {
             report = busy(tenant, in);
             return false;
         }
-        if (rec->last_msg_id == in.header.msg_id && !rec->last_reply.empty()) {
+        const auto digest = sha256(request.body);
+        if (is_resend(*rec, in, digest)) {
             report.result = engine_metrics::message_result::resend;
             report.response.content_type = rec->last_reply_type;
             report.response.body = rec->last_reply;
@@ -268,6 +287,7 @@ struct sync_service::impl {
         rec->last_msg_id = in.header.msg_id;
         rec->last_reply = report.response.body;
         rec->last_reply_type = report.response.content_type;
+        rec->last_request_digest = digest;
         rec->device = device;
         rec->finished = outcome.session_done;
         rec->credentials_verified = verified != 0;
@@ -354,7 +374,8 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         const auto& err = decoded.error();
         if (!err.header) return http_error(400);
         auto version = err.version.value_or(syncml_version::v1_2);
-        return syncml_reply(error_reply(*err.header, version, request.encoding, 400), request.encoding);
+        const int code = err.unsupported_version ? 505 : 400;
+        return syncml_reply(error_reply(*err.header, version, request.encoding, code), request.encoding);
     }
     const auto& in = decoded.value();
     std::string tenant_name = request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "persistence/accounts.hpp"
@@ -43,6 +44,79 @@ TEST_F(sync_service_test, two_instances_serve_alternate_messages_and_a_resend_ap
     auto restart = decoded(post(second, alert_message("dev-a"), "/sync/" + tenant_));
     EXPECT_EQ(status_codes(restart, "SyncHdr"), std::vector<std::string>{"212"});
     EXPECT_EQ(status_codes(restart, "Alert"), std::vector<std::string>{"200"});
+}
+
+// A phone that asks for the server's DevInf in a session of its own, then starts its sync with the same SessionID
+// and MsgID 1: only a message with the same body is a resend.
+TEST_F(sync_service_test, a_different_message_1_with_the_sessions_id_starts_a_new_session_not_a_resend) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    auto devinf_only = alert_message("dev-d");
+    get g;
+    g.cmd_id = "1";
+    g.meta = meta_info{};
+    g.meta->type = "application/vnd.syncml-devinf+xml";
+    item it;
+    it.target = location{"./devinf12", std::nullopt, std::nullopt};
+    g.items.push_back(it);
+    devinf_only.body.commands.front() = command{g};
+    auto first = post(service, devinf_only, url);
+    auto answer = decoded(first);
+    ASSERT_EQ(status_codes(answer, "SyncHdr"), std::vector<std::string>{"212"});
+    ASSERT_EQ(status_codes(answer, "Get"), std::vector<std::string>{"200"});
+
+    // The same message again is a resend: the stored reply, byte for byte.
+    EXPECT_EQ(post(service, devinf_only, url).body, first.body);
+
+    auto sync_start = decoded(post(service, alert_message("dev-d"), url));
+    EXPECT_EQ(status_codes(sync_start, "SyncHdr"), std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(sync_start, "Alert"), std::vector<std::string>{"200"});
+    EXPECT_TRUE(status_codes(sync_start, "Get").empty());
+    auto changes = post(service, sync_message("dev-d", 1), url);
+    EXPECT_EQ(status_codes(decoded(changes), "Add"), std::vector<std::string>{"201"});
+}
+
+TEST_F(sync_service_test, our_devinf_offers_no_server_alerted_sync) {
+    sync_service service;
+    auto m = alert_message("dev-i");
+    get g;
+    g.cmd_id = "1";
+    item it;
+    it.target = location{"./devinf12", std::nullopt, std::nullopt};
+    g.items.push_back(it);
+    m.body.commands.front() = command{g};
+    auto reply = decoded(post(service, m, "/sync/" + tenant_));
+    std::size_t stores = 0;
+    for (const auto& c : reply.body.commands) {
+        const auto* r = std::get_if<results>(&c.value);
+        if (!r || r->items.empty() || !r->items[0].data || !r->items[0].data->devinf) continue;
+        for (const auto& ds : r->items[0].data->devinf->datastores) {
+            ++stores;
+            ASSERT_TRUE(ds.sync_cap) << ds.source_ref;
+            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "7"), 0) << ds.source_ref;
+            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "2"), 1) << ds.source_ref;
+        }
+    }
+    EXPECT_GT(stores, 0u);
+}
+
+// A version we do not speak is 505 (DTD version not supported), also when the namespace names one we do.
+TEST_F(sync_service_test, an_unknown_ver_dtd_is_answered_505) {
+    sync_service service;
+    for (const std::string& ns : {std::string(" xmlns=\"SYNCML:SYNCML1.2\""), std::string()}) {
+        auto body = encode(alert_message("dev-v"), wire_encoding::xml);
+        auto at = body.find("<VerDTD>1.2</VerDTD>");
+        ASSERT_NE(at, std::string::npos);
+        body.replace(at, 20, "<VerDTD>2.0</VerDTD>");
+        auto root = body.find("<SyncML");
+        body.replace(root, body.find('>', root) - root, "<SyncML" + ns);
+        sync_request request;
+        request.tenant = tenant_;
+        request.url = "/sync/" + tenant_;
+        request.body = body;
+        auto reply = decoded(service.handle(request, *db_));
+        EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"505"}) << body;
+    }
 }
 
 TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
