@@ -307,10 +307,11 @@ struct registration {
                 if (auto alive = weak.lock()) alive->close();
             });
         });
+        const char* listener = conn->listener == listener_kind::sync ? "sync" : "metrics";
+        if (!admitted.id) conn->state->services.metrics.connection_refused(listener);
         if (admitted.refusals_to_report > 0) {
-            conn->state->services.log.warn("connection limit reached listener={} limit={} refused={}",
-                                           conn->listener == listener_kind::sync ? "sync" : "metrics", registry.limit(),
-                                           admitted.refusals_to_report);
+            conn->state->services.log.warn("connection limit reached listener={} limit={} refused={}", listener,
+                                           registry.limit(), admitted.refusals_to_report);
         }
         id = admitted.id;
         if (id) conn->id = *id;

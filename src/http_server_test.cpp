@@ -87,6 +87,8 @@ TEST(http_server, connections_beyond_the_limit_are_closed_at_once_and_logged) {
     client third(s.server.sync_port());
     EXPECT_TRUE(third.closed_by_peer());  // nothing sent: data unread at close would turn the FIN into a RST
     EXPECT_TRUE(s.logged("connection limit reached listener=sync limit=2 refused=1"));
+    EXPECT_NE(serialize_metrics(s.registry).find("syncml_http_connections_refused_total{listener=\"sync\"} 1"),
+              std::string::npos);
     client metrics(s.server.metrics_port());  // each listener has its own limit
     EXPECT_EQ(metrics.request(get("/healthz")).status, 200);
     first.reset();

@@ -55,7 +55,12 @@ server_metrics::server_metrics(prometheus::Registry& registry, const std::string
                      .Name("syncml_db_errors_total")
                      .Help("Database errors seen by workers (connection failures, failed transactions)")
                      .Register(registry)
-                     .Add({})) {
+                     .Add({})),
+      refused_connections_(prometheus::BuildCounter()
+                               .Name("syncml_http_connections_refused_total")
+                               .Help("Connections closed at once because the listener had its maximum open")
+                               .Register(registry)) {
+    for (const char* listener : {"sync", "metrics"}) refused_connections_.Add({{"listener", listener}});
     prometheus::BuildGauge()
         .Name("syncml_build_info")
         .Help("Build information; the value is always 1")
@@ -80,6 +85,10 @@ void server_metrics::queue_length(std::size_t length) { queue_length_.Set(static
 void server_metrics::queue_wait(std::chrono::duration<double> wait) { queue_wait_.Observe(wait.count()); }
 
 void server_metrics::database_error() { db_errors_.Increment(); }
+
+void server_metrics::connection_refused(const char* listener) {
+    refused_connections_.Add({{"listener", listener}}).Increment();
+}
 
 std::string serialize_metrics(const prometheus::Registry& registry, std::vector<prometheus::MetricFamily> extra) {
     auto families = registry.Collect();

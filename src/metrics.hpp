@@ -26,6 +26,9 @@ class server_metrics : public persistence::pool_observer {
     void request_finished(const char* route, int status, std::chrono::duration<double> duration,
                           std::size_t request_bytes, std::size_t response_bytes);
 
+    // A connection closed at once because its listener had SYNCML_MAX_CONNECTIONS open (listener: sync, metrics).
+    void connection_refused(const char* listener);
+
     void queue_length(std::size_t length) override;
     void queue_wait(std::chrono::duration<double> wait) override;
     void database_error() override;
@@ -39,6 +42,7 @@ class server_metrics : public persistence::pool_observer {
     prometheus::Gauge& queue_length_;
     prometheus::Histogram& queue_wait_;
     prometheus::Counter& db_errors_;
+    prometheus::Family<prometheus::Counter>& refused_connections_;
 };
 
 // The registry in the Prometheus text exposition format, followed by families computed at scrape time.
