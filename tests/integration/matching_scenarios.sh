@@ -6,9 +6,8 @@
 #
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR (required); SYNCML_TEST_WORK_DIR,
 # SYNCML_INTEROP_DIR (optional). SYNCML_MATCHING_SCENARIOS: space-separated scenario names to run (default all:
-# see `scenarios` below). SYNCML_MATCHING_KNOWN_FAILURES: scenarios whose failure is reported as "KNOWN FAILURE"
-# and does not fail the script (default: the list in `default_known_failures`); SYNCML_MATCHING_STRICT=1 makes
-# known failures count again. SYNCML_MATCHING_JOBS: scenarios run at the same time (default 1).
+# see `scenarios` below); every scenario run must pass. SYNCML_MATCHING_JOBS: scenarios run at the same time
+# (default 1).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
 server=${SYNCML_BUILD_DIR:?SYNCML_BUILD_DIR not set}/src/syncml-server
@@ -26,11 +25,7 @@ scenarios="2-contacts-second-phone 1-contacts-repeated-slow 3-contacts-ctcap 5-e
 5-tasks-reslow-vcal 4-conflict-merge
 4-conflict-server-wins 4-conflict-client-wins 4-conflict-newest-wins 4-conflict-duplicate 6-convergence-contacts
 6-convergence-events 6-convergence-tasks"
-# Scenarios that fail until the engine does what issue 7 asks; SYNCML_MATCHING_STRICT=1 counts them.
-default_known_failures=""
 selected=${SYNCML_MATCHING_SCENARIOS:-$scenarios}
-known=${SYNCML_MATCHING_KNOWN_FAILURES-$default_known_failures}
-[ "${SYNCML_MATCHING_STRICT:-0}" = 1 ] && known=""
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 sync_port=${SYNCML_MATCHING_PORT:-$(free_port)}
@@ -451,10 +446,6 @@ running() {
     echo $n
 }
 
-for s in $known; do
-    [[ " ${selected//$'\n'/ } " == *" $s "* ]] || [ -n "${SYNCML_MATCHING_SCENARIOS:-}" ] ||
-        { echo "unknown scenario $s in the known failures"; exit 2; }
-done
 for s in $selected; do
     declare -F "scenario_$s" >/dev/null || { echo "unknown scenario $s"; exit 2; }
 done
@@ -470,7 +461,6 @@ for p in "${pids[@]}"; do wait "$p"; done
 
 passed=0
 failed=0
-known_failed=0
 results=()
 for s in $selected; do
     echo "== scenario $s"
@@ -480,9 +470,6 @@ for s in $selected; do
     if [ "$status" = 0 ]; then
         results+=("PASS $s (${took} s)")
         passed=$((passed + 1))
-    elif [[ " ${known//$'\n'/ } " == *" $s "* ]]; then
-        results+=("KNOWN FAILURE $s (${took} s): $why")
-        known_failed=$((known_failed + 1))
     else
         results+=("FAIL $s (${took} s): $why")
         failed=$((failed + 1))
@@ -493,5 +480,5 @@ kill -0 "$server_pid" 2>/dev/null || { echo "FAIL: the server died (see $work/se
 stop_server
 echo
 printf '%s\n' "${results[@]}"
-echo "$passed passed, $failed failed, $known_failed known failures (total ${SECONDS} s); server log $work/server.log"
+echo "$passed passed, $failed failed (total ${SECONDS} s); server log $work/server.log"
 [ $failed -eq 0 ]
