@@ -82,6 +82,13 @@ void dispatch(run& r, const command& cmd) {
 // What a message with Final means depends on where the session is.
 void advance(run& r) {
     auto& st = r.st;
+    if (r.suspended) {
+        // Suspend (Alert 224) ends the session where it stands: the package's end is not applied (a refresh from
+        // the client deletes no item it did not send yet, no anchor moves), and the kept state lets the client
+        // continue with Alert 225 (engine_alert.cpp).
+        r.final = true;
+        return;
+    }
     if (st.current == phase::init && r.in.body.final) {
         if (r.device.devinf.empty() && !st.devinf_known) request_devinf(r);
         st.current = phase::client_changes;
@@ -157,7 +164,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
     }
     std::vector<status> statuses{std::move(header_status)};
     for (auto& s : r.statuses) statuses.push_back(std::move(s));
-    if (!outcome.auth_failed && state.current == phase::server_changes) {
+    if (!outcome.auth_failed && !r.suspended && state.current == phase::server_changes) {
         auto partial = detail::build_reply(r, statuses, r.commands);
         r.message_budget = detail::size_budget(r, 1500);
         detail::fill_server_changes(r, detail::size_budget(r, encoded_size(partial, in.encoding)));

@@ -6,19 +6,19 @@
 #include <algorithm>
 
 #include "session/store_names.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
 
-bool is_sync_mode(int code) { return (code >= 200 && code <= 205) || code == 225; }
-
-// Two-way and one-way syncs need both sides to agree on the last sync; anything else is slow.
-int granted_mode(int requested, const sync_anchor& anchor, const persistence::device_store_record& ds) {
-    if (requested == 225) return 201;  // nothing to resume (see resumable_store): restart safely
-    if (requested == 201 || requested == 203 || requested == 205) return requested;
+// Two-way and one-way syncs need both sides to agree on the last sync, and no slow sync or refresh of the device
+// store may be pending (see open_store); otherwise the mode becomes its slow or refresh counterpart, as in the
+// Synthesis engine: a one-way-from-client client refuses a mode that writes to it.
+sync_mode granted_mode(sync_mode requested, const sync_anchor& anchor, const persistence::device_store_record& ds) {
+    if (requested.everything) return requested;
     bool known = !ds.needs_slow_sync && !ds.client_anchor.empty();
-    if (!known || anchor.last.value_or("") != ds.client_anchor) return 201;
-    return requested;
+    if (known && anchor.last.value_or("") == ds.client_anchor) return requested;
+    return requested.with_everything();
 }
 
 sync_anchor alert_anchor(const item& it) {
@@ -73,7 +73,7 @@ store_state continued(store_state old, const std::string& target, const std::str
 
 command our_alert(const store_state& s, const persistence::device_store_record& ds) {
     alert a;
-    a.data = std::to_string(s.mode);
+    a.data = std::to_string(s.mode);  // the granted alert code
     item it;
     it.target = location{s.client_uri, std::nullopt, std::nullopt};
     it.source = location{s.server_uri, std::nullopt, std::nullopt};
@@ -93,19 +93,30 @@ void acknowledge_alert(run& r, const alert& cmd, const store_state& s, int code)
     st.items.push_back(std::move(echo));
 }
 
-void open_store(run& r, const alert& cmd, int requested) {
+// A slow sync or refresh forgets which items the device holds (its mappings are confirmed afresh), but its anchors
+// change only when it completes. Until then the device store waits for one (needs_slow_sync, cleared when a sync
+// completes): a two-way sync after an interrupted one would send every item as new and drop the deletes.
+void start_over(run& r, persistence::device_store_record ds) {
+    r.store.unconfirm_mappings(r.tenant(), ds.id);
+    if (ds.needs_slow_sync) return;
+    ds.needs_slow_sync = true;
+    r.store.save_device_store(r.tenant(), ds);
+}
+
+// `requested`: the mode asked for, nullopt for a resume (Alert 225).
+void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
     std::string target = it.target ? it.target->loc_uri : "";
     std::string source = it.source ? it.source->loc_uri : "";
     auto kind = datastore_kind(target);
     if (!kind) {
-        auto& s = r.add_status(cmd.cmd_id, "Alert", 404);
+        auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
         s.target_refs = {target};
         s.source_refs = {source};
         return;
     }
     // A resume reads the pointer before it is moved to this session; any other Alert moves it at once.
-    const bool resuming = requested == 225;
+    const bool resuming = !requested;
     persistence::store_opening opening{r.st.user_id,
                                        r.device.id,
                                        *kind,
@@ -126,14 +137,17 @@ void open_store(run& r, const alert& cmd, int requested) {
         s.kind = *kind;
         s.datastore_id = datastore_id;
         s.device_store_id = ds.id;
-        s.mode = granted_mode(requested, anchor, ds);
+        // Nothing to resume (see resumable_store): restart safely.
+        auto mode = requested ? granted_mode(*requested, anchor, ds) : sync_modes::slow_sync;
+        s.mode = mode.alert_code();
         s.client_last = anchor.last.value_or("");
         s.client_next = anchor.next.value_or("");
         s.server_next = std::to_string(r.ctx.now_ms);
-        if (s.mode == 201 || s.mode == 203 || s.mode == 205) r.store.unconfirm_mappings(r.tenant(), ds.id);
+        if (mode.everything) start_over(r, ds);
     }
     if (resuming) remember_session(r, ds.id);
-    acknowledge_alert(r, cmd, s, old || s.mode == requested ? 200 : 508);
+    const bool as_asked = old || (requested && s.mode == requested->alert_code());
+    acknowledge_alert(r, cmd, s, as_asked ? status_codes::ok : status_codes::refresh_required);
     r.commands.push_back(our_alert(s, ds));
     auto& stores = r.st.stores;
     stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),
@@ -157,17 +171,22 @@ store_state* find_store(session_state& st, const std::string& server_uri) {
 
 void handle_alert(run& r, const alert& cmd) {
     int code = alert_code(cmd).value_or(0);
-    if (!is_sync_mode(code)) {
-        // 222 next message, 223 no end of data, 224 suspend: acknowledged; the phase decides what follows.
-        bool known = code >= 221 && code <= 224;
-        if (!cmd.no_resp) r.add_status(cmd.cmd_id, "Alert", known ? 200 : 406);
+    auto mode = sync_mode::of_alert(code);
+    if (!mode && code != alert_codes::resume) {
+        // 222 next message, 223 no end of data: acknowledged; the phase decides what follows. 224: the client
+        // suspends the session (engine.cpp).
+        if (code == alert_codes::suspend) r.suspended = true;
+        bool known = code >= alert_codes::result_alert && code <= alert_codes::suspend;
+        if (!cmd.no_resp) {
+            r.add_status(cmd.cmd_id, "Alert", known ? status_codes::ok : status_codes::optional_feature_not_supported);
+        }
         return;
     }
     if (cmd.items.empty()) {
-        r.add_status(cmd.cmd_id, "Alert", 412);
+        r.add_status(cmd.cmd_id, "Alert", status_codes::incomplete_command);
         return;
     }
-    open_store(r, cmd, code);
+    open_store(r, cmd, mode);
 }
 
 }  // namespace syncml::session::detail

@@ -11,13 +11,12 @@
 #include "session/engine_metrics.hpp"
 #include "session/engine_quota.hpp"
 #include "session/item_convert.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
 
 using matching::conflict_policy;
-
-bool slow_mode(int mode) { return mode == 201 || mode == 203; }
 
 // tenants.conflict_policy and metric labels spell policies with '_', matching with '-'.
 std::string policy_label(conflict_policy policy) {
@@ -89,7 +88,7 @@ void item_applier::set_status(const incoming_item& in, int code) {
 }
 
 void item_applier::apply(std::vector<incoming_item>& batch) {
-    if (slow_mode(s_.mode)) {
+    if (sync_mode::granted(s_.mode).client_sends_all_items()) {
         if (!batch.empty()) apply_slow(batch);
         flush();
     } else {
@@ -352,7 +351,8 @@ void item_applier::store_merged(incoming_item& in, const persistence::item_recor
 // from the client sends nothing back: there the device's copy is simply taken as held.
 void item_applier::queue_write(const incoming_item& in, const persistence::item_record* stored,
                                std::optional<std::string> content, std::vector<std::string> keys, bool resend) {
-    persistence::item_write w{{}, std::move(content), std::move(keys), in.luid, 0, resend && s_.mode != 203, 0};
+    const bool send_back = resend && sync_mode::granted(s_.mode) != sync_modes::refresh_from_client;
+    persistence::item_write w{{}, std::move(content), std::move(keys), in.luid, 0, send_back, 0};
     if (stored) {
         w.guid = stored->guid;
         w.modseq = stored->modseq;

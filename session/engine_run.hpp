@@ -20,6 +20,7 @@ struct run {
     bool final = false;              // our reply ends our package
     bool devinf_requested = false;   // we queued a Get for the client's DevInf
     std::size_t message_budget = 0;  // bytes for commands in a message with little else in it
+    bool suspended = false;          // the client suspends the session (Alert 224)
 
     std::int64_t tenant() const { return ctx.tenant_id; }
     // Status for an incoming command; refs filled from the command where given.

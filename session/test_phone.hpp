@@ -152,6 +152,17 @@ class phone {
 
     void finish() { last_anchor = next_anchor_; }
 
+    // Receives package 4 from `reply` on, asking for each further message (Alert 222), and answers its end with the
+    // Map; true when that completed the session (false also after 50 messages without an end).
+    bool receive_package4(message reply) {
+        for (int messages = 0; !reply.body.final; ++messages) {
+            if (messages == 50) return false;
+            apply_server_changes(reply);
+            reply = send(more()).reply;
+        }
+        return send(apply_server_changes(reply)).session_done;
+    }
+
     // One whole session: Alert `mode`, `list`, the server's changes applied, Map. Returns the statuses of the
     // phone's item commands in order.
     std::vector<std::string> sync(int mode, const std::vector<change>& list) {
