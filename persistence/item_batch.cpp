@@ -60,13 +60,17 @@ class batch_writer {
             if ((ids_[i] != 0 && !writes_[i].at_current) || writes_[i].guid.empty()) continue;
             auto it = found.find(writes_[i].guid);
             bool map_current = writes_[i].at_current && !writes_[i].content;
-            if (map_current && (it == found.end() || it->second[3].as<bool>())) {
+            auto at_most = writes_[i].at_most;
+            if (map_current && (it == found.end() || (it->second["deleted"].as<bool>() && at_most < 0))) {
                 skipped_[i] = true;  // a deleted or unknown item: the write does nothing at all
                 ids_[i] = 0;
                 continue;
             }
             if (it == found.end()) continue;
-            if (map_current) done_[i].modseq = it->second[2].as<int64_t>();
+            if (map_current) {
+                auto modseq = it->second["modseq"].as<int64_t>();
+                done_[i].modseq = at_most < 0 ? modseq : std::min(modseq, at_most);
+            }
             ids_[i] = it->second[0].as<int64_t>();
         }
     }
@@ -230,8 +234,9 @@ class batch_writer {
     std::size_t mapped_ = 0;  // mappings inserted
     const std::vector<item_write>& writes_;
     std::vector<written_item> done_;
-    std::vector<int64_t> ids_;   // per write: the item's id, 0 while unknown or when the item is gone
-    std::vector<bool> skipped_;  // per write: an at_current mapping of an item that is deleted or gone
+    std::vector<int64_t> ids_;  // per write: the item's id, 0 while unknown or when the item is gone
+    std::vector<bool>
+        skipped_;  // per write: an at_current mapping of an item that is gone (or deleted, without at_most)
     std::vector<std::size_t> adds_, replaces_;
     std::map<int64_t, std::size_t> last_replace_;  // item id -> index of its last replace
     std::map<std::size_t, int64_t> new_modseq_;

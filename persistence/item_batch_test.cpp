@@ -139,6 +139,43 @@ TEST_F(item_batch_test, a_map_at_the_current_modseq_skips_deleted_and_unknown_it
     EXPECT_EQ(batched.mappings.count("LA"), 0u) << "a moved from LA to MA";
 }
 
+// A client's Map of items package 4 sent before they changed or were deleted: mapped at no more than the
+// package's end (at_most), so that the change and the Delete still go to the phone; only an unknown item is not
+// mapped. The batch and the per-item calls (the in-memory store's) agree.
+TEST_F(item_batch_test, a_map_at_most_the_sent_modseq_keeps_later_changes_and_deletes_pending) {
+    auto batched_user = user("batched"), one_by_one_user = user("one-by-one");
+    auto run = [&](const user_info& u, bool batched) {
+        std::map<std::string, std::pair<bool, std::string>> pending;  // luid -> deleted, guid
+        EXPECT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+            auto f = seed(s, u);
+            auto sent_upto = f.base;  // package 4 sent a and b as they were
+            s.replace_item(f.tenant, f.ds, f.a.guid, "a1", {"k:a1"});
+            s.delete_item(f.tenant, f.ds, f.b.guid);
+            item_write a{f.a.guid, std::nullopt, {}, "MA", 0, false, 0, true, sent_upto};
+            item_write b{f.b.guid, std::nullopt, {}, "MB", 0, false, 0, true, sent_upto};
+            item_write unknown{"no-such-guid", std::nullopt, {}, "MX", 0, false, 0, true, sent_upto};
+            std::vector<item_write> writes{a, b, unknown};
+            if (batched) {
+                s.write_items(f.tenant, f.ds, f.phone, writes);
+            } else {
+                s.sync_store::write_items(f.tenant, f.ds, f.phone, writes);
+            }
+            EXPECT_EQ(s.mapping_of_luid(f.tenant, f.phone, "MA")->revision, sent_upto);
+            EXPECT_EQ(s.mapping_of_luid(f.tenant, f.phone, "MB")->revision, sent_upto);
+            EXPECT_FALSE(s.mapping_of_luid(f.tenant, f.phone, "MX"));
+            auto upto = s.current_modseq(f.tenant, f.ds);
+            for (const auto& c : s.change_page(f.tenant, f.ds, f.phone, sent_upto, upto, true, 10))
+                pending[c.luid.value_or("")] = {c.deleted, c.guid == f.a.guid ? "a" : "b"};
+        }));
+        return pending;
+    };
+    auto batched = run(batched_user, true);
+    auto one_by_one = run(one_by_one_user, false);
+    EXPECT_EQ(batched, one_by_one);
+    EXPECT_EQ(batched, (std::map<std::string, std::pair<bool, std::string>>{{"MA", {false, "a"}}, {"MB", {true, "b"}}}))
+        << "the change of a goes out as a Replace, the delete of b as a Delete";
+}
+
 TEST_F(item_batch_test, a_send_back_mapping_is_one_below_the_written_modseq) {
     auto u = user("u");
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {

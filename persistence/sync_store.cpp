@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/detail/incoming_chunks.hpp"
 #include "persistence/detail/item_batch.hpp"
@@ -213,11 +215,11 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
         written_item done{w.guid, w.modseq};
         if (w.at_current && !w.content) {
             auto found = find_item(tenant, datastore, w.guid);
-            if (!found || found->deleted) {
+            if (!found || (found->deleted && w.at_most < 0)) {
                 out.push_back(std::move(done));
                 continue;
             }
-            done.modseq = found->modseq;
+            done.modseq = w.at_most < 0 ? found->modseq : std::min(found->modseq, w.at_most);
         }
         if (w.content && w.guid.empty()) {
             auto added = add_item(tenant, datastore, *w.content, w.match_keys);

@@ -145,6 +145,10 @@ struct item_write {
     // Without content: map the item at its current modseq (instead of `modseq`), and not at all when it is
     // deleted or gone, as a client's Map of an item the server sent asks.
     bool at_current = false;
+    // With at_current, when not negative: the mapping's revision is at most this (the modseq the device's copy
+    // was sent at, or a bound of it), so that a later change is still sent; a deleted item is then mapped too,
+    // so that its Delete reaches the device. Only an unknown item is not mapped.
+    std::int64_t at_most = -1;
 };
 
 // What a write did: the item's GUID (new for an add) and its modseq after the write.

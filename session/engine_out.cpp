@@ -180,13 +180,30 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     return outcome::command;
 }
 
-// Records what the device holds once the message with the commands arrived (statuses of Replace/Delete
-// are not needed for that: a failure makes the device send the item back in its next sync).
+// Whether the client refused the command that carried `change` (its Status, when one came, says so). A Delete of
+// an item the device no longer has, and an Add of one it already has, leave the device as the command meant to.
+bool refused(const outgoing_change& change) {
+    int code = change.client_status;
+    if (code < 300) return false;  // done, or no Status (NoResp, or none sent): delivered as the reply arrived
+    if (change.deleted && code == 404) return false;
+    if (change.luid.empty() && code == 418) return false;
+    return true;
+}
+
+// Records what the device holds once the message with the commands arrived. A command the client refused (4xx/5xx,
+// e.g. 420 device full, 514 cancelled) is not recorded: its change goes out again in the device's next sync (the
+// store's resend_after), a Replace of an item the device lost (404, 410) as an Add.
 void delivered(run& r, store_state& s) {
     std::vector<std::pair<persistence::item_ref, std::int64_t>> held;
     std::vector<persistence::item_ref> removed;
     for (const auto& change : s.in_flight) {
-        if (change.deleted) {
+        if (refused(change)) {
+            auto before = change.modseq - 1;
+            s.resend_after = s.resend_after < 0 ? before : std::min(s.resend_after, before);
+            bool lost =
+                !change.deleted && !change.luid.empty() && (change.client_status == 404 || change.client_status == 410);
+            if (lost) removed.push_back({change.guid, change.item_id});
+        } else if (change.deleted) {
             removed.push_back({change.guid, change.item_id});
             ++s.sent_delete;
         } else if (!change.luid.empty()) {
@@ -202,7 +219,16 @@ void delivered(run& r, store_state& s) {
 }
 
 // Fills one Sync for store s from the queue, page after page; returns false when the message is full.
-bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget) {
+// Where a change sent in this reply sits: its Sync in r.commands and its place in that Sync, until the reply's
+// CmdIDs are known.
+struct sent_position {
+    store_state* store;
+    std::size_t flight;  // index in store->in_flight
+    std::size_t sync;    // index in r.commands
+    std::size_t inner;   // index in the Sync's commands
+};
+
+bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget, std::vector<sent_position>& sent) {
     auto sync_cmd = empty_sync(r, s);
     auto& out = std::get<sync>(sync_cmd.value);
     s.server_sync_started = true;
@@ -236,12 +262,30 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
             full = true;
             break;
         }
+        sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
         s.in_flight.push_back(std::move(s.outgoing[at++]));
     }
     take(s, at);
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
     return !full && s.outgoing.empty();  // a loop that ends with an empty queue found no page left
+}
+
+// The CmdIDs the reply will carry (build_reply numbers the SyncHdr Status, the other statuses, then each command,
+// a Sync before its commands), noted with each change sent, with the reply's MsgID, for the client's Statuses.
+void note_command_ids(run& r, const std::vector<sent_position>& sent) {
+    std::vector<std::int64_t> first_inner;  // per command of r.commands: the CmdID of its first inner command
+    auto next = static_cast<std::int64_t>(r.statuses.size()) + 2;  // the first command's
+    for (const auto& cmd : r.commands) {
+        first_inner.push_back(next + 1);
+        const auto* s = std::get_if<sync>(&cmd.value);
+        next += 1 + (s ? static_cast<std::int64_t>(s->commands.size()) : 0);
+    }
+    for (const auto& p : sent) {
+        auto& change = p.store->in_flight[p.flight];
+        change.msg_id = r.st.next_msg_id;
+        change.cmd_id = std::to_string(first_inner[p.sync] + static_cast<std::int64_t>(p.inner));
+    }
 }
 
 // The client answered our previous reply, so it holds what that reply carried.
@@ -274,13 +318,15 @@ void fill_server_changes(run& r, std::size_t budget) {
     acknowledge_delivery(r);
     item_reader reader;
     bool done = true;
+    std::vector<sent_position> sent;
     for (auto& s : r.st.stores) {
         if (s.server_sync_started && s.outgoing.empty() && s.out_position >= s.upto_modseq) continue;
-        if (!fill_store(r, s, reader, budget)) {
+        if (!fill_store(r, s, reader, budget, sent)) {
             done = false;
             break;
         }
     }
+    note_command_ids(r, sent);
     if (done) {
         r.final = true;
         r.st.current = phase::map;
@@ -295,9 +341,12 @@ void fill_server_changes(run& r, std::size_t budget) {
 void complete_session(run& r) {
     acknowledge_delivery(r);
     for (auto& s : r.st.stores) {
-        // Every column the sync ends with; the rest of the row stays as the Alert found it.
+        // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
+        // the package up to its end, except the changes it refused; a client that answered our Alert with 508
+        // gets a slow sync next time.
+        auto seen = s.resend_after < 0 ? s.upto_modseq : std::min(s.upto_modseq, s.resend_after);
         persistence::device_store_record ds{s.device_store_id, s.datastore_id, s.client_next,
-                                            s.server_next,     s.upto_modseq,  false};
+                                            s.server_next,     seen,           s.slow_sync_required};
         r.store.save_device_store(r.tenant(), ds);
     }
     r.st.current = phase::done;

@@ -2,6 +2,9 @@
 
 #include "session/engine_run.hpp"
 
+#include <algorithm>
+#include <type_traits>
+
 #include "session/engine_match.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/item_convert.hpp"
@@ -43,11 +46,40 @@ void queue_item(item_context& c, const std::string& data, const std::string& mim
     c.batch.push_back(std::move(in));
 }
 
-void delete_item(item_context& c) {
+// How the client deletes: OMA DS 1.2 (DataSyncRep, Delete) lets it flag a Delete SftDel, a soft delete: the item
+// left the device (typically evicted for lack of memory) but was not deleted by the user, so it must stay on the
+// server and on every other device. Archive asks the recipient to archive its copy before deleting it: the item
+// is deleted everywhere (the user deleted it) and, as this server keeps no archive, it answers 210 (Delete
+// without archive), the status the specification defines for a recipient that does not support archiving.
+enum class delete_kind { hard, soft, archive };
+
+delete_kind kind_of(const delete_& cmd) {
+    if (cmd.sft_del) return delete_kind::soft;
+    return cmd.archive ? delete_kind::archive : delete_kind::hard;
+}
+
+// A soft delete only forgets that this device holds the item: its mapping goes, the item stays. Without a mapping
+// and with the device's last seen modseq past the item, a two-way sync does not send it back; the next slow sync,
+// or a later change of the item on another device, offers it again as an Add (the device asks for everything, or
+// there is a new version to hold).
+int soft_delete(item_context& c) {
+    auto mapping = c.luid.empty() ? std::nullopt : c.r.store.mapping_of_luid(c.r.tenant(), c.s.device_store_id, c.luid);
+    std::string guid = mapping ? mapping->guid : c.target;
+    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), c.s.datastore_id, guid)) return 211;
+    c.r.store.remove_mapping(c.r.tenant(), c.s.device_store_id, guid);
+    return 200;
+}
+
+void delete_item(item_context& c, delete_kind kind) {
     // Keeps the order of the client's commands: a Delete after an Add of the same message sees the Add.
     c.applier.apply(c.batch);
+    if (kind == delete_kind::soft) {
+        item_status(c, soft_delete(c));
+        return;
+    }
     int code = c.applier.remove(c.luid, c.target);
     if ((code == 200 || code == 208) && c.s.live_items > 0) --c.s.live_items;  // room for an Add (engine_quota.hpp)
+    if (code == 200 && kind == delete_kind::archive) code = 210;
     item_status(c, code);
 }
 
@@ -157,7 +189,7 @@ struct sync_items {
 };
 
 void handle_item(run& r, store_state& s, sync_items& items, const sync& container, const item_command& cmd,
-                 const char* name, const item& it) {
+                 const char* name, const item& it, delete_kind deletion) {
     item_context c{r,
                    s,
                    cmd.cmd_id,
@@ -171,7 +203,7 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
         return;
     }
     if (std::string_view(name) == "Delete") {
-        delete_item(c);
+        delete_item(c, deletion);
         return;
     }
     auto mime = meta_type(it, cmd, container);
@@ -183,7 +215,9 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
 template <class Cmd>
 void handle_items(run& r, store_state& s, sync_items& items, const sync& container, const Cmd& cmd, const char* name) {
     if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, 412);
-    for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it);
+    delete_kind deletion = delete_kind::hard;
+    if constexpr (std::is_same_v<Cmd, delete_>) deletion = kind_of(cmd);
+    for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it, deletion);
 }
 
 }  // namespace
@@ -221,7 +255,11 @@ void handle_map(run& r, const map& cmd) {
     st.target_refs = {cmd.target.loc_uri};
     st.source_refs = {cmd.source.loc_uri};
     if (!s) return;
-    // One batch for the whole Map: each item the device now holds at its current modseq, if it still exists.
+    // One batch for the whole Map. Each item the device now holds is mapped at the revision it was sent at: every
+    // Add of package 4 carried the item as it was at a modseq no later than the package's end (upto_modseq), and an
+    // item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made meanwhile on
+    // another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches the
+    // device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.)
     std::vector<persistence::item_write> writes;
     for (const auto& mi : cmd.items) {
         if (mi.target.empty()) continue;  // names no item of ours
@@ -229,16 +267,46 @@ void handle_map(run& r, const map& cmd) {
         w.guid = mi.target;
         w.luid = mi.source;
         w.at_current = true;
+        w.at_most = s->upto_modseq;
         writes.push_back(std::move(w));
     }
     if (!writes.empty()) r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
 }
 
-void handle_status(run& r, const status& s) {
-    // Statuses answer our own commands; a failed Add simply stays unmapped and the item is offered
-    // again in the next slow sync. Nothing to apply here yet.
-    (void)r;
-    (void)s;
+namespace {
+
+// The stores a Status for our Alert names (all of them when it names none).
+std::vector<store_state*> alerted_stores(run& r, const status& st) {
+    std::vector<store_state*> out;
+    for (auto& s : r.st.stores) {
+        bool named = std::any_of(st.target_refs.begin(), st.target_refs.end(),
+                                 [&](const std::string& ref) { return ref == s.client_uri || ref == s.server_uri; }) ||
+                     std::any_of(st.source_refs.begin(), st.source_refs.end(),
+                                 [&](const std::string& ref) { return ref == s.client_uri || ref == s.server_uri; });
+        if (named || (st.target_refs.empty() && st.source_refs.empty())) out.push_back(&s);
+    }
+    return out;
+}
+
+}  // namespace
+
+// Statuses answer our own commands. Those of package 4's items are kept with the change they answer (found by
+// MsgRef and CmdRef, whichever later message brings them) until the change is recorded as delivered
+// (engine_out.cpp); a 508 on our Alert means the client wants a slow sync, which its next sync gets.
+void handle_status(run& r, const status& st) {
+    auto code = status_code(st);
+    if (!code) return;
+    if (st.cmd == "Alert" && *code == 508) {
+        for (auto* s : alerted_stores(r, st)) s->slow_sync_required = true;
+        return;
+    }
+    if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;
+    for (auto& s : r.st.stores) {
+        for (auto& change : s.in_flight) {
+            if (change.cmd_id == st.cmd_ref && std::to_string(change.msg_id) == st.msg_ref)
+                change.client_status = *code;
+        }
+    }
 }
 
 void finish_client_changes(run& r) {

@@ -64,6 +64,9 @@ std::string encode_change(const outgoing_change& change) {
     w.put("d", change.deleted);
     w.put("l", change.luid);
     if (change.item_id != 0) w.put("i", change.item_id);
+    if (change.msg_id != 0) w.put("msg", change.msg_id);
+    if (!change.cmd_id.empty()) w.put("cmd", change.cmd_id);
+    if (change.client_status != 0) w.put("st", std::int64_t{change.client_status});
     return w.take();
 }
 
@@ -112,6 +115,8 @@ std::string encode_store(const store_state& s) {
     w.put("out_count", s.out_count);
     for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
     w.put("resumed", s.resumed);
+    if (s.resend_after >= 0) w.put("resend_after", s.resend_after);
+    if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
@@ -134,6 +139,9 @@ bool decode_change(std::string_view text, outgoing_change& change) {
         if (name == "d") change.deleted = value == "1";
         if (name == "l") change.luid = value;
         if (name == "i") change.item_id = to_int(value);
+        if (name == "msg") change.msg_id = to_int(value);
+        if (name == "cmd") change.cmd_id = value;
+        if (name == "st") change.client_status = static_cast<int>(to_int(value));
     }
     return true;
 }
@@ -170,19 +178,21 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"device_version", &store_state::device_version},
         {"out_guid", &store_state::out_partial}};
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},  {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},        {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},      {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},   {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},      {"s_del", &store_state::sent_delete},
-        {"own_modseqs", &store_state::own_modseqs}, {"out_pos", &store_state::out_position},
-        {"out_count", &store_state::out_count},     {"pkg_upto", &store_state::upto_modseq}};
+        {"datastore", &store_state::datastore_id},   {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},         {"out_offset", &store_state::out_offset},
+        {"r_add", &store_state::received_add},       {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},    {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},       {"s_del", &store_state::sent_delete},
+        {"own_modseqs", &store_state::own_modseqs},  {"out_pos", &store_state::out_position},
+        {"out_count", &store_state::out_count},      {"pkg_upto", &store_state::upto_modseq},
+        {"resend_after", &store_state::resend_after}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
     if (name == "server_started") s.server_sync_started = value == "1";
     if (name == "resumed") s.resumed = value == "1";
+    if (name == "slow_required") s.slow_sync_required = value == "1";
     if (name == "out" || name == "flight") {
         outgoing_change change;
         if (!decode_change(value, change)) return false;

@@ -24,6 +24,11 @@ struct outgoing_change {
     bool deleted = false;
     std::string luid;          // empty: the device does not hold the item yet (Add)
     std::int64_t item_id = 0;  // the item's row (0: unknown, e.g. in state of an older version)
+    // Where the command went (our MsgID and CmdID), so that the client's Status for it finds it, and the code of
+    // that Status once it arrived (0: none yet).
+    std::int64_t msg_id = 0;
+    std::string cmd_id{};
+    int client_status = 0;
 };
 
 // A large object being received in chunks (MoreData). Its bytes are not here: the session row is rewritten by
@@ -66,8 +71,12 @@ struct store_state {
     // Sent in our last reply; recorded as held by the device only once the client's next message
     // shows that the reply arrived, so that a resumed session sends them again.
     std::vector<outgoing_change> in_flight;
-    bool resumed = false;         // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
+    // Lowest modseq minus one of a change the client refused (-1: none): the device's last seen modseq is stored no
+    // higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
+    std::int64_t resend_after = -1;
+    bool slow_sync_required = false;  // the client answered our Alert with 508: its next sync is a slow sync
+    bool resumed = false;             // continues an interrupted session (Alert 225)
+    std::int64_t out_offset = 0;      // bytes of out_partial already sent as a large object
     std::optional<incoming_chunks> partial;
     // Not stored: the datastore's live items as this message knows them (-1: not looked at yet), an upper bound
     // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.
