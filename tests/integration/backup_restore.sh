@@ -56,7 +56,7 @@ python3 "$interop/gen-contacts.py" gen --kind contacts --format vcard30 --count 
     --out "$phone/data/contacts" >"$work/client.log" 2>&1 || exit 1
 bash "$interop/client.sh" setup --home "$phone" --url "http://$SYNCML_LISTEN/sync/bk" --user alice --password pw \
     --device-id backup-phone --kind contacts --format vcard30 --timeout 60 >>"$work/client.log" 2>&1 || exit 1
-check "the phone's slow sync" bash "$interop/client.sh" sync --home "$phone" --mode slow >>"$work/client.log" 2>&1
+check "the phone's slow sync" bash -c "bash '$interop/client.sh' sync --home '$phone' --mode slow >>'$work/client.log' 2>&1"
 check "the server holds 5 contacts" test "$(live_contacts)" = 5
 stop_server
 
@@ -65,7 +65,7 @@ check "backup --out writes a file" "$server" backup --out "$backup"
 check "the backup is readable by its owner only" test "$(stat -c %a "$backup")" = 600
 check "the backup is a pg_dump archive" bash -c "pg_restore --list '$backup' >/dev/null"
 
-"$server" admin tenant delete bk >/dev/null
+"$server" admin tenant delete bk --yes --force >/dev/null
 check "the wipe removed the tenant" test "$(live_contacts)" = 0
 check "restore" "$server" restore "$backup"
 check "the tenant is back" bash -c "[[ ' $(tenants)' == *' bk '* ]]"
@@ -79,8 +79,8 @@ check "and nothing was dropped" test "$(live_contacts)" = 5
 check "a missing file is refused" test $? -ne 0
 
 start_server || exit 1
-check "the phone's next two-way sync" bash "$interop/client.sh" sync --home "$phone" --mode two-way \
-    >>"$work/client.log" 2>&1
+check "the phone's next two-way sync" bash -c "bash '$interop/client.sh' sync --home '$phone' --mode two-way \
+    >>'$work/client.log' 2>&1"
 last_end=$(grep 'session end' "$work/server.log" | tail -1)
 echo "last session: $last_end"
 check "was a two-way sync, not a slow one" bash -c "grep -q 'modes=contacts:200' <<<'$last_end'"
