@@ -6,6 +6,7 @@
 
 #include "session/codec.hpp"
 #include "session/engine_run.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session {
 namespace detail {
@@ -73,7 +74,8 @@ void dispatch(run& r, const command& cmd) {
             } else if constexpr (std::is_same_v<T, status>) {
                 handle_status(r, c);
             } else {
-                if (!c.no_resp) r.add_status(c.cmd_id, command_name(command{c}), 406);
+                if (!c.no_resp)
+                    r.add_status(c.cmd_id, command_name(command{c}), status_codes::optional_feature_not_supported);
             }
         },
         cmd.value);

@@ -3,6 +3,7 @@
 #include "session/engine_run.hpp"
 
 #include "session/codec.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
@@ -84,7 +85,7 @@ dev_inf server_devinf(syncml_version version) {
 void handle_put(run& r, const put& cmd) {
     bool stored = store_client_devinf(r, cmd.items);
     if (!cmd.no_resp) {
-        auto& s = r.add_status(cmd.cmd_id, "Put", stored ? 200 : 415);
+        auto& s = r.add_status(cmd.cmd_id, "Put", stored ? status_codes::ok : status_codes::unsupported_media_type);
         if (!cmd.items.empty() && cmd.items[0].source) s.source_refs = {cmd.items[0].source->loc_uri};
     }
 }
@@ -92,10 +93,10 @@ void handle_put(run& r, const put& cmd) {
 void handle_get(run& r, const get& cmd) {
     std::string target = !cmd.items.empty() && cmd.items[0].target ? cmd.items[0].target->loc_uri : "";
     if (target.find("devinf") == std::string::npos) {
-        if (!cmd.no_resp) r.add_status(cmd.cmd_id, "Get", 404).target_refs = {target};
+        if (!cmd.no_resp) r.add_status(cmd.cmd_id, "Get", status_codes::not_found).target_refs = {target};
         return;
     }
-    r.add_status(cmd.cmd_id, "Get", 200).target_refs = {target};
+    r.add_status(cmd.cmd_id, "Get", status_codes::ok).target_refs = {target};
     results res;
     res.msg_ref = r.in.header.msg_id;
     res.cmd_ref = cmd.cmd_id;
@@ -112,7 +113,7 @@ void handle_get(run& r, const get& cmd) {
 
 void handle_results(run& r, const results& cmd) {
     store_client_devinf(r, cmd.items);
-    r.add_status(cmd.cmd_id, "Results", 200);
+    r.add_status(cmd.cmd_id, "Results", status_codes::ok);
 }
 
 void request_devinf(run& r) {

@@ -42,10 +42,10 @@ std::string resolution_of(conflict_policy policy, const matching::merge_result& 
 // OMA DS 1.2.1 representation protocol: 207 merged, 208 client's command won, 209 duplicate, and 419
 // (server data won), which libsynthesis sends as a server and accepts as a client.
 int conflict_status(const std::string& resolution) {
-    if (resolution == "merged") return 207;
-    if (resolution == "client_won") return 208;
-    if (resolution == "duplicated") return 209;
-    return 419;
+    if (resolution == "merged") return status_codes::conflict_merged;
+    if (resolution == "client_won") return status_codes::conflict_client_won;
+    if (resolution == "duplicated") return status_codes::conflict_duplicated;
+    return status_codes::conflict_server_won;
 }
 
 bool same_written_form(const std::string& merged, const std::string& stored_content) {
@@ -138,12 +138,12 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
         const auto& p = *pairs[i];
         if (p.identical || !item || !p.stored_item) {
             queue_write(in, &p.stored, std::nullopt, {}, false);
-            set_status(in, 200);
+            set_status(in, status_codes::ok);
             continue;
         }
         auto result = matching::merge(*p.stored_item, *item, caps(in.mime), policy(), matching::merge_mode::slow_sync);
         store_merged(in, p.stored, result, item);
-        if (!result.keep_both) set_status(in, 200);
+        if (!result.keep_both) set_status(in, status_codes::ok);
     }
 }
 
@@ -282,7 +282,7 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
     bool conflict = revision && *revision >= 0 && existing.modseq > *revision;
     if (match_key(existing.content) == match_key(in.content)) {
         queue_write(in, &existing, std::nullopt, {}, false);
-        set_status(in, 200);
+        set_status(in, status_codes::ok);
         return;
     }
     auto stored = parse_canonical(existing.content);
@@ -306,7 +306,7 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
         store_merged(in, existing, result, item);
     }
     if (!conflict) {
-        set_status(in, 200);
+        set_status(in, status_codes::ok);
         return;
     }
     auto resolution = resolution_of(p, result);
@@ -363,16 +363,17 @@ void item_applier::queue_write(const incoming_item& in, const persistence::item_
 
 void item_applier::add_new(incoming_item& in, const matching::item* item) {
     auto unflushed = std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.guid.empty(); });
-    if (!take_item_slot(r_, s_, unflushed)) return set_status(in, 420);  // device full: the tenant's item limit
+    // The tenant's item limit.
+    if (!take_item_slot(r_, s_, unflushed)) return set_status(in, status_codes::device_full);
     auto keys = in.keys.empty() ? index_keys(in.content, item) : std::move(in.keys);
     queue_write(in, nullptr, in.content, std::move(keys), false);
-    set_status(in, in.as_add ? 201 : 200);
+    set_status(in, in.as_add ? status_codes::item_added : status_codes::ok);
 }
 
 int item_applier::remove(const std::string& luid, const std::string& target) {
     auto mapping = luid.empty() ? std::nullopt : r_.store.mapping_of_luid(r_.tenant(), s_.device_store_id, luid);
     std::string guid = mapping ? mapping->guid : target;
-    if (guid.empty()) return 211;
+    if (guid.empty()) return status_codes::item_not_deleted;
     auto existing = r_.store.find_item(r_.tenant(), s_.datastore_id, guid);
     bool conflict =
         existing && !existing->deleted && mapping && mapping->revision >= 0 && existing->modseq > mapping->revision;
@@ -380,14 +381,14 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
     if (conflict && policy() != conflict_policy::client_wins) {
         // The server's newer copy survives; without a mapping it goes back to the device as a new item.
         report_conflict(guid, "server_won");
-        return 419;
+        return status_codes::conflict_server_won;
     }
     auto deleted = r_.store.delete_item(r_.tenant(), s_.datastore_id, guid);
-    if (!deleted) return 211;
+    if (!deleted) return status_codes::item_not_deleted;
     ++s_.received_delete;
-    if (!conflict) return 200;
+    if (!conflict) return status_codes::ok;
     report_conflict(guid, "client_won");
-    return 208;
+    return status_codes::conflict_client_won;
 }
 
 void item_applier::report_conflict(const std::string& guid, const std::string& resolution) {

@@ -11,15 +11,13 @@
 #include "session/codec.hpp"
 #include "session/item_convert.hpp"
 #include "session/store_names.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
 
 // Every item command costs at least this much besides its data (tags, CmdID, Meta, LocURI).
 constexpr std::size_t k_item_overhead = 400;
-
-bool sends_changes(int mode) { return mode == 200 || mode == 201 || mode == 204 || mode == 205; }
-bool slow_mode(int mode) { return mode == 201 || mode == 205; }
 
 // The device's preferred format: the Meta Type it sent items with, else its DevInf Rx-Pref.
 void resolve_device_format(run& r, store_state& s) {
@@ -49,7 +47,7 @@ bool load_page(run& r, store_state& s, std::size_t budget) {
     while (s.outgoing.empty() && !s.out_loaded_all && s.out_position < s.upto_modseq) {
         auto limit = page_size(budget);
         auto page = r.store.change_page(r.tenant(), s.datastore_id, s.device_store_id, s.out_position, s.upto_modseq,
-                                        !slow_mode(s.mode), limit);
+                                        !sync_mode::granted(s.mode).server_sends_all_items(), limit);
         s.out_loaded_all = page.size() < limit;
         queue_changes(s, page);
         if (s.outgoing.empty() && !page.empty()) s.out_position = page.back().modseq;
@@ -185,8 +183,8 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
 bool refused(const outgoing_change& change) {
     int code = change.client_status;
     if (code < 300) return false;  // done, or no Status (NoResp, or none sent): delivered as the reply arrived
-    if (change.deleted && code == 404) return false;
-    if (change.luid.empty() && code == 418) return false;
+    if (change.deleted && code == status_codes::not_found) return false;
+    if (change.luid.empty() && code == status_codes::already_exists) return false;
     return true;
 }
 
@@ -200,8 +198,8 @@ void delivered(run& r, store_state& s) {
         if (refused(change)) {
             auto before = change.modseq - 1;
             s.resend_after = s.resend_after < 0 ? before : std::min(s.resend_after, before);
-            bool lost =
-                !change.deleted && !change.luid.empty() && (change.client_status == 404 || change.client_status == 410);
+            bool lost = !change.deleted && !change.luid.empty() &&
+                        (change.client_status == status_codes::not_found || change.client_status == status_codes::gone);
             if (lost) removed.push_back({change.guid, change.item_id});
         } else if (change.deleted) {
             removed.push_back({change.guid, change.item_id});
@@ -298,12 +296,13 @@ void acknowledge_delivery(run& r) {
 // Reads the whole package once, for its NumberOfChanges and first message; later messages page after the cursor.
 void start_server_changes(run& r) {
     for (auto& s : r.st.stores) {
-        bool slow = slow_mode(s.mode);
+        auto mode = sync_mode::granted(s.mode);
+        bool slow = mode.server_sends_all_items();
         auto start =
-            r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, sends_changes(s.mode), slow, !slow);
+            r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, mode.server_sends(), slow, !slow);
         // One-way from the client: the server's changes stay unsent.
-        s.upto_modseq = s.mode == 202 ? start.last_seen_modseq : start.current_modseq;
-        s.out_position = !sends_changes(s.mode) ? s.upto_modseq : slow ? 0 : start.last_seen_modseq;
+        s.upto_modseq = mode == sync_modes::one_way_from_client ? start.last_seen_modseq : start.current_modseq;
+        s.out_position = !mode.server_sends() ? s.upto_modseq : slow ? 0 : start.last_seen_modseq;
         s.out_offset = 0;
         s.out_partial.clear();
         resolve_device_format(r, s);

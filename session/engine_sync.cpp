@@ -8,6 +8,7 @@
 #include "session/engine_match.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/item_convert.hpp"
+#include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
@@ -41,7 +42,7 @@ std::string meta_type(const item& it, const item_command& cmd, const sync& conta
 void queue_item(item_context& c, const std::string& data, const std::string& mime) {
     bool as_add = std::string_view(c.cmd_name) == "Add";
     (as_add ? c.s.received_add : c.s.received_replace) += 1;
-    item_status(c, 500);  // the outcome replaces it when the batch is applied
+    item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
     incoming_item in{c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, to_canonical(data, mime, "", c.s.kind)};
     c.batch.push_back(std::move(in));
 }
@@ -65,9 +66,10 @@ delete_kind kind_of(const delete_& cmd) {
 int soft_delete(item_context& c) {
     auto mapping = c.luid.empty() ? std::nullopt : c.r.store.mapping_of_luid(c.r.tenant(), c.s.device_store_id, c.luid);
     std::string guid = mapping ? mapping->guid : c.target;
-    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), c.s.datastore_id, guid)) return 211;
+    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), c.s.datastore_id, guid))
+        return status_codes::item_not_deleted;
     c.r.store.remove_mapping(c.r.tenant(), c.s.device_store_id, guid);
-    return 200;
+    return status_codes::ok;
 }
 
 void delete_item(item_context& c, delete_kind kind) {
@@ -78,8 +80,9 @@ void delete_item(item_context& c, delete_kind kind) {
         return;
     }
     int code = c.applier.remove(c.luid, c.target);
-    if ((code == 200 || code == 208) && c.s.live_items > 0) --c.s.live_items;  // room for an Add (engine_quota.hpp)
-    if (code == 200 && kind == delete_kind::archive) code = 210;
+    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.live_items > 0)
+        --c.s.live_items;  // room for an Add (engine_quota.hpp)
+    if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
     item_status(c, code);
 }
 
@@ -116,7 +119,7 @@ std::nullopt_t refuse(item_context& c, int code, bool more_data) {
         c.s.partial->luid = c.luid;
         c.s.partial->refused = code;
     }
-    if (code == 413) engine_metrics::limit_refused(engine_metrics::limit::object_bytes);
+    if (code == status_codes::object_too_large) engine_metrics::limit_refused(engine_metrics::limit::object_bytes);
     item_status(c, code);
     return std::nullopt;
 }
@@ -125,7 +128,8 @@ std::nullopt_t refuse(item_context& c, int code, bool more_data) {
 std::optional<whole_item> start_item(item_context& c, const item& it, const item_command& cmd, const std::string& mime,
                                      const std::string& data) {
     auto size = declared_size(it, cmd);
-    if ((size && *size > object_limit(c)) || data.size() > object_limit(c)) return refuse(c, 413, it.more_data);
+    if ((size && *size > object_limit(c)) || data.size() > object_limit(c))
+        return refuse(c, status_codes::object_too_large, it.more_data);
     if (!it.more_data) return whole_item{data, mime};
     auto& p = c.s.partial.emplace();
     p.command = c.cmd_name;
@@ -159,14 +163,14 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
         p.legacy_data.clear();
     }
     const auto received = static_cast<std::uint64_t>(p.received) + data.size();
-    if (received > object_limit(c)) return refuse(c, 413, it.more_data);
+    if (received > object_limit(c)) return refuse(c, status_codes::object_too_large, it.more_data);
     if (p.declared_size >= 0 && received > static_cast<std::uint64_t>(p.declared_size)) {
-        return refuse(c, 424, it.more_data);
+        return refuse(c, status_codes::size_mismatch, it.more_data);
     }
     if (it.more_data) {
         c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, p.received, data);
         p.received = static_cast<std::int64_t>(received);
-        item_status(c, 213);
+        item_status(c, status_codes::chunk_accepted);
         return std::nullopt;
     }
     // The last chunk completes the object without a trip through the store.
@@ -174,7 +178,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
                                   : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
     if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
         partial.reset();
-        item_status(c, 424);
+        item_status(c, status_codes::size_mismatch);
         return std::nullopt;
     }
     whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
@@ -198,8 +202,8 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
                    it.target ? it.target->loc_uri : "",
                    items.applier,
                    items.batch};
-    if (s.mode == 204 || s.mode == 205) {
-        item_status(c, 403);  // the client agreed to receive only
+    if (!sync_mode::granted(s.mode).client_sends()) {
+        item_status(c, status_codes::forbidden);  // the client agreed to receive only
         return;
     }
     if (std::string_view(name) == "Delete") {
@@ -214,7 +218,7 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
 
 template <class Cmd>
 void handle_items(run& r, store_state& s, sync_items& items, const sync& container, const Cmd& cmd, const char* name) {
-    if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, 412);
+    if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, status_codes::incomplete_command);
     delete_kind deletion = delete_kind::hard;
     if constexpr (std::is_same_v<Cmd, delete_>) deletion = kind_of(cmd);
     for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it, deletion);
@@ -226,11 +230,11 @@ void handle_sync(run& r, const sync& cmd) {
     std::string target = cmd.target ? cmd.target->loc_uri : "";
     std::string source = cmd.source ? cmd.source->loc_uri : "";
     auto* s = find_store(r.st, target);
-    auto& st = r.add_status(cmd.cmd_id, "Sync", s ? 200 : 404);
+    auto& st = r.add_status(cmd.cmd_id, "Sync", s ? status_codes::ok : status_codes::not_found);
     st.target_refs = {target};
     st.source_refs = {source};
     if (!s) {
-        for (const auto& inner : cmd.commands) r.add_status("", command_name(inner), 404);
+        for (const auto& inner : cmd.commands) r.add_status("", command_name(inner), status_codes::not_found);
         return;
     }
     sync_items items{item_applier(r, *s), {}};
@@ -242,7 +246,7 @@ void handle_sync(run& r, const sync& cmd) {
         } else if (auto* d = std::get_if<delete_>(&inner.value)) {
             handle_items(r, *s, items, cmd, *d, "Delete");
         } else {
-            r.add_status("", command_name(inner), 406);
+            r.add_status("", command_name(inner), status_codes::optional_feature_not_supported);
         }
     }
     items.applier.apply(items.batch);
@@ -251,7 +255,7 @@ void handle_sync(run& r, const sync& cmd) {
 
 void handle_map(run& r, const map& cmd) {
     auto* s = find_store(r.st, cmd.target.loc_uri);
-    auto& st = r.add_status(cmd.cmd_id, "Map", s ? 200 : 404);
+    auto& st = r.add_status(cmd.cmd_id, "Map", s ? status_codes::ok : status_codes::not_found);
     st.target_refs = {cmd.target.loc_uri};
     st.source_refs = {cmd.source.loc_uri};
     if (!s) return;
@@ -296,7 +300,7 @@ std::vector<store_state*> alerted_stores(run& r, const status& st) {
 void handle_status(run& r, const status& st) {
     auto code = status_code(st);
     if (!code) return;
-    if (st.cmd == "Alert" && *code == 508) {
+    if (st.cmd == "Alert" && *code == status_codes::refresh_required) {
         for (auto* s : alerted_stores(r, st)) s->slow_sync_required = true;
         return;
     }
@@ -311,7 +315,7 @@ void handle_status(run& r, const status& st) {
 
 void finish_client_changes(run& r) {
     for (auto& s : r.st.stores) {
-        if (s.mode != 203) continue;
+        if (sync_mode::granted(s.mode) != sync_modes::refresh_from_client) continue;
         // Refresh from client: what the client did not send no longer exists.
         r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
     }

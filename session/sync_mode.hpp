@@ -26,9 +26,25 @@ inline constexpr int resume = 225;
 namespace status_codes {
 inline constexpr int ok = 200;
 inline constexpr int item_added = 201;
+inline constexpr int conflict_merged = 207;
+inline constexpr int conflict_client_won = 208;
+inline constexpr int conflict_duplicated = 209;
+inline constexpr int delete_without_archive = 210;
+inline constexpr int item_not_deleted = 211;
+inline constexpr int chunk_accepted = 213;
+inline constexpr int bad_request = 400;
+inline constexpr int forbidden = 403;
 inline constexpr int not_found = 404;
 inline constexpr int optional_feature_not_supported = 406;
+inline constexpr int gone = 410;
 inline constexpr int incomplete_command = 412;
+inline constexpr int object_too_large = 413;
+inline constexpr int unsupported_media_type = 415;
+inline constexpr int already_exists = 418;
+inline constexpr int conflict_server_won = 419;
+inline constexpr int device_full = 420;
+inline constexpr int size_mismatch = 424;
+inline constexpr int command_failed = 500;
 inline constexpr int refresh_required = 508;
 }  // namespace status_codes
 
