@@ -12,7 +12,9 @@
                                                     case), and every runbook section has an alert
 
 Checks what a schema check cannot: selectors that select the pods, probe ports that exist, references to
-ConfigMaps/Secrets that are rendered, a termination grace period that covers the server's drain deadline.
+ConfigMaps/Secrets that are rendered (or created out of band, as in deploy/kubernetes/examples/), a termination
+grace period that covers the server's drain deadline, no fixed replicas next to an autoscaler, no rendered Secret
+that would overwrite one created out of band, a migration Job beside the server.
 """
 
 import json
@@ -23,6 +25,9 @@ import sys
 import yaml
 
 errors = []
+
+# Secrets the operator creates out of band; the files there are examples that no kustomization includes.
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kubernetes", "examples")
 
 
 def fail(message):
@@ -115,13 +120,39 @@ def check_server_drain(owner, spec, container, docs):
         fail(f"{owner}: readiness must probe /readyz and liveness /healthz, got {paths}")
 
 
-def check_kubernetes(docs):
+def secret_keys(doc):
+    return set(doc.get("data") or {}) | set(doc.get("stringData") or {})
+
+
+def example_secrets(directory=EXAMPLES):
+    """Name -> keys of the Secrets in the examples directory (created out of band, never rendered)."""
+    found = {}
+    for entry in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+        if entry.endswith((".yaml", ".yml")):
+            with open(os.path.join(directory, entry), encoding="utf-8") as f:
+                for doc in yaml.safe_load_all(f):
+                    if doc and doc.get("kind") == "Secret":
+                        found[doc["metadata"]["name"]] = secret_keys(doc)
+    return found
+
+
+def is_migration_job(doc):
+    return doc.get("kind") == "Job" and any(
+        "syncml-server" in str(c.get("image")) and (c.get("args") or c.get("command") or [])[-1:] == ["migrate"]
+        for c in doc["spec"]["template"]["spec"].get("containers", []))
+
+
+def check_kubernetes(docs, external_secrets=None):
+    external_secrets = example_secrets() if external_secrets is None else external_secrets
     for doc in docs:
         if not doc.get("apiVersion") or not doc.get("kind") or not doc.get("metadata", {}).get("name"):
             fail(f"document without apiVersion/kind/metadata.name: {str(doc)[:80]}")
     configmaps = [d["metadata"]["name"] for d in docs if d.get("kind") == "ConfigMap"]
-    secrets = {d["metadata"]["name"]: set(d.get("data", {})) | set(d.get("stringData", {}))
-               for d in docs if d.get("kind") == "Secret"}
+    rendered_secrets = {d["metadata"]["name"]: secret_keys(d) for d in docs if d.get("kind") == "Secret"}
+    for name in sorted(rendered_secrets.keys() & external_secrets.keys()):
+        fail(f"Secret {name} is rendered: `kubectl apply -k` would overwrite the one created out of band "
+             "(see deploy/kubernetes/examples/)")
+    secrets = {**external_secrets, **rendered_secrets}
     deployments = {d["metadata"]["name"]: d for d in docs if d.get("kind") == "Deployment"}
     for owner_doc, spec in pod_specs(docs):
         owner = name_of(owner_doc)
@@ -137,6 +168,10 @@ def check_kubernetes(docs):
         elif spec.get("restartPolicy") not in ("OnFailure", "Never"):
             fail(f"{owner}: a Job needs restartPolicy OnFailure or Never")
     pod_labels = [d["spec"]["template"]["metadata"].get("labels", {}) for d in deployments.values()]
+    servers = [name for name, d in deployments.items()
+               if any("syncml-server" in str(c.get("image")) for c in d["spec"]["template"]["spec"]["containers"])]
+    if servers and not any(is_migration_job(d) for d in docs):
+        fail(f"{', '.join(servers)}: no Job runs `syncml-server migrate` beside the server")
     for doc in docs:
         kind, spec = doc.get("kind"), doc.get("spec", {})
         if kind == "Service":
@@ -156,6 +191,9 @@ def check_kubernetes(docs):
             target = spec.get("scaleTargetRef", {}).get("name")
             if target not in deployments:
                 fail(f"{name_of(doc)}: scaleTargetRef {target} is not rendered")
+            elif "replicas" in deployments[target]["spec"]:
+                fail(f"{target}: spec.replicas is set although {name_of(doc)} scales it (every apply would reset "
+                     "the count)")
             elif spec.get("minReplicas", 1) > spec.get("maxReplicas", 0):
                 fail(f"{name_of(doc)}: minReplicas > maxReplicas")
 

@@ -71,13 +71,19 @@ def server_manifests():
     }
     service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
                "spec": {"selector": {"app": "s"}, "ports": [{"port": 9090, "targetPort": "metrics"}]}}
-    return [deployment, service]
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"},
+           "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "containers": [{
+               "name": "migrate", "image": "syncml-server:1", "args": ["migrate"],
+               "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}]}}}}
+    hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "s"},
+           "spec": {"scaleTargetRef": {"name": "s"}, "minReplicas": 2, "maxReplicas": 4}}
+    return [deployment, service, job, hpa]
 
 
 class kubernetes_consistency(unittest.TestCase):
-    def errors_for(self, docs):
+    def errors_for(self, docs, external_secrets=None):
         check_deploy.errors.clear()
-        check_deploy.check_kubernetes(docs)
+        check_deploy.check_kubernetes(docs, external_secrets or {})
         found = list(check_deploy.errors)
         check_deploy.errors.clear()
         return found
@@ -112,6 +118,31 @@ class kubernetes_consistency(unittest.TestCase):
             {"name": "SYNCML_SECRET_KEY",
              "valueFrom": {"secretKeyRef": {"name": "key", "key": "key", "optional": True}}})
         self.assertFalse(any("Secret key" in e for e in self.errors_for(docs)))
+
+    def test_secret_created_out_of_band_satisfies_a_reference(self):
+        docs = server_manifests()
+        docs[0]["spec"]["template"]["spec"]["containers"][0]["env"].append(
+            {"name": "SYNCML_DATABASE_URL", "valueFrom": {"secretKeyRef": {"name": "db", "key": "url"}}})
+        self.assertEqual(self.errors_for(docs, {"db": {"url"}}), [])
+        docs[0]["spec"]["template"]["spec"]["containers"][0]["env"][-1]["valueFrom"]["secretKeyRef"]["key"] = "uri"
+        self.assertTrue(any("no key uri" in e for e in self.errors_for(docs, {"db": {"url"}})))
+
+    def test_rendering_a_secret_created_out_of_band_fails(self):
+        docs = server_manifests() + [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"},
+                                      "stringData": {"url": "postgresql://x"}}]
+        self.assertTrue(any("would overwrite" in e for e in self.errors_for(docs, {"db": {"url"}})))
+
+    def test_fixed_replicas_next_to_an_autoscaler_fails(self):
+        docs = server_manifests()
+        docs[0]["spec"]["replicas"] = 2
+        self.assertTrue(any("spec.replicas" in e for e in self.errors_for(docs)))
+
+    def test_server_without_a_migration_job_fails(self):
+        docs = [d for d in server_manifests() if d["kind"] != "Job"]
+        self.assertTrue(any("syncml-server migrate" in e for e in self.errors_for(docs)))
+
+    def test_the_examples_declare_the_database_secret(self):
+        self.assertEqual(check_deploy.example_secrets().get("syncml-database"), {"url"})
 
 
 def alert(name, severity="warning", anchor=None):
