@@ -10,6 +10,7 @@
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
 #include "src/admin_json.hpp"
+#include "src/admin_show.hpp"
 #include "src/tenant_options.hpp"
 
 namespace syncml::server {
@@ -27,6 +28,7 @@ const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
         {"tenant", "add", admin_action::tenant_add, {"NAME"}, tenant_option_names()},
         {"tenant", "list", admin_action::tenant_list, {}, {"--json"}},
+        {"tenant", "show", admin_action::tenant_show, {"NAME"}, {"--json"}},
         {"tenant", "set", admin_action::tenant_set, {"NAME"}, tenant_option_names()},
         {"tenant", "delete", admin_action::tenant_delete, {"NAME"}, {"--yes", "--force"}},
         {"user", "add", admin_action::user_add, {"--tenant", "--user"}, {"--password", "--password-file"}},
@@ -37,10 +39,12 @@ const std::vector<action_syntax>& syntax() {
          {"--tenant", "--user"},
          {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}, {"--json"}},
+        {"user", "show", admin_action::user_show, {"--tenant", "--user"}, {"--json"}},
         {"user", "delete", admin_action::user_delete, {"--tenant", "--user"}, {"--yes"}},
         {"user", "disable", admin_action::user_disable, {"--tenant", "--user"}},
         {"user", "enable", admin_action::user_enable, {"--tenant", "--user"}},
         {"device", "list", admin_action::device_list, {"--tenant", "--user"}, {"--json"}},
+        {"device", "show", admin_action::device_show, {"--tenant", "--user", "--device"}, {"--json"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
     };
@@ -175,6 +179,9 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
         case admin_action::tenant_list:
             print_tenants(db, r.json, out);
             break;
+        case admin_action::tenant_show:
+            show_tenant(db, r.tenant, r.json, out);
+            break;
         case admin_action::tenant_set:
             set_tenant(db, r, out);
             break;
@@ -201,6 +208,9 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
                 out << user.name << (user.disabled ? "\tdisabled" : "") << "\n";
             }
             break;
+        case admin_action::user_show:
+            show_user(db, r.tenant, r.user, r.json, out);
+            break;
         case admin_action::user_delete:
             persistence::delete_user(db, r.tenant, r.user);
             out << "user " << r.user << " deleted from tenant " << r.tenant << " with its data and devices\n";
@@ -213,6 +223,9 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             break;
         case admin_action::device_list:
             print_devices(db, r, out);
+            break;
+        case admin_action::device_show:
+            show_device(db, r.tenant, r.user, r.device, r.json, out);
             break;
         case admin_action::device_delete:
             persistence::delete_device(db, r.tenant, r.user, r.device);

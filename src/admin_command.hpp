@@ -18,15 +18,18 @@ namespace syncml::server {
 enum class admin_action {
     tenant_add,
     tenant_list,
+    tenant_show,
     tenant_set,
     tenant_delete,
     user_add,
     user_password,
     user_list,
+    user_show,
     user_delete,
     user_disable,
     user_enable,
     device_list,
+    device_show,
     device_reset,
     device_delete
 };
@@ -44,7 +47,7 @@ struct admin_request {
     // that still has users also needs --force.
     bool yes = false;
     bool force = false;
-    bool json = false;  // list commands: a JSON array instead of lines
+    bool json = false;  // list and show commands: JSON instead of lines
     // tenant add/set: (option, value) as given, e.g. ("--max-sessions", "500"); see src/tenant_options.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;
 };

@@ -48,6 +48,10 @@ TEST(admin_parse, reads_every_documented_command) {
     EXPECT_EQ(parse_admin({"tenant", "delete", "acme", "--yes"}).error, "");
     EXPECT_EQ(parse_admin({"user", "list", "--tenant", "acme"}).error, "");
     EXPECT_EQ(parse_admin({"device", "list", "--tenant", "acme", "--user", "bob"}).error, "");
+    EXPECT_EQ(parse_admin({"tenant", "show", "acme", "--json"}).request.action, admin_action::tenant_show);
+    EXPECT_EQ(parse_admin({"user", "show", "--tenant", "acme", "--user", "bob"}).request.action,
+              admin_action::user_show);
+    EXPECT_EQ(parse_admin({"device", "show", "--tenant", "acme", "--user", "bob", "--device", "IMEI:1"}).error, "");
 }
 
 TEST(admin_parse, destructive_commands_need_yes) {

@@ -1,5 +1,7 @@
 #include "src/admin_json.hpp"
 
+#include <optional>
+
 #include "src/logging.hpp"
 
 namespace syncml::server {
@@ -29,6 +31,18 @@ class json_object {
         name(key);
         out_ += "null";
     }
+    void optional_text(std::string_view key, const std::optional<std::string>& value) {
+        if (value) {
+            text(key, *value);
+        } else {
+            null(key);
+        }
+    }
+    // A value written as JSON already (an array).
+    void raw(std::string_view key, std::string_view json) {
+        name(key);
+        out_ += json;
+    }
 
   private:
     void name(std::string_view key) {
@@ -41,34 +55,53 @@ class json_object {
     bool first_ = true;
 };
 
+// A JSON array of one object per item, without a line end.
 template <class Item, class Write>
-std::string array_of(const std::vector<Item>& items, Write write) {
+std::string bare_array_of(const std::vector<Item>& items, Write write) {
     std::string out = "[";
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (i > 0) out += ',';
         json_object object(out);
         write(object, items[i]);
     }
-    return out + "]\n";
+    return out + "]";
+}
+
+template <class Item, class Write>
+std::string array_of(const std::vector<Item>& items, Write write) {
+    return bare_array_of(items, write) + "\n";
+}
+
+// One JSON object and a line end.
+template <class Write>
+std::string object_of(Write write) {
+    std::string out;
+    {
+        json_object object(out);
+        write(object);
+    }
+    return out + "\n";
+}
+
+void write_tenant(json_object& o, const persistence::tenant_info& t) {
+    const auto& s = t.settings;
+    o.text("name", t.name);
+    o.text("conflict_policy", persistence::to_string(s.on_conflict));
+    o.text("session_binding", persistence::to_string(s.binding));
+    o.boolean("auth_basic", s.auth_basic);
+    o.boolean("auth_md5", s.auth_md5);
+    o.number("max_sessions", s.max_sessions);
+    o.number("max_devices_per_user", s.max_devices_per_user);
+    o.number("max_items_per_datastore", s.max_items_per_datastore);
+    o.number("max_message_bytes", s.max_message_bytes);
+    o.number("max_object_bytes", s.max_object_bytes);
+    o.number("tombstone_retention_days", s.tombstone_retention_days);
 }
 
 }  // namespace
 
 std::string tenants_json(const std::vector<persistence::tenant_info>& tenants) {
-    return array_of(tenants, [](json_object& o, const persistence::tenant_info& t) {
-        const auto& s = t.settings;
-        o.text("name", t.name);
-        o.text("conflict_policy", persistence::to_string(s.on_conflict));
-        o.text("session_binding", persistence::to_string(s.binding));
-        o.boolean("auth_basic", s.auth_basic);
-        o.boolean("auth_md5", s.auth_md5);
-        o.number("max_sessions", s.max_sessions);
-        o.number("max_devices_per_user", s.max_devices_per_user);
-        o.number("max_items_per_datastore", s.max_items_per_datastore);
-        o.number("max_message_bytes", s.max_message_bytes);
-        o.number("max_object_bytes", s.max_object_bytes);
-        o.number("tombstone_retention_days", s.tombstone_retention_days);
-    });
+    return array_of(tenants, write_tenant);
 }
 
 std::string users_json(const std::vector<persistence::user_info>& users) {
@@ -81,12 +114,57 @@ std::string users_json(const std::vector<persistence::user_info>& users) {
 std::string devices_json(const std::vector<persistence::device_info>& devices) {
     return array_of(devices, [](json_object& o, const persistence::device_info& d) {
         o.text("device", d.device_uri);
-        if (d.last_seen) {
-            o.text("last_seen", *d.last_seen);
-        } else {
-            o.null("last_seen");
-        }
+        o.optional_text("last_seen", d.last_seen);
         o.number("datastores", d.stores);
+    });
+}
+
+std::string tenant_json(const persistence::tenant_details& details) {
+    return object_of([&](json_object& o) {
+        write_tenant(o, details.tenant);
+        o.text("created_at", details.created_at);
+        o.number("users", details.users);
+        o.number("disabled_users", details.disabled_users);
+        o.number("devices", details.devices);
+        o.number("live_sessions", details.live_sessions);
+    });
+}
+
+std::string user_json(const persistence::user_details& details) {
+    return object_of([&](json_object& o) {
+        o.text("name", details.name);
+        o.text("created_at", details.created_at);
+        o.boolean("disabled", details.disabled_at.has_value());
+        o.optional_text("disabled_at", details.disabled_at);
+        o.number("devices", details.devices);
+        o.optional_text("last_sync", details.last_sync);
+        o.raw("datastores",
+              bare_array_of(details.datastores, [](json_object& d, const persistence::datastore_usage& s) {
+                  d.text("name", s.name);
+                  d.text("kind", s.kind);
+                  d.number("items", s.items);
+                  d.number("tombstones", s.tombstones);
+                  d.number("modseq", s.modseq);
+              }));
+    });
+}
+
+std::string device_json(const persistence::device_details& details) {
+    return object_of([&](json_object& o) {
+        o.text("device", details.device_uri);
+        o.text("user", details.user);
+        o.text("first_seen", details.first_seen);
+        o.optional_text("last_seen", details.last_seen);
+        o.boolean("devinf", details.has_devinf);
+        o.raw("datastores",
+              bare_array_of(details.stores, [](json_object& d, const persistence::device_store_details& s) {
+                  d.text("datastore", s.datastore);
+                  d.text("remote_uri", s.remote_uri);
+                  d.optional_text("format", s.format);
+                  d.optional_text("last_sync", s.last_sync);
+                  d.boolean("needs_slow_sync", s.needs_slow_sync);
+                  d.number("mapped_items", s.mapped_items);
+              }));
     });
 }
 

@@ -1,9 +1,11 @@
 #pragma once
-// `--json` output of the admin list commands: one JSON array per command, for scripts.
+// `--json` output of the admin list and show commands: one JSON array (list) or object (show) per command, for
+// scripts.
 
 #include <string>
 #include <vector>
 
+#include "persistence/account_details.hpp"
 #include "persistence/accounts.hpp"
 
 namespace syncml::server {
@@ -11,5 +13,8 @@ namespace syncml::server {
 std::string tenants_json(const std::vector<persistence::tenant_info>& tenants);
 std::string users_json(const std::vector<persistence::user_info>& users);
 std::string devices_json(const std::vector<persistence::device_info>& devices);
+std::string tenant_json(const persistence::tenant_details& details);
+std::string user_json(const persistence::user_details& details);
+std::string device_json(const persistence::device_details& details);
 
 }  // namespace syncml::server

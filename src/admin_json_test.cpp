@@ -25,5 +25,24 @@ TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
     EXPECT_NE(json.find("\"tombstone_retention_days\":90}"), std::string::npos) << json;
 }
 
+TEST(admin_json, show_is_one_object_with_its_usage_nested) {
+    persistence::user_details user;
+    user.name = "bob";
+    user.created_at = "2026-01-02T03:04:05Z";
+    user.datastores.push_back({.name = "contacts", .kind = "contacts", .items = 3, .tombstones = 1, .modseq = 9});
+    user.devices = 2;
+    EXPECT_EQ(user_json(user),
+              "{\"name\":\"bob\",\"created_at\":\"2026-01-02T03:04:05Z\",\"disabled\":false,\"disabled_at\":null,"
+              "\"devices\":2,\"last_sync\":null,\"datastores\":[{\"name\":\"contacts\",\"kind\":\"contacts\","
+              "\"items\":3,\"tombstones\":1,\"modseq\":9}]}\n");
+    persistence::device_details device;
+    device.device_uri = "IMEI:1";
+    device.user = "bob";
+    device.first_seen = "x";
+    EXPECT_EQ(device_json(device),
+              "{\"device\":\"IMEI:1\",\"user\":\"bob\",\"first_seen\":\"x\",\"last_seen\":null,\"devinf\":false,"
+              "\"datastores\":[]}\n");
+}
+
 }  // namespace
 }  // namespace syncml::server

@@ -1,0 +1,65 @@
+#include "src/admin_show.hpp"
+
+#include <ostream>
+
+#include "persistence/account_details.hpp"
+#include "src/admin_json.hpp"
+#include "src/tenant_options.hpp"
+
+namespace syncml::server {
+
+void show_tenant(persistence::database& db, const std::string& tenant, bool json, std::ostream& out) {
+    const auto details = persistence::show_tenant(db, tenant);
+    if (json) {
+        out << tenant_json(details);
+        return;
+    }
+    out << "tenant\t" << details.tenant.name << "\n"
+        << "created_at\t" << details.created_at << "\n"
+        << "settings\t" << describe_tenant_settings(details.tenant.settings, " ") << "\n"
+        << "users\t" << details.users << "\n"
+        << "disabled_users\t" << details.disabled_users << "\n"
+        << "devices\t" << details.devices << "\n"
+        << "live_sessions\t" << details.live_sessions << "\n";
+}
+
+void show_user(persistence::database& db, const std::string& tenant, const std::string& user, bool json,
+               std::ostream& out) {
+    const auto details = persistence::show_user(db, tenant, user);
+    if (json) {
+        out << user_json(details);
+        return;
+    }
+    out << "user\t" << details.name << "\n"
+        << "tenant\t" << tenant << "\n"
+        << "created_at\t" << details.created_at << "\n"
+        << "disabled\t" << details.disabled_at.value_or("no") << "\n"
+        << "devices\t" << details.devices << "\n"
+        << "last_sync\t" << details.last_sync.value_or("never") << "\n";
+    for (const auto& store : details.datastores) {
+        out << "datastore\t" << store.name << "\titems=" << store.items << "\ttombstones=" << store.tombstones
+            << "\tmodseq=" << store.modseq << "\n";
+    }
+}
+
+void show_device(persistence::database& db, const std::string& tenant, const std::string& user,
+                 const std::string& device, bool json, std::ostream& out) {
+    const auto details = persistence::show_device(db, tenant, user, device);
+    if (json) {
+        out << device_json(details);
+        return;
+    }
+    out << "device\t" << details.device_uri << "\n"
+        << "user\t" << details.user << "\n"
+        << "first_seen\t" << details.first_seen << "\n"
+        << "last_seen\t" << details.last_seen.value_or("never") << "\n"
+        << "devinf\t" << (details.has_devinf ? "yes" : "no") << "\n";
+    for (const auto& store : details.stores) {
+        out << "datastore\t" << store.datastore << "\tremote_uri=" << store.remote_uri
+            << "\tformat=" << store.format.value_or("-") << "\tlast_sync=" << store.last_sync.value_or("never")
+            << "\tslow_sync_next=" << (store.needs_slow_sync ? "yes" : "no") << "\tmapped_items=" << store.mapped_items
+            << "\n";
+    }
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Admin commands that look into accounts and sessions (issue 17), against the real binary and database: a scripted
+# phone syncs three contacts; tenant/user/device show report them (lines and --json); unknown names fail (1).
+# Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
+set -uo pipefail
+source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
+bin=${SYNCML_BUILD_DIR:?SYNCML_BUILD_DIR not set}/src/syncml-server
+database_url=${SYNCML_TEST_DATABASE_URL:?SYNCML_TEST_DATABASE_URL not set}
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/admin-inspect.XXXXXX)}
+mkdir -p "$work"
+source "$source_dir/tests/integration/lib/checks.bash"
+admin() { "$bin" admin "$@" 2>>"$work/admin.err"; }
+# phone STEP...: the scripted phone (tests/integration/lib/syncml_phone.py) of alice's device insp-phone; its
+# SessionID and RespURI are kept in $work/phone.json between calls.
+phone() {
+    PYTHONPATH="$source_dir/tests/integration/lib" python3 - "$work/phone.json" "http://$SYNCML_LISTEN" "$@" <<'PY'
+import json, os, sys
+import syncml_client as sc
+from syncml_phone import Phone
+state_file, base, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
+p = Phone(base, "insp", "alice", "pw", "insp-phone")
+if os.path.exists(state_file):
+    saved = json.load(open(state_file))
+    p.session_id, p.msg_id, p.resp_uri = saved["session_id"], saved["msg_id"], saved["resp_uri"]
+for step in steps:
+    if step == "sync3":
+        error = p.full_sync([("c%d" % i, sc.vcard("Inspect%d" % i)) for i in range(3)], mode=200)
+        print("sync: " + (error or "done"))
+    elif step == "start":
+        print("start: " + p.start(mode=200).header_status())
+    elif step == "continue":
+        print("continue: " + (p.continue_sync([("c9", sc.vcard("After"))]) or "done"))
+json.dump({"session_id": p.session_id, "msg_id": p.msg_id, "resp_uri": p.resp_uri}, open(state_file, "w"))
+PY
+}
+
+export SYNCML_DATABASE_URL=$database_url SYNCML_DATA_DIR=$work/data
+export SYNCML_LISTEN=127.0.0.1:$(free_port) SYNCML_METRICS_LISTEN=127.0.0.1:$(free_port)
+"$bin" migrate >/dev/null || { echo "FAIL: migrate"; exit 1; }
+admin tenant add insp >/dev/null || exit 1
+admin user add --tenant insp --user alice --password pw >/dev/null || exit 1
+admin user add --tenant insp --user bob --password pw >/dev/null || exit 1
+admin user disable --tenant insp --user bob >/dev/null || exit 1
+"$bin" serve >>"$work/server.log" 2>&1 &
+server_pid=$!
+trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid 2>/dev/null' EXIT
+for _ in $(seq 1 120); do curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
+
+check "the phone syncs three contacts" test "$(phone sync3)" = "sync: done"
+
+# --- tenant / user / device show --------------------------------------------------------------------------
+out=$(admin tenant show insp)
+check "tenant show: users and devices" bash -c "grep -qxP 'users\t2' <<<'$out' && grep -qxP 'disabled_users\t1' <<<'$out' &&
+    grep -qxP 'devices\t1' <<<'$out' && grep -q '^settings.*conflict=merge' <<<'$out'"
+json=$(admin tenant show insp --json)
+check "tenant show --json" test "$(json_field "$json" "j['name'], j['users'], j['devices'], j['max_sessions']")" = \
+    "('insp', 2, 1, 100)"
+out=$(admin user show --tenant insp --user alice)
+check "user show: items per datastore" bash -c "grep -qP '^datastore\tcontacts\titems=3\t' <<<'$out' &&
+    grep -qP '^datastore\tcalendar\titems=0\t' <<<'$out'"
+check "user show: devices and last sync" bash -c "grep -qxP 'devices\t1' <<<'$out' &&
+    grep -qP '^last_sync\t20\d\d-\d\d-\d\dT' <<<'$out' && grep -qxP 'disabled\tno' <<<'$out'"
+json=$(admin user show --tenant insp --user alice --json)
+check "user show --json" test "$(json_field "$json" \
+    "j['devices'], j['disabled'], [(d['name'], d['items']) for d in j['datastores'] if d['name'] == 'contacts'], \
+     j['last_sync'] is not None")" = "(1, False, [('contacts', 3)], True)"
+json=$(admin user show --tenant insp --user bob --json)
+check "user show of a user who never synced" test "$(json_field "$json" "j['disabled'], j['devices'], j['last_sync']")" = \
+    "(True, 0, None)"
+out=$(admin device show --tenant insp --user alice --device insp-phone)
+check "device show: its datastore view" bash -c "grep -qP '^datastore\tcontacts\tremote_uri=[^\t]*contacts\t.*slow_sync_next=no\tmapped_items=3' <<<'$out'"
+json=$(admin device show --tenant insp --user alice --device insp-phone --json)
+check "device show --json" test "$(json_field "$json" \
+    "j['device'], j['user'], [(d['datastore'], d['mapped_items'], d['needs_slow_sync']) for d in j['datastores']]")" = \
+    "('insp-phone', 'alice', [('contacts', 3, False)])"
+check "tenant show of an unknown tenant fails (1)" test "$(status_of admin tenant show nosuch)" = 1
+check "user show of an unknown user fails (1)" test "$(status_of admin user show --tenant insp --user nobody)" = 1
+check "user show in an unknown tenant fails (1)" test "$(status_of admin user show --tenant nosuch --user alice)" = 1
+check "device show of an unknown device fails (1)" \
+    test "$(status_of admin device show --tenant insp --user alice --device nothing)" = 1
+check "show without its name is a usage error (2)" test "$(status_of admin user show --tenant insp)" = 2
+check "the errors say what was not found" grep -q "no user 'nobody' in tenant 'insp'" "$work/admin.err"
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
