@@ -255,6 +255,11 @@ def check_compose(root):
         build = service.get("build")
         if build and not os.path.isfile(os.path.join(docker, build["context"], build["dockerfile"])):
             fail(f"compose: service {name} builds from a missing Dockerfile")
+        if build and build.get("target") and build["target"] not in DOCKER_TARGETS:
+            fail(f"compose: service {name} builds target {build['target']}, which docker/Dockerfile does not define")
+        # The server exports its own process metrics: nothing in the trial setup needs host privileges.
+        if service.get("privileged") or service.get("devices") or service.get("cap_add"):
+            fail(f"compose: service {name} asks for privileges (privileged, devices or cap_add)")
     servers = sorted(n for n, s in services.items() if s.get("image", "").startswith("syncml-server")
                      and "serve" in (s.get("command") or ["serve"]))
     if len(servers) < 2:
@@ -301,6 +306,62 @@ def check_dashboard(path):
         fail(f"{path}: panel ids must be present and unique")
 
 
+def dockerfile_stages(lines):
+    """Stage name -> (base image or stage, instructions); in file order."""
+    stages = {}
+    current = None
+    for line in lines:
+        match = re.match(r"FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?$", line, re.I)
+        if match:
+            current = match.group(2) or f"stage{len(stages)}"
+            stages[current] = (match.group(1), [])
+        elif current:
+            stages[current][1].append(line)
+    return stages
+
+
+def stage_chain(stages, name):
+    """Instructions of a stage and the stages it is built FROM, oldest first, and the external base image."""
+    instructions = []
+    while name in stages:
+        base, own = stages[name]
+        instructions = own + instructions
+        name = base
+    return instructions, name
+
+
+# Each image the Dockerfile builds: its target, and whether it carries the embedded PostgreSQL.
+DOCKER_TARGETS = {"runtime": True, "runtime-external": False}
+
+
+def check_image_stage(path, stages, target, embedded):
+    lines, base = stage_chain(stages, target)
+    if "bookworm-slim" not in base:
+        fail(f"{path}: stage {target} must be built on debian bookworm-slim, not {base}")
+    for instruction in ("USER", "HEALTHCHECK", "VOLUME", "EXPOSE", "ENTRYPOINT"):
+        if not any(line.upper().startswith(instruction + " ") for line in lines):
+            fail(f"{path}: stage {target} has no {instruction}")
+    users = [line.split()[1] for line in lines if line.upper().startswith("USER ")]
+    if users and users[-1].split(":")[0] in ("root", "0"):
+        fail(f"{path}: stage {target} must not run as root")
+    text = "\n".join(lines)
+    for tool in ("syncml-server", "syncml-msg", "syncml-item"):
+        if not re.search(rf"\b{tool}\b", text):
+            fail(f"{path}: stage {target} does not install or smoke-test {tool}")
+    if not re.search(r"org\.opencontainers\.image\.version=\"?\$\{?\w+", text):
+        fail(f"{path}: stage {target} needs LABEL org.opencontainers.image.version from a build argument")
+    installs = " ".join(line for line in lines if "apt-get install" in line)
+    # The postgresql-15 package depends on libllvm14 (its JIT provider, ~100 MB): the PostgreSQL files are copied
+    # from the build stage without llvmjit.so instead.
+    for package in [t for t in installs.split() if re.fullmatch(r"postgresql(-\d+)?(-jit\S*)?|(lib)?llvm\S*", t)]:
+        fail(f"{path}: stage {target} installs {package}; copy the PostgreSQL tree without the JIT instead")
+    has_postgres = "/pg-server" in text or "postgres --version" in text
+    if embedded and not has_postgres:
+        fail(f"{path}: stage {target} lacks the embedded PostgreSQL")
+    if not embedded and has_postgres:
+        fail(f"{path}: stage {target} must not carry the embedded PostgreSQL")
+
+
 def check_dockerfile(root):
     path = os.path.join(root, "docker", "Dockerfile")
     with open(path, encoding="utf-8") as f:
@@ -308,17 +369,17 @@ def check_dockerfile(root):
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
     # Build arguments with defaults, substituted so the base images can be checked.
     for name, value in re.findall(r"^ARG (\w+)=(\S+)$", "\n".join(lines), re.M):
+        if name.startswith("SYNCML_"):
+            continue  # label values, kept as references for the label check
         lines = [line.replace("${" + name + "}", value) for line in lines]
-    stages = [line for line in lines if line.upper().startswith("FROM ")]
-    if len(stages) < 2 or "bookworm-slim" not in stages[-1] or "AS runtime" not in stages[-1]:
-        fail(f"{path}: needs a build stage and a final 'runtime' stage on debian bookworm-slim")
-    runtime = lines[lines.index(stages[-1]):]
-    for instruction in ("USER", "HEALTHCHECK", "VOLUME", "EXPOSE", "ENTRYPOINT"):
-        if not any(line.upper().startswith(instruction + " ") for line in runtime):
-            fail(f"{path}: the runtime stage has no {instruction}")
-    users = [line.split()[1] for line in runtime if line.upper().startswith("USER ")]
-    if users and users[-1].split(":")[0] in ("root", "0"):
-        fail(f"{path}: the runtime stage must not run as root")
+    stages = dockerfile_stages(lines)
+    if len(stages) < 2 or list(stages)[-1] != "runtime":
+        fail(f"{path}: needs a build stage and a final 'runtime' stage (the default target)")
+    for target, embedded in DOCKER_TARGETS.items():
+        if target not in stages:
+            fail(f"{path}: no stage {target}")
+        else:
+            check_image_stage(path, stages, target, embedded)
     for line in lines:
         if "apt-get install" in line and "--no-install-recommends" not in line:
             fail(f"{path}: apt-get install without --no-install-recommends: {line[:60]}")

@@ -3,7 +3,9 @@
 
 import copy
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -174,6 +176,47 @@ class alert_runbooks(unittest.TestCase):
         errors = self.errors_for([alert("SyncmlA", anchor="syncmlb"), alert("SyncmlB", severity=None)])
         self.assertTrue(any("SyncmlA runbook_url" in e for e in errors), errors)
         self.assertTrue(any("SyncmlB needs severity" in e for e in errors), errors)
+
+
+class dockerfile_rules(unittest.TestCase):
+    ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+    def errors_for(self, edit=lambda text: text):
+        with open(os.path.join(self.ROOT, "docker", "Dockerfile"), encoding="utf-8") as f:
+            text = edit(f.read())
+        root = tempfile.mkdtemp()
+        try:
+            for path in ("cmake/install-deps.sh", "docker/healthcheck.sh", "docker/runtime-packages.sh"):
+                os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
+                shutil.copy(os.path.join(self.ROOT, path), os.path.join(root, path))
+            with open(os.path.join(root, "docker", "Dockerfile"), "w", encoding="utf-8") as f:
+                f.write(text)
+            check_deploy.errors.clear()
+            check_deploy.check_dockerfile(root)
+            return list(check_deploy.errors)
+        finally:
+            check_deploy.errors.clear()
+            shutil.rmtree(root)
+
+    def test_the_dockerfile_passes(self):
+        self.assertEqual(self.errors_for(), [])
+
+    def test_installing_the_postgresql_package_fails(self):
+        errors = self.errors_for(lambda t: t.replace("$(cat /tmp/postgres-packages.txt)", "postgresql-15"))
+        self.assertTrue(any("installs postgresql-15" in e for e in errors), errors)
+
+    def test_a_runtime_stage_inherits_user_and_entrypoint(self):
+        stages = check_deploy.dockerfile_stages(["FROM debian:bookworm-slim AS a", "USER x", "FROM a AS b", "RUN y"])
+        self.assertEqual(check_deploy.stage_chain(stages, "b"), (["USER x", "RUN y"], "debian:bookworm-slim"))
+
+    def test_the_external_variant_without_the_embedded_postgresql_is_required(self):
+        errors = self.errors_for(lambda t: t.replace("AS runtime-external", "AS runtime-ext")
+                                 .replace("FROM runtime-external", "FROM runtime-ext"))
+        self.assertTrue(any("no stage runtime-external" in e for e in errors), errors)
+
+    def test_a_version_label_from_a_build_argument_is_required(self):
+        errors = self.errors_for(lambda t: t.replace('version="${SYNCML_VERSION}"', 'version="1.0"'))
+        self.assertTrue(any("image.version" in e for e in errors), errors)
 
 
 if __name__ == "__main__":
