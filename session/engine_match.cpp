@@ -367,7 +367,9 @@ void item_applier::add_new(incoming_item& in, const matching::item* item) {
     if (!take_item_slot(r_, s_, unflushed)) return set_status(in, status_codes::device_full);
     auto keys = in.keys.empty() ? index_keys(in.content, item) : std::move(in.keys);
     queue_write(in, nullptr, in.content, std::move(keys), false);
-    set_status(in, in.as_add ? status_codes::item_added : status_codes::ok);
+    // A Replace of an item we do not know adds it, and says so (OMA DS Representation Protocol, Replace): 201, not
+    // 200, so that the client knows a new item holds its data.
+    set_status(in, status_codes::item_added);
 }
 
 int item_applier::remove(const std::string& luid, const std::string& target) {
