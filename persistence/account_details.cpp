@@ -1,13 +1,11 @@
 #include "persistence/account_details.hpp"
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/detail/iso_utc.hpp"
 #include "persistence/errors.hpp"
 
 namespace syncml::persistence {
 namespace {
-
-// ISO 8601 UTC of a timestamptz column, as device list prints last_seen.
-#define SYNCML_ISO_UTC(column) "to_char((" column ") AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
 constexpr const char* k_tenant_figures =
     "SELECT " SYNCML_ISO_UTC("t.created_at") " AS created_at, "
@@ -47,8 +45,6 @@ constexpr const char* k_device_stores =
     "(SELECT count(*) FROM mappings m WHERE m.tenant_id = s.tenant_id AND m.device_store_id = s.device_store_id) "
     "AS mapped FROM device_stores s JOIN datastores ds ON ds.tenant_id = s.tenant_id "
     "AND ds.datastore_id = s.datastore_id WHERE s.tenant_id = $1 AND s.device_id = $2 ORDER BY ds.name, s.remote_uri";
-
-#undef SYNCML_ISO_UTC
 
 std::optional<std::string> optional_text(const pqxx::field& field) {
     if (field.is_null()) return std::nullopt;

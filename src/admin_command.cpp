@@ -47,6 +47,8 @@ const std::vector<action_syntax>& syntax() {
         {"device", "show", admin_action::device_show, {"--tenant", "--user", "--device"}, {"--json"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
+        {"session", "list", admin_action::session_list, {"--tenant"}, {"--user", "--json"}},
+        {"session", "kill", admin_action::session_kill, {"--tenant", "--session"}, {"--yes"}},
     };
     return table;
 }
@@ -56,6 +58,7 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--user") return &request.user;
     if (option == "--password-file") return &request.password_file;
     if (option == "--device") return &request.device;
+    if (option == "--session") return &request.session;
     return nullptr;
 }
 
@@ -114,6 +117,9 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
                              s.action == admin_action::device_delete;
     if (destructive && !request.yes) {
         return "this deletes data for good; repeat the command with --yes to go ahead; usage: " + usage(s);
+    }
+    if (s.action == admin_action::session_kill && !request.yes) {
+        return "this ends a sync in the middle; repeat the command with --yes to go ahead; usage: " + usage(s);
     }
     if (s.action == admin_action::tenant_set && request.tenant_options.empty()) {
         return "nothing to set: give at least one option; usage: " + usage(s);
@@ -233,6 +239,12 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             break;
         case admin_action::device_reset:
             out << persistence::reset_device(db, r.tenant, r.device) << " device(s) reset; next sync is slow\n";
+            break;
+        case admin_action::session_list:
+            list_sessions(db, r.tenant, r.user, r.json, out);
+            break;
+        case admin_action::session_kill:
+            kill_session(db, r.tenant, r.session, out);
             break;
     }
 }

@@ -31,7 +31,9 @@ enum class admin_action {
     device_list,
     device_show,
     device_reset,
-    device_delete
+    device_delete,
+    session_list,
+    session_kill
 };
 
 struct admin_request {
@@ -43,6 +45,7 @@ struct admin_request {
     std::optional<std::string> password;
     std::string password_file;
     std::string device;
+    std::string session;  // session kill: the id session list prints
     // Destructive commands (tenant, user and device delete) do nothing without --yes; tenant delete of a tenant
     // that still has users also needs --force.
     bool yes = false;

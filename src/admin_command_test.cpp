@@ -52,6 +52,12 @@ TEST(admin_parse, reads_every_documented_command) {
     EXPECT_EQ(parse_admin({"user", "show", "--tenant", "acme", "--user", "bob"}).request.action,
               admin_action::user_show);
     EXPECT_EQ(parse_admin({"device", "show", "--tenant", "acme", "--user", "bob", "--device", "IMEI:1"}).error, "");
+    EXPECT_EQ(parse_admin({"session", "list", "--tenant", "acme", "--user", "bob"}).request.user, "bob");
+    auto kill = parse_admin({"session", "kill", "--tenant", "acme", "--session", "42", "--yes"});
+    EXPECT_EQ(kill.error, "");
+    EXPECT_EQ(kill.request.session, "42");
+    EXPECT_NE(parse_admin({"session", "kill", "--tenant", "acme", "--session", "42"}).error.find("--yes"),
+              std::string::npos);
 }
 
 TEST(admin_parse, destructive_commands_need_yes) {

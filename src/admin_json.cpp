@@ -168,4 +168,17 @@ std::string device_json(const persistence::device_details& details) {
     });
 }
 
+std::string sessions_json(const std::vector<persistence::session_info>& sessions) {
+    return array_of(sessions, [](json_object& o, const persistence::session_info& s) {
+        o.number("id", s.id);
+        o.text("session", s.syncml_session_id);
+        o.optional_text("user", s.user);
+        o.text("device", s.device_uri);
+        o.text("started", s.started);
+        o.text("last_message", s.last_message);
+        o.number("messages", s.messages);
+        o.boolean("finished", s.finished);
+    });
+}
+
 }  // namespace syncml::server

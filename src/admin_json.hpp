@@ -7,6 +7,7 @@
 
 #include "persistence/account_details.hpp"
 #include "persistence/accounts.hpp"
+#include "persistence/admin_sessions.hpp"
 
 namespace syncml::server {
 
@@ -16,5 +17,6 @@ std::string devices_json(const std::vector<persistence::device_info>& devices);
 std::string tenant_json(const persistence::tenant_details& details);
 std::string user_json(const persistence::user_details& details);
 std::string device_json(const persistence::device_details& details);
+std::string sessions_json(const std::vector<persistence::session_info>& sessions);
 
 }  // namespace syncml::server

@@ -1,8 +1,11 @@
 #include "src/admin_show.hpp"
 
+#include <charconv>
 #include <ostream>
+#include <stdexcept>
 
 #include "persistence/account_details.hpp"
+#include "persistence/admin_sessions.hpp"
 #include "src/admin_json.hpp"
 #include "src/tenant_options.hpp"
 
@@ -60,6 +63,30 @@ void show_device(persistence::database& db, const std::string& tenant, const std
             << "\tslow_sync_next=" << (store.needs_slow_sync ? "yes" : "no") << "\tmapped_items=" << store.mapped_items
             << "\n";
     }
+}
+
+void list_sessions(persistence::database& db, const std::string& tenant, const std::string& user, bool json,
+                   std::ostream& out) {
+    const auto sessions = persistence::list_sessions(db, tenant, user);
+    if (json) {
+        out << sessions_json(sessions);
+        return;
+    }
+    for (const auto& s : sessions) {
+        out << s.id << "\tsession=" << s.syncml_session_id << "\tuser=" << s.user.value_or("-")
+            << "\tdevice=" << s.device_uri << "\tstarted=" << s.started << "\tlast_message=" << s.last_message
+            << "\tmessages=" << s.messages << "\t" << (s.finished ? "finished" : "open") << "\n";
+    }
+}
+
+void kill_session(persistence::database& db, const std::string& tenant, const std::string& id, std::ostream& out) {
+    std::int64_t key = 0;
+    const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), key);
+    if (error != std::errc{} || end != id.data() + id.size() || key <= 0) {
+        throw std::invalid_argument("session id '" + id + "' is no number (see session list)");
+    }
+    persistence::kill_session(db, tenant, key);
+    out << "session " << key << " of tenant " << tenant << " ended; its device's next message starts anew\n";
 }
 
 }  // namespace syncml::server

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Admin commands that look into accounts and sessions (issue 17), against the real binary and database: a scripted
 # phone syncs three contacts; tenant/user/device show report them (lines and --json); unknown names fail (1).
+# session list shows the phone's open session; after session kill its next message gets a challenge and stores
+# nothing, and the phone starts a new session.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
@@ -29,7 +31,8 @@ for step in steps:
     elif step == "start":
         print("start: " + p.start(mode=200).header_status())
     elif step == "continue":
-        print("continue: " + (p.continue_sync([("c9", sc.vcard("After"))]) or "done"))
+        reply = p.send_changes([("c9", sc.vcard("After"))])
+        print("continue: %s %s" % (reply.header_status(), reply.codes("Sync")))
 json.dump({"session_id": p.session_id, "msg_id": p.msg_id, "resp_uri": p.resp_uri}, open(state_file, "w"))
 PY
 }
@@ -80,6 +83,32 @@ check "device show of an unknown device fails (1)" \
     test "$(status_of admin device show --tenant insp --user alice --device nothing)" = 1
 check "show without its name is a usage error (2)" test "$(status_of admin user show --tenant insp)" = 2
 check "the errors say what was not found" grep -q "no user 'nobody' in tenant 'insp'" "$work/admin.err"
+
+# --- session list / kill ----------------------------------------------------------------------------------
+check "a finished session is listed as finished" bash -c "admin() { '$bin' admin \"\$@\" 2>/dev/null; };
+    admin session list --tenant insp | grep -qP '\tuser=alice\tdevice=insp-phone\t.*\tfinished$'"
+check "the phone starts a session" test "$(phone start)" = "start: 212"
+out=$(admin session list --tenant insp --user alice | grep -P '\topen$')
+id=$(cut -f1 <<<"$out")
+check "session list shows it: user, device, started, last message, one message" bash -c \
+    "grep -qP '^\d+\tsession=\d+\tuser=alice\tdevice=insp-phone\tstarted=20.*Z\tlast_message=20.*Z\tmessages=1\topen$' <<<'$out'"
+json=$(admin session list --tenant insp --json)
+check "session list --json" test "$(json_field "$json" "[(s['user'], s['device'], s['messages']) for s in j if s['id'] == $id]")" = \
+    "[('alice', 'insp-phone', 1)]"
+check "session list of bob is empty" test -z "$(admin session list --tenant insp --user bob)"
+check "session list of an unknown user fails (1)" test "$(status_of admin session list --tenant insp --user nobody)" = 1
+check "session kill without --yes is refused (2)" test "$(status_of admin session kill --tenant insp --session "$id")" = 2
+check "session kill of a malformed id fails (1)" test "$(status_of admin session kill --tenant insp --session x1 --yes)" = 1
+check "session kill in another tenant fails (1)" test "$(status_of admin session kill --tenant default --session "$id" --yes)" = 1
+check "session kill" bash -c "'$bin' admin session kill --tenant insp --session '$id' --yes >/dev/null 2>&1"
+check "the session is gone" bash -c "! '$bin' admin session list --tenant insp 2>/dev/null | grep -q '^$id\b'"
+check "killing it again fails (1)" test "$(status_of admin session kill --tenant insp --session "$id" --yes)" = 1
+continued=$(phone continue)
+echo "after the kill: $continued"
+check "its next message finds no session: a challenge, nothing applied" bash -c "grep -qE '^continue: 40[17] ' <<<'$continued'"
+check "the contact it carried was not stored" bash -c "'$bin' admin user show --tenant insp --user alice 2>/dev/null |
+    grep -qP '^datastore\tcontacts\titems=3\t'"
+check "the device starts a new session and syncs" test "$(phone sync3)" = "sync: done"
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
