@@ -19,13 +19,14 @@ namespace {
 // Every item command costs at least this much besides its data (tags, CmdID, Meta, LocURI).
 constexpr std::size_t k_item_overhead = 400;
 
-// The device's preferred format: the Meta Type it sent items with, else its DevInf Rx-Pref.
+// The device's preferred format: the Meta Type it sent items with, else the Rx-Pref of its DevInf datastore, which
+// may spell the URI the Alert used another way ("Contacts" for "./contacts").
 void resolve_device_format(run& r, store_state& s) {
     if (!s.device_mime.empty() || r.device.devinf.empty()) return;
     auto info = decode_devinf(r.device.devinf);
     if (!info) return;
     for (const auto& ds : info.value().datastores) {
-        if (ds.source_ref != s.client_uri || !ds.rx_pref) continue;
+        if (!same_store_uri(ds.source_ref, s.client_uri) || !ds.rx_pref) continue;
         s.device_mime = ds.rx_pref->ct_type;
         s.device_version = ds.rx_pref->ver_ct;
     }

@@ -7,6 +7,18 @@
 
 namespace syncml::session {
 
+namespace {
+
+std::string normalized(std::string_view uri) {
+    if (uri.starts_with("./")) uri.remove_prefix(2);
+    while (uri.ends_with('/')) uri.remove_suffix(1);
+    std::string name(uri);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
+}
+
+}  // namespace
+
 std::optional<std::string> datastore_kind(std::string_view uri) {
     static constexpr std::array<std::pair<std::string_view, std::string_view>, 19> aliases{{
         {"contacts", "contacts"}, {"contact", "contacts"},  {"addressbook", "contacts"}, {"card", "contacts"},
@@ -16,15 +28,14 @@ std::optional<std::string> datastore_kind(std::string_view uri) {
         {"memos", "memos"},       {"memo", "memos"},        {"notepad", "memos"},
     }};
     if (auto query = uri.find('?'); query != std::string_view::npos) uri = uri.substr(0, query);
-    if (uri.starts_with("./")) uri.remove_prefix(2);
-    while (uri.ends_with('/')) uri.remove_suffix(1);
-    std::string name(uri);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    auto name = normalized(uri);
     for (const auto& [alias, kind] : aliases) {
         if (name == alias) return std::string(kind);
     }
     return std::nullopt;
 }
+
+bool same_store_uri(std::string_view a, std::string_view b) { return normalized(a) == normalized(b); }
 
 matching::item_dialect canonical_dialect(std::string_view kind) {
     if (kind == "contacts") return matching::item_dialect::vcard30;

@@ -13,6 +13,10 @@ namespace syncml::session {
 // name is none of them. Case-insensitive; a leading "./" and a query ("?...") are ignored.
 std::optional<std::string> datastore_kind(std::string_view uri);
 
+// Whether two URIs name the same datastore of the device: a DevInf SourceRef "Contacts" and an Alert's
+// "./contacts" do. Case-insensitive; a leading "./" and trailing slashes are ignored.
+bool same_store_uri(std::string_view a, std::string_view b);
+
 // The format items of a kind are stored in: vCard 3.0, iCalendar 2.0, plain text.
 matching::item_dialect canonical_dialect(std::string_view kind);
 
