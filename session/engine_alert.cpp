@@ -155,6 +155,12 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     stores.push_back(std::move(s));
 }
 
+// Resume (Alert 225, like Suspend 224) came with SyncML 1.2: the 1.1 Representation Protocol defines the alert codes
+// up to 223 and reserves the rest. A 1.0/1.1 session's 225 is answered as any code we do not support (406), not
+// taken as a normal sync: it names no sync mode, and the session it would continue spoke another protocol version;
+// the client then starts a sync of its own.
+bool resume_supported(const run& r) { return r.in.version == syncml_version::v1_2; }
+
 }  // namespace
 
 store_state* find_store(session_state& st, const std::string& server_uri) {
@@ -172,7 +178,8 @@ store_state* find_store(session_state& st, const std::string& server_uri) {
 void handle_alert(run& r, const alert& cmd) {
     int code = alert_code(cmd).value_or(0);
     auto mode = sync_mode::of_alert(code);
-    if (!mode && code != alert_codes::resume) {
+    const bool resume = code == alert_codes::resume && resume_supported(r);
+    if (!mode && !resume) {
         // 222 next message, 223 no end of data: acknowledged; the phase decides what follows. 224: the client
         // suspends the session (engine.cpp).
         if (code == alert_codes::suspend) r.suspended = true;

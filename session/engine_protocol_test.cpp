@@ -49,5 +49,34 @@ TEST(engine_protocol, the_device_format_comes_from_its_devinf_datastore_however_
     EXPECT_NE(it.data->bytes.find("VERSION:2.1"), std::string::npos) << it.data->bytes;
 }
 
+// `m` as a SyncML 1.1 client sends it.
+message as_1_1(message m) {
+    m.version = syncml_version::v1_1;
+    m.header.ver_dtd = "1.1";
+    return m;
+}
+
+// Resume is a SyncML 1.2 feature: in a 1.1 session Alert 225 is a reserved code, answered 406 and opening nothing;
+// the same client can then start its sync.
+TEST(engine_protocol, a_resume_in_a_1_1_session_is_refused_as_an_unsupported_alert) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", vcard("Alice")}});
+    a.send(as_1_1(a.start(200)));
+    auto interrupted = as_1_1(a.changes({{"2", vcard("Bob")}}));
+    interrupted.body.final = false;
+    a.send(interrupted);
+
+    auto reply = a.send(as_1_1(a.start(225))).reply;
+    auto alerts = testing::statuses_of(reply, "Alert");
+    ASSERT_EQ(alerts.size(), 1u);
+    EXPECT_EQ(alerts[0]->data, "406");
+    EXPECT_FALSE(testing::alert_of(reply)) << "no datastore opened";
+
+    reply = a.send(as_1_1(a.start(200))).reply;
+    ASSERT_TRUE(testing::alert_of(reply));
+    EXPECT_EQ(testing::statuses_of(reply, "Alert").at(0)->data, "200");
+}
+
 }  // namespace
 }  // namespace syncml::session
