@@ -20,13 +20,36 @@ struct migration {
 const std::vector<migration>& embedded_migrations();
 int latest_schema_version();
 
+// What a migration declares in its leading comment lines with `-- backward-compatible: yes` (the previous
+// release's code keeps working on the migrated schema, so its instances stay ready during a rollout) or `no`.
+// Undeclared and invalid declarations count as not compatible.
+enum class migration_compatibility { undeclared, backward_compatible, breaking, invalid };
+migration_compatibility declared_compatibility(std::string_view sql);
+
+// The database's schema seen from this binary.
+struct schema_status {
+    int current = 0;  // highest applied version
+    int latest = 0;   // this binary's newest migration
+    // The lowest applied version above `latest` that was not declared backward compatible; 0 when none.
+    int first_incompatible = 0;
+
+    bool behind() const { return current < latest; }
+    // This binary can serve the schema: its own version, or newer by backward-compatible migrations only.
+    bool usable() const { return current == latest || (current > latest && first_incompatible == 0); }
+};
+
+// Throws db_error.
+schema_status read_schema_status(database& db);
+
 struct migration_outcome {
     int from;
     int to;
 };
 
-// Applies the pending migrations in one transaction. Throws db_error on failure (nothing applied),
-// including when the database has a newer schema than this binary knows.
+// Applies the pending migrations in one transaction and records whether each is backward compatible. A schema
+// newer than this binary is left alone (from == to == the database's version) when every newer migration was
+// declared backward compatible. Throws db_error on failure (nothing applied), including when the database has a
+// newer schema that is not.
 migration_outcome apply_migrations(database& db);
 
 // Highest applied version, 0 for an empty database. Throws db_error.

@@ -93,6 +93,114 @@ TEST_F(migrations_test, refuse_a_database_newer_than_the_binary) {
     }
 }
 
+// Inserts a migration row newer than this binary, as a later release's `migrate` would have recorded it.
+void record_future_migration(database& db, int version, bool backward_compatible) {
+    in_transaction(db, [&](pqxx::work& tx) {
+        tx.exec_params("INSERT INTO schema_migrations (version, name, backward_compatible) VALUES ($1, 'future', $2)",
+                       version, backward_compatible);
+    });
+}
+
+TEST_F(migrations_test, leave_a_newer_schema_alone_when_every_newer_migration_is_backward_compatible) {
+    database db(url());
+    apply_migrations(db);
+    const int latest = latest_schema_version();
+    record_future_migration(db, latest + 1, true);
+    record_future_migration(db, latest + 2, true);
+    const auto status = read_schema_status(db);
+    EXPECT_EQ(status.current, latest + 2);
+    EXPECT_EQ(status.latest, latest);
+    EXPECT_EQ(status.first_incompatible, 0);
+    EXPECT_TRUE(status.usable());
+    const auto outcome = apply_migrations(db);
+    EXPECT_EQ(outcome.from, latest + 2);
+    EXPECT_EQ(outcome.to, latest + 2);
+}
+
+TEST_F(migrations_test, name_the_first_newer_migration_that_is_not_backward_compatible) {
+    database db(url());
+    apply_migrations(db);
+    const int latest = latest_schema_version();
+    record_future_migration(db, latest + 1, true);
+    record_future_migration(db, latest + 2, false);
+    record_future_migration(db, latest + 3, false);
+    const auto status = read_schema_status(db);
+    EXPECT_EQ(status.first_incompatible, latest + 2);
+    EXPECT_FALSE(status.usable());
+    try {
+        apply_migrations(db);
+        FAIL() << "expected db_error";
+    } catch (const db_error& error) {
+        const std::string expected = "migration " + std::to_string(latest + 2) + " is not";
+        EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+    }
+}
+
+TEST_F(migrations_test, record_each_migrations_declared_compatibility) {
+    database db(url());
+    apply_migrations(db);
+    for (const auto& step : embedded_migrations()) {
+        const auto recorded = in_transaction(db, [&](pqxx::work& tx) {
+            return tx
+                .exec_params1("SELECT backward_compatible FROM schema_migrations WHERE version = $1", step.version)[0]
+                .as<bool>();
+        });
+        EXPECT_EQ(recorded, declared_compatibility(step.sql) == migration_compatibility::backward_compatible)
+            << step.version;
+    }
+}
+
+// A version table from a release before the declarations: the column is added, and newer rows that some other
+// binary wrote without it count as not compatible.
+TEST_F(migrations_test, add_the_compatibility_column_to_an_older_version_table) {
+    database db(url());
+    in_transaction(db, [](pqxx::work& tx) {
+        tx.exec(
+            "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, "
+            "applied_at timestamptz NOT NULL DEFAULT now())");
+        tx.exec_params("INSERT INTO schema_migrations (version, name) VALUES ($1, 'future')",
+                       latest_schema_version() + 1);
+    });
+    const auto status = read_schema_status(db);
+    EXPECT_EQ(status.first_incompatible, latest_schema_version() + 1);
+    EXPECT_FALSE(status.usable());
+    in_transaction(db, [](pqxx::work& tx) { tx.exec("DELETE FROM schema_migrations"); });
+    apply_migrations(db);
+    EXPECT_TRUE(read_schema_status(db).usable());
+    record_future_migration(db, latest_schema_version() + 1, true);
+    EXPECT_TRUE(read_schema_status(db).usable());
+}
+
+TEST(migration_compatibility, is_read_from_the_header_comment) {
+    EXPECT_EQ(declared_compatibility("-- Adds a table.\n-- backward-compatible: yes\nCREATE TABLE t (x int);\n"),
+              migration_compatibility::backward_compatible);
+    EXPECT_EQ(declared_compatibility("\n--   backward-compatible:   no  \r\nALTER TABLE t DROP COLUMN x;"),
+              migration_compatibility::breaking);
+    EXPECT_EQ(declared_compatibility("-- backward-compatible: maybe\nSELECT 1;"), migration_compatibility::invalid);
+    EXPECT_EQ(declared_compatibility("-- Adds a table.\nCREATE TABLE t (x int);\n"),
+              migration_compatibility::undeclared);
+    // Below the first statement it is an ordinary comment, not the file's declaration.
+    EXPECT_EQ(declared_compatibility("CREATE TABLE t (x int);\n-- backward-compatible: yes\n"),
+              migration_compatibility::undeclared);
+    EXPECT_EQ(declared_compatibility(""), migration_compatibility::undeclared);
+}
+
+// Migrations up to 0016 predate the declarations and count as not compatible; every later one says what it is,
+// so its author decided whether the previous release's instances may stay ready while it is applied.
+TEST(embedded_migrations, declare_their_compatibility) {
+    constexpr int k_last_undeclared = 16;
+    for (const auto& step : embedded_migrations()) {
+        const auto declared = declared_compatibility(step.sql);
+        EXPECT_NE(declared, migration_compatibility::invalid)
+            << "migration " << step.version << ": `-- backward-compatible:` takes yes or no";
+        if (step.version > k_last_undeclared) {
+            EXPECT_NE(declared, migration_compatibility::undeclared)
+                << "migration " << step.version << " (" << step.name
+                << "): add `-- backward-compatible: yes` or `no` to its header comment (deploy/README.md, Rollouts)";
+        }
+    }
+}
+
 TEST_F(migrations_test, name_the_migration_that_failed_and_apply_nothing) {
     database db(url());
     // A table the first migration wants to create makes it fail halfway.

@@ -23,7 +23,10 @@ int run_migrate(const server_config& config, spdlog::logger& log) {
     persistence::database db(target.url());
     connect(db, target);
     const auto outcome = persistence::apply_migrations(db);
-    if (outcome.from == outcome.to) {
+    if (outcome.to > persistence::latest_schema_version()) {
+        std::cout << "schema at version " << outcome.to << ", newer than this binary ("
+                  << persistence::latest_schema_version() << "); every newer migration is backward compatible\n";
+    } else if (outcome.from == outcome.to) {
         std::cout << "schema up to date at version " << outcome.to << "\n";
     } else {
         std::cout << "schema migrated from version " << outcome.from << " to " << outcome.to << "\n";
@@ -46,12 +49,13 @@ int run_admin_command(const server_config& config, const std::vector<std::string
     persistence::database db(target.url());
     connect(db, target);
     // Schema changes are `migrate`'s (or serve's at start-up) to make, at a time the operator chose.
-    const int current = persistence::current_schema_version(db);
-    if (current != persistence::latest_schema_version()) {
-        std::cerr << "syncml-server: the database schema is at version " << current << ", this version needs "
-                  << persistence::latest_schema_version()
-                  << (current < persistence::latest_schema_version() ? ": run 'syncml-server migrate' first\n"
-                                                                     : ": this binary is older than the database\n");
+    // A schema newer by backward-compatible migrations only is one this binary can still work on (a rollout).
+    const auto schema = persistence::read_schema_status(db);
+    if (!schema.usable()) {
+        std::cerr << "syncml-server: the database schema is at version " << schema.current << ", this version needs "
+                  << schema.latest
+                  << (schema.behind() ? ": run 'syncml-server migrate' first\n"
+                                      : ": this binary is older than the database\n");
         return 1;
     }
     const auto md5_key = prepare_secret_key(config.database, db, log);

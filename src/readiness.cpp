@@ -11,6 +11,19 @@ namespace syncml::server {
 
 namespace {
 constexpr auto check_interval = std::chrono::seconds(1);
+}  // namespace
+
+std::string schema_reason(const persistence::schema_status& status) {
+    const std::string current = std::to_string(status.current);
+    const std::string latest = std::to_string(status.latest);
+    if (status.current == status.latest) return "ready";
+    if (status.behind()) return "schema version " + current + ", expected " + latest;
+    if (status.usable()) {
+        return "ready: schema version " + current + " is newer than this binary (" + latest +
+               "), every newer migration is backward compatible";
+    }
+    return "schema version " + current + " is newer than this binary (" + latest + ") and migration " +
+           std::to_string(status.first_incompatible) + " is not backward compatible";
 }
 
 struct readiness_checker::connection {
@@ -52,18 +65,13 @@ void readiness_checker::check_now() {
         return;
     }
     try {
-        int current = persistence::current_schema_version(db);
-        const int expected = persistence::latest_schema_version();
-        if (current < expected && apply_migrations_) {
+        auto status = persistence::read_schema_status(db);
+        if (status.behind() && apply_migrations_) {
             const auto outcome = persistence::apply_migrations(db);
             log_.info("schema migrated from_version={} to_version={}", outcome.from, outcome.to);
-            current = outcome.to;
+            status = persistence::read_schema_status(db);
         }
-        if (current == expected) {
-            publish(true, "ready");
-        } else {
-            publish(false, "schema version " + std::to_string(current) + ", expected " + std::to_string(expected));
-        }
+        publish(status.usable(), schema_reason(status));
     } catch (const persistence::db_error& e) {
         publish(false, std::string("database error: ") + e.what());
     }

@@ -1,7 +1,8 @@
 #pragma once
 // Answers /readyz from a cached check: a background thread with its own database connection checks once a
-// second that PostgreSQL is reachable and the schema is at the version this binary expects, so probes never
-// wait for the database or take a worker from sync requests.
+// second that PostgreSQL is reachable and the schema is one this binary can serve (its own version, or newer by
+// migrations declared backward compatible, so old instances stay ready during a rollout), so probes never wait
+// for the database or take a worker from sync requests.
 
 #include <atomic>
 #include <condition_variable>
@@ -11,7 +12,14 @@
 
 #include <spdlog/logger.h>
 
+namespace syncml::persistence {
+struct schema_status;
+}
+
 namespace syncml::server {
+
+// Why an instance with this schema is or is not ready (the text /readyz shows on the metrics port).
+std::string schema_reason(const persistence::schema_status& status);
 
 class readiness_source {
   public:
