@@ -1,4 +1,5 @@
 #include "persistence/database.hpp"
+#include "persistence/log_event.hpp"
 
 #include <poll.h>
 #include <spdlog/spdlog.h>
@@ -8,7 +9,6 @@
 #include <cstdio>
 
 #include "persistence/detail/connection_access.hpp"
-#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -59,7 +59,8 @@ bool database::ensure_connected() {
         return true;
     } catch (const std::exception& error) {
         connection.reset();
-        if (!impl_->reported_unreachable) spdlog::warn("database unreachable: {}", log_value(error.what()));
+        if (!impl_->reported_unreachable)
+            log_event(spdlog::level::warn, "database unreachable", {{"error", error.what()}});
         impl_->reported_unreachable = true;
         return false;
     }

@@ -1,4 +1,5 @@
 #include "persistence/embedded_postgres.hpp"
+#include "persistence/log_event.hpp"
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -19,7 +20,6 @@
 
 #include "persistence/detail/embedded_roles.hpp"
 #include "persistence/detail/process.hpp"
-#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -223,8 +223,8 @@ unsigned launch(const cluster_layout& layout, const detail::os_user& user, unsig
             return port;
         } catch (const std::runtime_error& error) {
             if (attempt >= attempts) throw;
-            spdlog::warn("embedded PostgreSQL: start on port {} failed, trying another port: {}", port,
-                         log_value(error.what()));
+            log_event(spdlog::level::warn, "embedded PostgreSQL: start failed, trying another port",
+                      {{"port", port}, {"error", error.what()}});
         }
     }
 }
@@ -364,12 +364,12 @@ void embedded_postgres::stop() {
         const auto result = detail::run_as(
             user, {settings_.pg_bin_dir + "/pg_ctl", "stop", "-D", pgdata, "-m", "fast", "-w", "-t", "60", "-s"});
         if (result.exit_code != 0) {
-            spdlog::error("embedded PostgreSQL: pg_ctl stop failed: {}", log_value(result.output));
+            log_event(spdlog::level::err, "embedded PostgreSQL: pg_ctl stop failed", {{"output", result.output}});
         } else {
             spdlog::info("embedded PostgreSQL: stopped");
         }
     } catch (const std::exception& error) {
-        spdlog::error("embedded PostgreSQL: cannot stop: {}", log_value(error.what()));
+        log_event(spdlog::level::err, "embedded PostgreSQL: cannot stop", {{"error", error.what()}});
     }
     release_lock();
 }

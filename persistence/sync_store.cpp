@@ -1,4 +1,5 @@
 #include "persistence/sync_store.hpp"
+#include "persistence/log_event.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -9,7 +10,6 @@
 #include "persistence/detail/item_batch.hpp"
 #include "persistence/detail/outgoing_batch.hpp"
 #include "persistence/detail/sync_store_session.hpp"
-#include "persistence/log_value.hpp"
 #include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_sql.hpp"
 
@@ -284,6 +284,11 @@ namespace {
 // Not a std::exception, so in_transaction neither retries nor wraps it: it only unwinds, which aborts the
 // transaction.
 struct roll_back {};
+
+void log_transaction_failure(const db_error& e) {
+    log_event(spdlog::level::warn, "sync transaction failed",
+              {{"retryable", e.retryable()}, {"sqlstate", e.sqlstate()}, {"error", e.what()}});
+}
 }  // namespace
 
 transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work) {
@@ -296,8 +301,7 @@ transaction_outcome run_sync_transaction_if(database& db, const std::function<bo
     } catch (const roll_back&) {
         return transaction_outcome::rolled_back;
     } catch (const db_error& e) {
-        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(),
-                     log_value(e.what()));
+        log_transaction_failure(e);
         return transaction_outcome::failed;
     }
 }
@@ -310,8 +314,7 @@ bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& 
         });
         return true;
     } catch (const db_error& e) {
-        spdlog::warn("sync transaction failed (retryable={} sqlstate={}): {}", e.retryable(), e.sqlstate(),
-                     log_value(e.what()));
+        log_transaction_failure(e);
         return false;
     }
 }

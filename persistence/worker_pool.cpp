@@ -1,4 +1,5 @@
 #include "persistence/worker_pool.hpp"
+#include "persistence/log_event.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -11,7 +12,6 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
 
 namespace syncml::persistence {
 
@@ -67,10 +67,10 @@ void worker_pool::state::run_job(database& db, queued_job& next) {
         next.work(db);
     } catch (const db_error& error) {
         if (!unreachable && observer) observer->database_error();
-        spdlog::log(unreachable ? spdlog::level::debug : spdlog::level::err, "database job failed (retryable={}): {}",
-                    error.retryable(), error.what());
+        log_event(unreachable ? spdlog::level::debug : spdlog::level::err, "database job failed",
+                  {{"retryable", error.retryable()}, {"error", error.what()}});
     } catch (const std::exception& error) {
-        spdlog::error("database job failed: {}", log_value(error.what()));
+        log_event(spdlog::level::err, "database job failed", {{"error", error.what()}});
     } catch (...) {
         spdlog::error("database job failed with a non-standard exception");
     }

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "matching/match_score.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "session/device_caps.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/engine_quota.hpp"
@@ -330,9 +330,9 @@ void item_applier::write_whole(incoming_item& in, const persistence::item_record
 void item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
                                 const matching::merge_result& result, const matching::item* item) {
     for (const auto& decision : result.decisions) {
-        spdlog::debug("merge tenant={} device={} guid={}: {}", r_.tenant(),
-                      persistence::log_value(r_.in.header.source.loc_uri), persistence::log_value(stored.guid),
-                      persistence::log_value(decision));
+        persistence::log_event(
+            spdlog::level::debug, "merge",
+            {{"device", r_.in.header.source.loc_uri}, {"guid", stored.guid}, {"decision", decision}});
     }
     if (result.keep_both) {
         // The stored copy stays and reaches the device as a new item once the LUID maps to the new one.
@@ -396,9 +396,13 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
 void item_applier::report_conflict(const std::string& guid, const std::string& resolution) {
     auto label = policy_label(policy());
     engine_metrics::conflict(label, resolution);
-    spdlog::info("conflict tenant={} user={} device={} datastore={} guid={} policy={} resolution={}", r_.tenant(),
-                 persistence::log_value(r_.st.user_name), persistence::log_value(r_.in.header.source.loc_uri),
-                 persistence::log_value(s_.server_uri), persistence::log_value(guid), label, resolution);
+    persistence::log_event(spdlog::level::info, "conflict",
+                           {{"user", r_.st.user_name},
+                            {"device", r_.in.header.source.loc_uri},
+                            {"datastore", s_.server_uri},
+                            {"guid", guid},
+                            {"policy", label},
+                            {"resolution", resolution}});
 }
 
 }  // namespace syncml::session::detail

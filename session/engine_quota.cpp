@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "session/engine_metrics.hpp"
 
 namespace syncml::session::detail {
@@ -18,9 +18,11 @@ bool take_item_slot(run& r, store_state& s, std::int64_t unflushed) {
     }
     if (s.live_items >= limit) {
         engine_metrics::limit_refused(engine_metrics::limit::items_per_datastore);
-        spdlog::info("sync: datastore full tenant={} user={} device={} datastore={} limit={}", r.tenant(),
-                     persistence::log_value(r.st.user_name), persistence::log_value(r.in.header.source.loc_uri),
-                     persistence::log_value(s.server_uri), limit);
+        persistence::log_event(spdlog::level::info, "sync: datastore full",
+                               {{"user", r.st.user_name},
+                                {"device", r.in.header.source.loc_uri},
+                                {"datastore", s.server_uri},
+                                {"limit", limit}});
         return false;
     }
     ++s.live_items;

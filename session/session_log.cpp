@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "persistence/log_event.hpp"
+
 namespace syncml::session {
 
 void log_session_end(const std::string& tenant, const session_state& state, const std::string& device,
@@ -14,12 +16,16 @@ void log_session_end(const std::string& tenant, const session_state& state, cons
         received += s.received_add + s.received_replace + s.received_delete;
         sent += s.sent_add + s.sent_replace + s.sent_delete;
     }
-    spdlog::info(
-        "session end tenant={} user={} device={} modes={} received={} sent={} bytes_in={} bytes_out={} "
-        "duration_ms={}",
-        persistence::log_value(tenant.empty() ? "default" : tenant), persistence::log_value(state.user_name),
-        persistence::log_value(device), persistence::log_value(modes), received, sent, state.bytes_in, state.bytes_out,
-        now_ms - state.started_unix_ms);
+    persistence::log_event(spdlog::level::info, "session end",
+                           {{"tenant", tenant.empty() ? "default" : tenant},
+                            {"user", state.user_name},
+                            {"device", device},
+                            {"modes", modes},
+                            {"received", received},
+                            {"sent", sent},
+                            {"bytes_in", state.bytes_in},
+                            {"bytes_out", state.bytes_out},
+                            {"duration_ms", now_ms - state.started_unix_ms}});
 }
 
 }  // namespace syncml::session

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <string>
 
-#include "persistence/log_value.hpp"  // for every log line of session/ that prints a client value
 #include "session/state.hpp"
 
 namespace syncml::session {

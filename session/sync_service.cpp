@@ -10,7 +10,7 @@
 
 #include "persistence/accounts.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "persistence/sync_store.hpp"
 #include "session/auth.hpp"
 #include "session/codec.hpp"
@@ -161,9 +161,9 @@ struct sync_service::impl {
     }
 
     static message_report busy(const persistence::tenant_info& tenant, const message& in) {
-        spdlog::info("sync: busy tenant={} device={} session={}: a newer session of the device took over",
-                     persistence::log_value(tenant.name), persistence::log_value(in.header.source.loc_uri),
-                     persistence::log_value(in.header.session_id));
+        persistence::log_event(
+            spdlog::level::info, "sync: busy, a newer session of the device took over",
+            {{"tenant", tenant.name}, {"device", in.header.source.loc_uri}, {"session", in.header.session_id}});
         message_report report;
         report.result = engine_metrics::message_result::unavailable;
         report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 101), in.encoding);
@@ -171,10 +171,11 @@ struct sync_service::impl {
     }
 
     static message_report too_many_devices(const persistence::tenant_info& tenant, const message& in) {
-        spdlog::info("sync: refused tenant={} user={} device={}: the user has {} devices, the tenant's maximum",
-                     persistence::log_value(tenant.name),
-                     persistence::log_value(credential_user(in.header).value_or("")),
-                     persistence::log_value(in.header.source.loc_uri), tenant.settings.max_devices_per_user);
+        persistence::log_event(spdlog::level::info, "sync: refused, the user has the tenant's maximum of devices",
+                               {{"tenant", tenant.name},
+                                {"user", credential_user(in.header).value_or("")},
+                                {"device", in.header.source.loc_uri},
+                                {"limit", tenant.settings.max_devices_per_user}});
         message_report report;
         engine_metrics::limit_refused(engine_metrics::limit::devices_per_user);
         report.response = syncml_reply(error_reply(in.header, in.version, in.encoding, 403), in.encoding);
@@ -183,9 +184,11 @@ struct sync_service::impl {
 
     // The tenant has max_sessions live sessions: come back later (HTTP 503, which phones retry), nothing written.
     static message_report too_many_sessions(const persistence::tenant_info& tenant, const message& in) {
-        spdlog::info("sync: refused tenant={} device={} session={}: the tenant has {} live sessions, its maximum",
-                     persistence::log_value(tenant.name), persistence::log_value(in.header.source.loc_uri),
-                     persistence::log_value(in.header.session_id), tenant.settings.max_sessions);
+        persistence::log_event(spdlog::level::info, "sync: refused, the tenant has its maximum of live sessions",
+                               {{"tenant", tenant.name},
+                                {"device", in.header.source.loc_uri},
+                                {"session", in.header.session_id},
+                                {"limit", tenant.settings.max_sessions}});
         message_report report;
         engine_metrics::limit_refused(engine_metrics::limit::sessions);
         report.result = engine_metrics::message_result::unavailable;
@@ -340,8 +343,8 @@ struct sync_service::impl {
             if (check.blocked.count() > 0) {
                 report.response = retry_later(std::move(report.response), check.blocked);
             } else {
-                spdlog::info("sync: auth failed tenant={} user={} device={}", persistence::log_value(tenant.name),
-                             persistence::log_value(user), persistence::log_value(device));
+                persistence::log_event(spdlog::level::info, "sync: auth failed",
+                                       {{"tenant", tenant.name}, {"user", user}, {"device", device}});
                 throttle.record_failure(tenant.id, user, device, address);
             }
         } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
@@ -368,25 +371,45 @@ sync_service::~sync_service() = default;
 
 sync_response sync_service::handle(const sync_request& request, persistence::database& db) {
     auto start = std::chrono::steady_clock::now();
+    const std::string tenant_name = request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;
+    // Every line written while this message is served names its tenant, client and (once decoded) session.
+    persistence::log_context context({{"tenant", tenant_name}, {"client", request.remote_addr}});
     auto decoded = decode(request.body, request.encoding);
     if (!decoded) {
         if (impl_->metrics) impl_->metrics->message(engine_metrics::message_result::bad_request, {});
         const auto& err = decoded.error();
+        const int code = err.header && err.unsupported_version ? 505 : 400;
+        if (err.header) {
+            context.add({"device", err.header->source.loc_uri});
+            context.add({"session", err.header->session_id});
+        }
+        persistence::log_event(
+            spdlog::level::info, "sync: message rejected",
+            {{"status", code}, {"reason", err.unsupported_version ? "unsupported SyncML version" : err.describe()}});
         if (!err.header) return http_error(400);
         auto version = err.version.value_or(syncml_version::v1_2);
-        const int code = err.unsupported_version ? 505 : 400;
         return syncml_reply(error_reply(*err.header, version, request.encoding, code), request.encoding);
     }
     const auto& in = decoded.value();
-    std::string tenant_name = request.tenant.empty() ? std::string(persistence::default_tenant) : request.tenant;
+    context.add({"device", in.header.source.loc_uri});
+    context.add({"session", in.header.session_id});
     try {
         auto tenant = impl_->tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
-        if (!tenant) return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
-        if (auto refused = refuse_oversized_message(request, tenant->settings)) return *refused;
+        if (!tenant) {
+            persistence::log_event(spdlog::level::info, "sync: message rejected",
+                                   {{"status", 404}, {"reason", "unknown tenant"}});
+            return syncml_reply(error_reply(in.header, in.version, in.encoding, 404), in.encoding);
+        }
+        if (auto refused = refuse_oversized_message(request, tenant->settings)) {
+            persistence::log_event(spdlog::level::info, "sync: message rejected",
+                                   {{"status", refused->http_status},
+                                    {"reason", "message larger than the tenant's max_message_bytes"},
+                                    {"bytes", request.body.size()}});
+            return *refused;
+        }
         return impl_->serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
-        spdlog::warn("sync: database error tenant={} device={}: {}", persistence::log_value(tenant_name),
-                     persistence::log_value(in.header.source.loc_uri), persistence::log_value(e.what()));
+        persistence::log_event(spdlog::level::warn, "sync: database error", {{"error", e.what()}});
         auto busy = http_error(503);
         busy.headers.emplace_back("Retry-After", "5");
         return busy;

@@ -15,6 +15,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/embedded_postgres.hpp"
+#include "persistence/log_event.hpp"
 
 namespace syncml::server {
 namespace {
@@ -102,11 +103,12 @@ void database_target::use_embedded(const database_config& config, process_role r
         lock_fd_ = -1;
         url_ = running_cluster_url(config.data_dir);
         reused_ = true;
-        log_.info("using the embedded PostgreSQL of the running server data_dir={}", config.data_dir);
+        persistence::log_event(log_, spdlog::level::info, "using the embedded PostgreSQL of the running server",
+                               {{"data_dir", config.data_dir}});
         return;
     }
     // Another migrate/admin owns the cluster for a moment: wait for it rather than fight over pgdata.
-    log_.info("waiting for another command on data_dir={}", config.data_dir);
+    persistence::log_event(log_, spdlog::level::info, "waiting for another command", {{"data_dir", config.data_dir}});
     if (flock(lock_fd_, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + lock_path);
     start_own_cluster(config, role);
 }

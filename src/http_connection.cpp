@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "persistence/accounts.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "src/client_origin.hpp"
 #include "src/process_metrics.hpp"
 
@@ -51,6 +51,7 @@ struct connection {
     std::size_t request_bytes = 0;
     bool must_close = false;  // the body was not read or the request was broken
     bool silent = false;      // the peer is gone: nothing to answer
+    std::string client;       // the client's address: the peer's, or X-Forwarded-For from a trusted proxy
 };
 
 // A sync job's result travels back to the connection's strand through this slot; the timer is the wake-up.
@@ -179,6 +180,7 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     job.tls = conn->ends.tls;
     job.public_base = origin.public_base;
     job.remote_addr = origin.client_address;
+    conn->client = origin.client_address;
     job.encoding = route.encoding;
     job.body = std::move(request.body());
 
@@ -196,8 +198,16 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     co_return reply_from(std::move(*slot->outcome));
 }
 
+// Why a request was refused, for its log line: the first line of the plain-text reply the client got.
+std::string refusal_reason(const http_reply& reply) {
+    if (reply.status < 400 || !reply.content_type.starts_with("text/plain")) return {};
+    constexpr std::size_t max_reason = 200;
+    return reply.body.substr(0, std::min({reply.body.find('\n'), reply.body.size(), max_reason}));
+}
+
 template <class Stream>
-void log_request(const connection<Stream>& conn, const route_decision& route, int status, std::size_t response_bytes) {
+void log_request(const connection<Stream>& conn, const route_decision& route, int status, std::size_t response_bytes,
+                 const std::string& reason) {
     const auto& request = conn.parser->get();
     const auto elapsed = std::chrono::duration<double>(clock::now() - conn.started);
     const bool probe = route.endpoint != endpoint_kind::sync && route.endpoint != endpoint_kind::none;
@@ -207,13 +217,18 @@ void log_request(const connection<Stream>& conn, const route_decision& route, in
                                                                      : route.tenant;
     conn.state->services.metrics.request_finished(route_label(route.endpoint), status, elapsed, conn.request_bytes,
                                                   response_bytes);
-    conn.state->services.log.log(level,
-                                 "request tenant={} remote={} method={} path={} status={} bytes_in={} bytes_out={} "
-                                 "duration_ms={:.1f}",
-                                 persistence::log_value(tenant), persistence::log_value(conn.remote),
-                                 persistence::log_value(std::string(request.method_string())),
-                                 persistence::log_value(path_of(std::string(request.target()))), status,
-                                 conn.request_bytes, response_bytes, elapsed.count() * 1000);
+    std::vector<persistence::log_field> fields{
+        {"tenant", tenant},
+        {"remote", conn.remote},
+        {"client", conn.client},
+        {"method", std::string_view(request.method_string().data(), request.method_string().size())},
+        {"path", path_of(std::string(request.target()))},
+        {"status", status},
+        {"bytes_in", conn.request_bytes},
+        {"bytes_out", response_bytes},
+        {"duration_ms", elapsed.count() * 1000}};
+    if (!reason.empty()) fields.emplace_back("reason", reason);
+    persistence::log_event(conn.state->services.log, level, "request", fields);
 }
 
 // Answers the request whose head is in the parser. Returns true to keep the connection open.
@@ -223,6 +238,7 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
     conn->started = clock::now();
     conn->request_bytes = 0;
     conn->must_close = false;
+    conn->client = conn->ends.peer_address;
     const route_decision route =
         route_request(request_head{std::string(request.method_string()), std::string(request.target()),
                                    std::string(request[http::field::content_type])},
@@ -240,9 +256,10 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
     }
     const int status = reply.status;
     const std::size_t response_bytes = route.head_only ? 0 : reply.body.size();
+    const std::string reason = refusal_reason(reply);
     bool keep_alive = false;
     if (!conn->silent) keep_alive = co_await send_reply(conn, std::move(reply), route.head_only);
-    log_request(*conn, route, conn->silent ? 499 : status, conn->silent ? 0 : response_bytes);
+    log_request(*conn, route, conn->silent ? 499 : status, conn->silent ? 0 : response_bytes, reason);
     co_return keep_alive;
 }
 
@@ -257,9 +274,8 @@ net::awaitable<void> reject_head(std::shared_ptr<connection<Stream>> conn, error
     conn->state->services.metrics.request_started();
     conn->state->services.metrics.request_finished("unmatched", reply.status, clock::now() - conn->started, 0,
                                                    reply.body.size());
-    conn->state->services.log.info("request rejected remote={} status={} error={}",
-                                   persistence::log_value(conn->remote), reply.status,
-                                   persistence::log_value(ec.message()));
+    persistence::log_event(conn->state->services.log, spdlog::level::info, "request rejected",
+                           {{"remote", conn->remote}, {"status", reply.status}, {"error", ec.message()}});
     http::response<http::string_body> response{static_cast<http::status>(reply.status), 11};
     response.set(http::field::server, server_header);
     response.set(http::field::content_type, reply.content_type);
@@ -286,8 +302,8 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     conn->registry.set_idle(conn->id, false);
     if (!ec) co_return true;
     if (is_transport_error(ec)) {
-        conn->state->services.log.debug("connection closed remote={} reason={}", persistence::log_value(conn->remote),
-                                        persistence::log_value(ec.message()));
+        persistence::log_event(conn->state->services.log, spdlog::level::debug, "connection closed",
+                               {{"remote", conn->remote}, {"reason", ec.message()}});
     } else {
         co_await reject_head(conn, ec);
     }
@@ -310,8 +326,9 @@ struct registration {
         const char* listener = conn->listener == listener_kind::sync ? "sync" : "metrics";
         if (!admitted.id) conn->state->services.metrics.connection_refused(listener);
         if (admitted.refusals_to_report > 0) {
-            conn->state->services.log.warn("connection limit reached listener={} limit={} refused={}", listener,
-                                           registry.limit(), admitted.refusals_to_report);
+            persistence::log_event(
+                conn->state->services.log, spdlog::level::warn, "connection limit reached",
+                {{"listener", listener}, {"limit", registry.limit()}, {"refused", admitted.refusals_to_report}});
         }
         id = admitted.id;
         if (id) conn->id = *id;
@@ -360,8 +377,8 @@ net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state
     conn->lowest().expires_after(state->config.http.read_timeout);
     co_await conn->stream.async_handshake(ssl::stream_base::server, net::redirect_error(net::use_awaitable, ec));
     if (ec) {
-        state->services.log.debug("tls handshake failed remote={} reason={}", persistence::log_value(conn->remote),
-                                  persistence::log_value(ec.message()));
+        persistence::log_event(state->services.log, spdlog::level::debug, "tls handshake failed",
+                               {{"remote", conn->remote}, {"reason", ec.message()}});
         co_return;
     }
     co_await serve_requests(conn);
@@ -409,10 +426,11 @@ void spawn_connection(tcp::socket socket, std::shared_ptr<front_end_state> state
         try {
             std::rethrow_exception(error);
         } catch (const std::exception& e) {
-            log.error("connection failed remote={} error={}", persistence::log_value(remote),
-                      persistence::log_value(e.what()));
+            persistence::log_event(log, spdlog::level::err, "connection failed",
+                                   {{"remote", remote}, {"error", e.what()}});
         } catch (...) {
-            log.error("connection failed remote={} error=unknown", persistence::log_value(remote));
+            persistence::log_event(log, spdlog::level::err, "connection failed",
+                                   {{"remote", remote}, {"error", "unknown"}});
         }
     };
     if (tls) {

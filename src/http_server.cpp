@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "src/http_internal.hpp"
 
 namespace syncml::server {
@@ -53,7 +53,8 @@ net::awaitable<void> accept_loop(std::shared_ptr<listener> l, std::shared_ptr<fr
         if (ec == net::error::operation_aborted || !l->acceptor.is_open()) break;
         if (ec) {
             // Typically out of file descriptors: back off instead of spinning.
-            state->services.log.warn("accept failed error={}", persistence::log_value(ec.message()));
+            persistence::log_event(state->services.log, spdlog::level::warn, "accept failed",
+                                   {{"error", ec.message()}});
             pause.expires_after(accept_retry);
             co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
             continue;
@@ -99,7 +100,7 @@ void http_server::impl::spawn(net::any_io_executor where, net::awaitable<void> w
         try {
             std::rethrow_exception(error);
         } catch (const std::exception& e) {
-            log.error("{} failed error={}", what, persistence::log_value(e.what()));
+            persistence::log_event(log, spdlog::level::err, "task failed", {{"task", what}, {"error", e.what()}});
         }
     });
 }
@@ -111,7 +112,8 @@ void http_server::impl::begin_drain() {
 
 net::awaitable<void> http_server::impl::drain() {
     auto& log = state->services.log;
-    log.info("shutting down: no new connections, waiting for {} open", state->open_connections());
+    persistence::log_event(log, spdlog::level::info, "shutting down: no new connections, waiting for the open ones",
+                           {{"open", state->open_connections()}});
     for (auto l : {sync_listener, metrics_listener}) {
         net::post(l->acceptor.get_executor(), [l] {
             error_code ignored;
@@ -133,7 +135,8 @@ net::awaitable<void> http_server::impl::drain() {
         co_await timer.async_wait(net::redirect_error(net::use_awaitable, ignored));
     }
     if (state->open_connections() > 0) {
-        log.warn("shutdown deadline reached, dropping {} connections", state->open_connections());
+        persistence::log_event(log, spdlog::level::warn, "shutdown deadline reached, dropping connections",
+                               {{"open", state->open_connections()}});
     }
     ioc.stop();
 }
@@ -143,15 +146,17 @@ net::awaitable<void> http_server::impl::drain() {
 bool http_server::impl::reload_tls(const char* why) {
     auto& log = state->services.log;
     if (!state->tls) {
-        log.info("tls reload requested by {}: TLS is off, nothing to reload", why);
+        persistence::log_event(log, spdlog::level::info, "tls reload requested: TLS is off, nothing to reload",
+                               {{"trigger", why}});
         return false;
     }
     if (auto error = state->tls->reload()) {
-        log.error("tls reload failed, keeping the current certificate trigger={} error={}", why,
-                  persistence::log_value(*error));
+        persistence::log_event(log, spdlog::level::err, "tls reload failed, keeping the current certificate",
+                               {{"trigger", why}, {"error", *error}});
         return false;
     }
-    log.info("tls certificate reloaded trigger={} cert={}", why, persistence::log_value(state->config.http.tls_cert));
+    persistence::log_event(log, spdlog::level::info, "tls certificate reloaded",
+                           {{"trigger", why}, {"cert", state->config.http.tls_cert}});
     return true;
 }
 
@@ -160,7 +165,7 @@ net::awaitable<void> http_server::impl::watch_signals() {
         error_code ec;
         const int signal = co_await signals.async_wait(net::redirect_error(net::use_awaitable, ec));
         if (ec) co_return;
-        state->services.log.info("received signal={}", signal);
+        persistence::log_event(state->services.log, spdlog::level::info, "received signal", {{"signal", signal}});
         if (signal != SIGHUP) break;
         reload_tls("SIGHUP");
     }

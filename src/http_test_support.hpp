@@ -24,9 +24,14 @@ namespace syncml::server::http_testing {
 
 class fake_dispatcher : public sync_dispatcher {
   public:
-    ~fake_dispatcher() override {
+    ~fake_dispatcher() override { join(); }
+    // Lets every held job finish and waits for its thread: a finished job's completion, which keeps the
+    // connection's timer, must go before the server's io_context does.
+    void join() {
         release();
-        for (auto& t : threads_) t.join();
+        for (auto& t : threads_) {
+            if (t.joinable()) t.join();
+        }
     }
     bool submit(session::sync_request request, completion done) override {
         if (!accept) return false;
@@ -106,6 +111,7 @@ struct running_server {
     ~running_server() {
         server.stop();
         runner.join();
+        dispatcher.join();
     }
     // True when a line the server logged so far contains text.
     bool logged(const std::string& text) const {

@@ -6,7 +6,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 
 namespace syncml::server {
 
@@ -78,7 +78,7 @@ persistence::janitor_report janitor_runner::run_once() {
         return report;
     } catch (const persistence::db_error& e) {
         runs_.Add({{"result", "failed"}}).Increment();
-        log_.warn("janitor failed error={}", persistence::log_value(e.what()));
+        persistence::log_event(log_, spdlog::level::warn, "janitor failed", {{"error", e.what()}});
         return {};
     }
 }
@@ -95,8 +95,12 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     removed_.Add({{"what", "tombstones"}}).Increment(static_cast<double>(report.tombstones));
     slow_syncs_forced_.Increment(static_cast<double>(report.slow_syncs_forced));
     if (report.sessions + report.auth_failures + report.chunks + report.tombstones > 0) {
-        log_.info("janitor removed sessions={} auth_failures={} chunks={} tombstones={} slow_syncs_forced={}",
-                  report.sessions, report.auth_failures, report.chunks, report.tombstones, report.slow_syncs_forced);
+        persistence::log_event(log_, spdlog::level::info, "janitor removed",
+                               {{"sessions", report.sessions},
+                                {"auth_failures", report.auth_failures},
+                                {"chunks", report.chunks},
+                                {"tombstones", report.tombstones},
+                                {"slow_syncs_forced", report.slow_syncs_forced}});
     }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The process logger: human-readable lines by default, one JSON object per line for containers. Messages
-// carry their context as `key=value` words, each value that the server does not control wrapped in
-// persistence::log_value() (quoted and escaped when needed); the JSON format turns those words into fields of
-// their own. Neither format lets a logged value break the line.
+// The process logger: human-readable lines by default, one JSON object per line for containers. Lines with
+// context are written with persistence::log_event() (a message and fields): the text format shows the fields as
+// `key=value` words, the JSON format as fields of their own, taken from the event and never parsed back from
+// the text. Neither format lets a logged value break the line.
 
 #include <memory>
 #include <string>

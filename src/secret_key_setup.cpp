@@ -3,7 +3,7 @@
 #include "persistence/credential_store.hpp"
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 
 namespace syncml::server {
 
@@ -17,8 +17,10 @@ std::optional<persistence::secret_key> prepare_secret_key(const database_config&
     auto key = configured_secret_key(config);
     const auto done = persistence::prepare_secret_key(db, key ? &*key : nullptr);
     if (done.sealed > 0 || done.dropped > 0 || done.resealed > 0) {
-        log.info("md5 secrets sealed_from_plaintext={} dropped_for_tenants_without_md5={} moved_to_configured_key={}",
-                 done.sealed, done.dropped, done.resealed);
+        persistence::log_event(log, spdlog::level::info, "md5 secrets",
+                               {{"sealed_from_plaintext", done.sealed},
+                                {"dropped_for_tenants_without_md5", done.dropped},
+                                {"moved_to_configured_key", done.resealed}});
     }
     if (!key) log.info("md5 secrets sealed with the database's own key: set secret_key to keep the key out of it");
     return key;
@@ -33,7 +35,8 @@ void prepare_secret_key_at_start(const database_config& config, const std::strin
     try {
         prepare_secret_key(config, db, log);
     } catch (const persistence::db_error& error) {
-        log.warn("secret key not checked against the database: {}", persistence::log_value(error.what()));
+        persistence::log_event(log, spdlog::level::warn, "secret key not checked against the database",
+                               {{"error", error.what()}});
     }
 }
 

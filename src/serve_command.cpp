@@ -2,6 +2,7 @@
 
 #include <prometheus/registry.h>
 
+#include "persistence/log_event.hpp"
 #include "persistence/worker_pool.hpp"
 #include "src/commands.hpp"
 #include "src/database_target.hpp"
@@ -34,10 +35,13 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     readiness.start();
     janitor.start();
     const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
-    log.info("listening sync={}{} metrics={} io_threads={} workers={} startup_ms={:.0f}",
-             config.http.tls_enabled() ? "https://" : "http://", format_endpoint(config.http.listen),
-             format_endpoint(config.metrics.listen), config.http.io_threads, config.pool.worker_threads,
-             startup.count());
+    persistence::log_event(
+        log, spdlog::level::info, "listening",
+        {{"sync", (config.http.tls_enabled() ? "https://" : "http://") + format_endpoint(config.http.listen)},
+         {"metrics", format_endpoint(config.metrics.listen)},
+         {"io_threads", config.http.io_threads},
+         {"workers", config.pool.worker_threads},
+         {"startup_ms", startup.count(), 0}});
 
     server.run(true);
     // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.

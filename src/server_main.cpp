@@ -4,7 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "src/cli.hpp"
 #include "src/commands.hpp"
 #include "src/config.hpp"
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         // serve logs (operators read the log); the other commands answer the person at the terminal.
         if (options.command == "serve") {
-            logger->critical("serve failed: {}", syncml::persistence::log_value(e.what()));
+            syncml::persistence::log_event(*logger, spdlog::level::critical, "serve failed", {{"error", e.what()}});
         } else {
             std::cerr << "syncml-server: " << e.what() << "\n";
         }

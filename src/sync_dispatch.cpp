@@ -6,7 +6,7 @@
 #include "persistence/accounts.hpp"
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 
 namespace syncml::server {
 
@@ -50,8 +50,9 @@ bool pool_dispatcher::submit(session::sync_request request, completion done) {
     return pool_.try_submit([this, job](persistence::database& db) {
         sync_outcome outcome = run_sync_job(handler_, job->first, db, observer_);
         if (outcome.result == sync_outcome::kind::failed) {
-            log_.error("sync handler failed tenant={} remote={} error={}", persistence::log_value(job->first.tenant),
-                       persistence::log_value(job->first.remote_addr), persistence::log_value(outcome.error));
+            persistence::log_event(
+                log_, spdlog::level::err, "sync handler failed",
+                {{"tenant", job->first.tenant}, {"client", job->first.remote_addr}, {"error", outcome.error}});
         }
         job->second(std::move(outcome));
     });

@@ -73,8 +73,14 @@ def check_text(lines):
     return forged_fields, forged_lines
 
 
+SENT_DEVICES = {d.replace(NEWLINE, "\n") for d in DEVICES}
+SESSION_MESSAGES = ("sync: ", "session end", "conflict", "merge")
+
+
 def check_json(lines):
-    bad, forged = [], []
+    """Every line a JSON object; no forged user or line; a hostile device id is the whole value of one device
+    field; every line about a session names its session, device and client address."""
+    bad, forged, mangled, unnamed, devices = [], [], [], [], 0
     for line in lines:
         try:
             obj = json.loads(line)
@@ -83,9 +89,18 @@ def check_json(lines):
             continue
         if not isinstance(obj, dict):
             bad.append(line)
-        elif obj.get("user") == "admin" or str(obj.get("msg", "")).startswith(MARKER):
+            continue
+        if obj.get("user") == "admin" or str(obj.get("msg", "")).startswith(MARKER):
             forged.append(line)
-    return bad, forged
+        device = obj.get("device")
+        if isinstance(device, str) and "LOG-" in device:
+            devices += 1
+            if device not in SENT_DEVICES:
+                mangled.append(line)
+        if str(obj.get("msg", "")).startswith(SESSION_MESSAGES) and not all(
+                k in obj for k in ("session", "device", "client", "tenant")):
+            unnamed.append(line)
+    return bad, forged, mangled, unnamed, devices
 
 
 def check_log(fmt, path):
@@ -93,9 +108,13 @@ def check_log(fmt, path):
     mentioned = sum(1 for l in lines if "LOG-1" in l or "LOG-2" in l or "LOG-3" in l)
     ok = True
     if fmt == "json":
-        bad, forged = check_json(lines)
+        bad, forged, mangled, unnamed, devices = check_json(lines)
         ok &= report("log forging (json): every line is a JSON object", not bad, bad)
         ok &= report("log forging (json): no object with user \"admin\" or a forged message", not forged, forged)
+        ok &= report("log forging (json): %d device fields hold a hostile id exactly as sent" % devices,
+                     devices > 0 and not mangled, mangled)
+        ok &= report("logs (json): every session line names its tenant, session, device and client address",
+                     not unnamed, unnamed)
     else:
         fields, forged = check_text(lines)
         ok &= report("log forging (text): no line with a forged user=admin field", not fields, fields)
