@@ -78,5 +78,27 @@ TEST(engine_protocol, a_resume_in_a_1_1_session_is_refused_as_an_unsupported_ale
     EXPECT_EQ(testing::statuses_of(reply, "Alert").at(0)->data, "200");
 }
 
+// NoResp inside a Sync: the command is carried out, and answered with no Status; the Sync's own NoResp drops only
+// its own Status.
+TEST(engine_protocol, commands_with_no_resp_inside_a_sync_get_no_status) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", vcard("Alice")}});
+    a.send(a.start(200));
+    auto m = a.changes({{"1", vcard("Alice Changed")}, {"2", vcard("Bob")}, {"3", vcard("Carol")}});
+    auto& s = std::get<sync>(m.body.commands.at(0).value);
+    s.no_resp = true;
+    std::get<add>(s.commands.at(0).value).no_resp = true;  // the Add of "1", a known item
+    std::get<add>(s.commands.at(2).value).no_resp = true;
+    auto reply = a.send(m).reply;
+    EXPECT_TRUE(testing::statuses_of(reply, "Sync").empty());
+    auto adds = testing::statuses_of(reply, "Add");
+    ASSERT_EQ(adds.size(), 1u);
+    EXPECT_EQ(adds[0]->cmd_ref, command_id(s.commands.at(1)));
+    EXPECT_EQ(adds[0]->data, "201");
+    auto live = store.live_items(store.items[0].datastore);
+    EXPECT_EQ(live.size(), 3u) << "every command carried out";
+}
+
 }  // namespace
 }  // namespace syncml::session

@@ -3,6 +3,7 @@
 #include "session/engine_run.hpp"
 
 #include <algorithm>
+#include <set>
 #include <type_traits>
 
 #include "session/engine_match.hpp"
@@ -224,9 +225,21 @@ void handle_items(run& r, store_state& s, sync_items& items, const sync& contain
     for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it, deletion);
 }
 
-}  // namespace
+// NoResp: the client wants no Status for the command. Its Status is made like any other (an item's outcome is set
+// once its batch is applied) and dropped here, once the Sync is done; `first`: the Sync's own Status.
+void drop_unwanted_statuses(run& r, const sync& cmd, std::size_t first) {
+    std::set<std::string> unwanted;
+    if (cmd.no_resp) unwanted.insert(cmd.cmd_id);
+    for (const auto& inner : cmd.commands) {
+        if (no_response(inner)) unwanted.insert(command_id(inner));
+    }
+    if (unwanted.empty()) return;
+    auto from = r.statuses.begin() + static_cast<std::ptrdiff_t>(first);
+    r.statuses.erase(std::remove_if(from, r.statuses.end(), [&](const status& s) { return unwanted.count(s.cmd_ref); }),
+                     r.statuses.end());
+}
 
-void handle_sync(run& r, const sync& cmd) {
+void handle_sync_commands(run& r, const sync& cmd) {
     std::string target = cmd.target ? cmd.target->loc_uri : "";
     std::string source = cmd.source ? cmd.source->loc_uri : "";
     auto* s = find_store(r.st, target);
@@ -251,6 +264,14 @@ void handle_sync(run& r, const sync& cmd) {
     }
     items.applier.apply(items.batch);
     s->client_sync_done = true;
+}
+
+}  // namespace
+
+void handle_sync(run& r, const sync& cmd) {
+    const auto first = r.statuses.size();
+    handle_sync_commands(r, cmd);
+    drop_unwanted_statuses(r, cmd, first);
 }
 
 void handle_map(run& r, const map& cmd) {

@@ -1,6 +1,7 @@
 #include "session/message.hpp"
 
 #include <charconv>
+#include <type_traits>
 
 namespace syncml::session {
 
@@ -69,6 +70,22 @@ std::optional<int> parse_code(std::string_view text) {
 }  // namespace
 
 const char* command_name(const command& cmd) { return std::visit(name_of{}, cmd.value); }
+
+const std::string& command_id(const command& cmd) {
+    return std::visit([](const auto& c) -> const std::string& { return c.cmd_id; }, cmd.value);
+}
+
+bool no_response(const command& cmd) {
+    return std::visit(
+        [](const auto& c) {
+            if constexpr (std::is_base_of_v<command_base, std::decay_t<decltype(c)>>) {
+                return c.no_resp;
+            } else {
+                return false;
+            }
+        },
+        cmd.value);
+}
 
 std::optional<int> status_code(const status& s) { return parse_code(s.data); }
 

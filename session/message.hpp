@@ -249,6 +249,9 @@ struct command {
 
 // The element name of a command as it appears on the wire ("Alert", "Delete", ...).
 const char* command_name(const command& cmd);
+// Its CmdID, and whether it asks for no Status (NoResp; Results, Status and Map cannot).
+const std::string& command_id(const command& cmd);
+bool no_response(const command& cmd);
 
 struct sync_hdr {
     std::string ver_dtd;    // "1.0", "1.1", "1.2"
