@@ -10,6 +10,7 @@ build=${1:?usage: run-matching-fuzz.sh BUILD_DIR SECONDS [RUNS]}
 seconds=${2:-20}
 runs=${3:--1}
 max_len=${SYNCML_FUZZ_MAX_LEN:-16384}
+timeout=${SYNCML_FUZZ_TIMEOUT:-2}  # wall-clock seconds per input (see README: loaded machines)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${SYNCML_CORPUS_DIR:-$root/../shared/corpus}
 work=$(mktemp -d)
@@ -39,7 +40,7 @@ for target in vcard_parse_fuzz:vcard ical_parse_fuzz:ical; do
     fi
     echo "== ${target%%:*}: $(ls "$seeds" | wc -l) seeds, ${seconds}s, runs ${runs}"
     mkdir -p "$work/out-${target%%:*}"
-    if ! "$binary" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -rss_limit_mb=512 -timeout=2 \
+    if ! "$binary" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -rss_limit_mb=512 -timeout="$timeout" \
         -print_final_stats=1 -artifact_prefix="$work/" "$work/out-${target%%:*}" "$seeds" \
         2>"$work/${target%%:*}.log"; then
         tail -40 "$work/${target%%:*}.log" >&2

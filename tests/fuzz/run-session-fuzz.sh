@@ -32,7 +32,8 @@ wants() {  # wants FUZZER KIND
     esac
 }
 
-limits=(-max_total_time="$seconds" -max_len=65536 -timeout=2 -rss_limit_mb=512)
+# Wall-clock seconds per input (see README: loaded machines).
+limits=(-max_total_time="$seconds" -max_len=65536 -timeout="${SYNCML_FUZZ_TIMEOUT:-2}" -rss_limit_mb=512)
 [[ -n "$runs" ]] && limits+=(-runs="$runs")
 
 status=0
