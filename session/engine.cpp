@@ -157,7 +157,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
         r.final = true;
         auto code = *status_code(header_status);
         for (const auto& cmd : in.body.commands) {
-            if (!std::holds_alternative<status>(cmd.value)) r.add_status("", command_name(cmd), code);
+            if (!std::holds_alternative<status>(cmd.value)) r.add_status(command_id(cmd), command_name(cmd), code);
         }
         outcome.auth_failed = true;
     } else {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "session/test_phone.hpp"
 
 // Protocol details off the happy path: the statuses the engine answers with and what it does with odd requests.
@@ -47,6 +49,79 @@ TEST(engine_protocol, the_device_format_comes_from_its_devinf_datastore_however_
     const auto& it = std::get<add>(s->commands[0].value).items.at(0);
     EXPECT_EQ(it.meta->type.value_or(""), "text/x-vcard");
     EXPECT_NE(it.data->bytes.find("VERSION:2.1"), std::string::npos) << it.data->bytes;
+}
+
+// The CmdID -> name of every command of `commands`, those inside a Sync included.
+void collect_commands(const std::vector<command>& commands, std::map<std::string, std::string>& out) {
+    for (const auto& c : commands) {
+        out[command_id(c)] = command_name(c);
+        if (const auto* s = std::get_if<sync>(&c.value)) collect_commands(s->commands, out);
+    }
+}
+
+// Every Status of the reply answers a command of the request: its MsgRef is the request's MsgID and its CmdRef the
+// CmdID of a command of the name it gives (0 for the SyncHdr).
+void expect_statuses_answer(const message& request, const message& reply) {
+    std::map<std::string, std::string> names;
+    collect_commands(request.body.commands, names);
+    for (const auto& c : reply.body.commands) {
+        const auto* s = std::get_if<status>(&c.value);
+        if (!s) continue;
+        EXPECT_EQ(s->msg_ref, request.header.msg_id) << s->cmd;
+        if (s->cmd == "SyncHdr") {
+            EXPECT_EQ(s->cmd_ref, "0");
+            continue;
+        }
+        auto found = names.find(s->cmd_ref);
+        ASSERT_NE(found, names.end()) << s->cmd << " status with CmdRef '" << s->cmd_ref << "'";
+        EXPECT_EQ(found->second, s->cmd) << "CmdRef " << s->cmd_ref;
+    }
+}
+
+// Sends `m` and checks the statuses of the reply.
+message exchange(phone& p, const message& m) {
+    auto reply = p.send(m).reply;
+    expect_statuses_answer(m, reply);
+    return reply;
+}
+
+TEST(engine_protocol, every_status_refers_to_a_command_of_the_message_it_answers) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.devinf = dev_inf{};
+    a.devinf->ver_dtd = "1.2";
+    a.devinf->dev_id = "phone-a";
+
+    // A whole slow sync: Alert with DevInf Put, the client's changes, the Map.
+    exchange(a, a.start(201));
+    auto package4 = exchange(a, a.changes({{"1", vcard("Alice")}, {"2", vcard("Bob")}}));
+    exchange(a, a.apply_server_changes(package4));
+    a.finish();
+
+    // A Sync of an unknown datastore, and a Sync with a command the server does not support.
+    exchange(a, a.start(200));
+    auto m = a.changes({{"3", vcard("Carol")}});
+    auto unknown = m.body.commands.at(0);
+    std::get<sync>(unknown.value).cmd_id = "10";
+    std::get<sync>(unknown.value).target->loc_uri = "nowhere";
+    std::get<add>(std::get<sync>(unknown.value).commands.at(0).value).cmd_id = "11";
+    copy cp;
+    cp.cmd_id = "12";
+    cp.items.push_back(item{});
+    std::get<sync>(m.body.commands.at(0).value).commands.push_back(command{cp});
+    m.body.commands.push_back(unknown);
+    exchange(a, m);
+
+    // A message without credentials: every command is answered with the SyncHdr's 407.
+    phone b(store, "phone-b");
+    auto no_login = b.start(200);
+    no_login.header.cred.reset();
+    auto get_devinf = get{};
+    get_devinf.cmd_id = "2";
+    get_devinf.items.push_back(item{location{"./devinf12", std::nullopt, std::nullopt}, {}, {}, {}, {}, {}, false});
+    no_login.body.commands.push_back(command{get_devinf});
+    auto reply = exchange(b, no_login);
+    EXPECT_EQ(testing::statuses_of(reply, "Get").at(0)->data, "407");
 }
 
 // `m` as a SyncML 1.1 client sends it.

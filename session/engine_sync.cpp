@@ -247,7 +247,8 @@ void handle_sync_commands(run& r, const sync& cmd) {
     st.target_refs = {target};
     st.source_refs = {source};
     if (!s) {
-        for (const auto& inner : cmd.commands) r.add_status("", command_name(inner), status_codes::not_found);
+        for (const auto& inner : cmd.commands)
+            r.add_status(command_id(inner), command_name(inner), status_codes::not_found);
         return;
     }
     sync_items items{item_applier(r, *s), {}};
@@ -259,7 +260,7 @@ void handle_sync_commands(run& r, const sync& cmd) {
         } else if (auto* d = std::get_if<delete_>(&inner.value)) {
             handle_items(r, *s, items, cmd, *d, "Delete");
         } else {
-            r.add_status("", command_name(inner), status_codes::optional_feature_not_supported);
+            r.add_status(command_id(inner), command_name(inner), status_codes::optional_feature_not_supported);
         }
     }
     items.applier.apply(items.batch);
