@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <libpq-fe.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "persistence/detail/connection_access.hpp"
 #include "persistence/detail/process.hpp"
 
 namespace syncml::persistence {
@@ -77,20 +77,54 @@ void dump_database(const std::string& url, const std::string& out_file, const st
     fs::rename(partial, out);
 }
 
-void restore_database(database& db, const std::string& url, const std::string& in_file, const std::string& bin_dir) {
+namespace {
+
+// A directory only this user can enter, removed with what it holds.
+class private_directory {
+  public:
+    private_directory() {
+        std::string pattern = (fs::temp_directory_path() / "syncml-restore-XXXXXX").string();
+        if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a directory in " + pattern);
+        path_ = pattern;
+    }
+    ~private_directory() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    private_directory(const private_directory&) = delete;
+    private_directory& operator=(const private_directory&) = delete;
+    const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
+};
+
+}  // namespace
+
+void restore_database(const std::string& url, const std::string& in_file, const std::string& bin_dir) {
     const auto target = target_of(url);
     const fs::path in = fs::absolute(in_file);
     if (!fs::is_regular_file(in)) throw std::runtime_error("no backup file " + in.string());
-    // Reads the whole table of contents: a file that is no pg_dump archive fails here, with nothing dropped.
+    // Reads the table of contents: a file that is no pg_dump archive fails here, cheaply.
     run_tool("pg_restore --list", {bin_dir + "/pg_restore", "--list", in.string()}, target);
-    in_transaction(db, [](pqxx::work& tx) {
-        tx.exec0("DROP SCHEMA public CASCADE");
-        tx.exec0("CREATE SCHEMA public");
-    });
+    // Reads every data block into one SQL script (it holds password hashes: a 0700 directory): a damaged or
+    // truncated archive fails here, with the database untouched.
+    const private_directory scratch;
+    const fs::path script = scratch.path() / "restore.sql";
     run_tool("pg_restore",
-             {bin_dir + "/pg_restore", "--no-password", "--no-owner", "--no-privileges", "--single-transaction",
-              "--exit-on-error", "--dbname=" + target.dbname, in.string()},
+             {bin_dir + "/pg_restore", "--no-owner", "--no-privileges", "--exit-on-error", "--file=" + script.string(),
+              in.string()},
              target);
+    // The drop and the whole restore in one transaction (PostgreSQL's DDL is transactional): a statement that
+    // fails, a lost connection or a killed process leaves the previous contents as they were. Without notices
+    // (the drop's cascade lists every table), so that an error reads as one.
+    auto quiet = target;
+    quiet.environment.push_back("PGOPTIONS=-c client_min_messages=warning");
+    run_tool("psql",
+             {bin_dir + "/psql", "--no-psqlrc", "--quiet", "--no-password", "--output=/dev/null",
+              "--single-transaction", "--set", "ON_ERROR_STOP=1", "--command", "DROP SCHEMA public CASCADE",
+              "--command", "CREATE SCHEMA public", "--file", script.string(), "--dbname=" + target.dbname},
+             quiet);
 }
 
 }  // namespace syncml::persistence

@@ -7,18 +7,17 @@
 
 namespace syncml::persistence {
 
-class database;
-
 inline constexpr const char* k_pg_bin_dir = "/usr/lib/postgresql/15/bin";
 
 // Writes the whole database to out_file (mode 0600, written under a temporary name and renamed, so a failed dump
 // never leaves a truncated file under the name). Throws std::runtime_error with pg_dump's message.
 void dump_database(const std::string& url, const std::string& out_file, const std::string& bin_dir = k_pg_bin_dir);
 
-// Replaces everything in the database's public schema with the contents of in_file, after checking that
-// pg_restore can read the file (nothing is dropped for an unreadable one). The restore itself is one transaction.
-// `db` is connected to the same database. Throws std::runtime_error with pg_restore's message.
-void restore_database(database& db, const std::string& url, const std::string& in_file,
-                      const std::string& bin_dir = k_pg_bin_dir);
+// Replaces everything in the database's public schema with the contents of in_file. The archive is read in full
+// first (into a script in a private temporary directory: as much disk space as the data, uncompressed), so an
+// unreadable or damaged file changes nothing; then psql drops the schema and runs the script in one transaction,
+// so a restore that fails halfway leaves the previous contents in place. Throws std::runtime_error with the
+// tool's message.
+void restore_database(const std::string& url, const std::string& in_file, const std::string& bin_dir = k_pg_bin_dir);
 
 }  // namespace syncml::persistence

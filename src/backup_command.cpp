@@ -36,7 +36,7 @@ int run_restore_command(const server_config& config, const std::vector<std::stri
     }
     persistence::database db(target.url());
     if (!db.ensure_connected()) throw std::runtime_error("cannot connect to " + target.description());
-    persistence::restore_database(db, target.url(), words[0]);
+    persistence::restore_database(target.url(), words[0]);
     // A backup of an older version is brought up to this one's schema.
     const auto outcome = persistence::apply_migrations(db);
     std::cout << "database restored from " << words[0] << " (schema version " << outcome.to << ")\n";

@@ -51,8 +51,9 @@ std::string usage_text() {
            "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
            "  migrate           apply pending schema migrations and exit\n"
            "  backup --out FILE the whole database into FILE (pg_dump custom format, mode 0600)\n"
-           "  restore FILE      replace the database's contents with a backup (stop the server first), then\n"
-           "                    migrate it to this version's schema\n"
+           "  restore FILE      replace the database's contents with a backup (stop the server first), all or\n"
+           "                    nothing (a damaged file or a failed restore changes nothing), then migrate it\n"
+           "                    to this version's schema\n"
            "  admin tenant list | tenant show NAME | tenant delete NAME --yes [--force]   (--force: also when it\n"
            "                    still has users)\n"
            "  admin tenant add NAME [OPTIONS] | tenant set NAME OPTIONS   (set changes only the options given)\n" +

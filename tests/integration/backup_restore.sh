@@ -2,7 +2,7 @@
 # Backup and restore (issue 17): a phone (the real SyncEvolution client) slow-syncs 5 contacts; `backup --out`
 # dumps the database; the tenant is deleted (the wipe); `restore` brings it back; the phone's next two-way sync
 # is a normal two-way sync (mode 200, not a slow sync) and the server holds the 5 contacts. A file that is no
-# backup is refused with nothing changed.
+# backup, a truncated backup and one whose restore fails halfway are refused with nothing changed.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL (a database of its own: restore replaces its contents),
 # SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
@@ -77,6 +77,25 @@ check "a file that is no backup is refused" test $? -ne 0
 check "and nothing was dropped" test "$(live_contacts)" = 5
 "$server" restore "$work/missing.dump" >/dev/null 2>&1
 check "a missing file is refused" test $? -ne 0
+
+# A damaged archive whose table of contents still reads (the end of the data cut off): refused, nothing dropped.
+head -c $(($(stat -c %s "$backup") * 97 / 100)) "$backup" >"$work/truncated.dump"
+check "the truncated archive still lists" bash -c "pg_restore --list '$work/truncated.dump' >/dev/null 2>&1"
+"$server" restore "$work/truncated.dump" >"$work/truncated-restore.log" 2>&1
+check "a truncated backup is refused" test $? -ne 0
+check "and the previous data is in place" test "$(live_contacts)" = 5
+# An archive that reads but fails halfway through the restore: a device row of no user (written past the foreign
+# keys) makes adding the foreign key fail after every table was loaded. The restore's transaction rolls back.
+psql -q "$database_url" -c "SET session_replication_role = replica" -c "INSERT INTO devices (tenant_id, user_id,
+    device_uri) SELECT tenant_id, -1, 'orphan' FROM tenants WHERE name = 'bk'" 2>>"$work/client.log"
+"$server" backup --out "$work/orphan.dump" >/dev/null 2>&1
+psql -q "$database_url" -c "DELETE FROM devices WHERE device_uri = 'orphan'"
+"$server" admin tenant add after-backup >/dev/null 2>&1
+"$server" restore "$work/orphan.dump" >"$work/orphan-restore.log" 2>&1
+check "a restore that fails halfway is refused" test $? -ne 0
+check "with the failing statement named" grep -q "foreign key" "$work/orphan-restore.log"
+check "and the previous data is in place: the contacts" test "$(live_contacts)" = 5
+check "and a tenant added after that backup" bash -c "[[ ' $(tenants)' == *' after-backup '* ]]"
 
 start_server || exit 1
 check "the phone's next two-way sync" bash -c "bash '$interop/client.sh' sync --home '$phone' --mode two-way \
