@@ -15,6 +15,7 @@
 #include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/credential_cache.hpp"
+#include "session/device_trace.hpp"
 #include "session/engine.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/login.hpp"
@@ -101,10 +102,17 @@ struct message_report {
 
 struct sync_service::impl {
     impl(service_settings s, engine_metrics* m)
-        : settings(s), metrics(m), credentials(s.credential_cache_ttl), tenants(s.tenant_cache_ttl) {}
+        : settings(s), metrics(m), credentials(s.credential_cache_ttl), tenants(s.tenant_cache_ttl) {
+        if (!s.trace.devices.empty()) trace = std::make_unique<device_trace>(s.trace);
+    }
+
+    // The message of a decoded request: the tenant looked up, the message served or refused.
+    sync_response answer(persistence::database& db, const sync_request& request, const message& in,
+                         const std::string& tenant_name, std::chrono::steady_clock::time_point start);
 
     service_settings settings;
     engine_metrics* metrics = nullptr;
+    std::unique_ptr<device_trace> trace;
     credential_cache credentials;
     tenant_cache tenants;
     std::mutex secret_mutex;
@@ -393,8 +401,15 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
     const auto& in = decoded.value();
     context.add({"device", in.header.source.loc_uri});
     context.add({"session", in.header.session_id});
+    sync_response response = impl_->answer(db, request, in, tenant_name, start);
+    if (impl_->trace && impl_->trace->wants(in.header.source.loc_uri)) impl_->trace->record(tenant_name, in, response);
+    return response;
+}
+
+sync_response sync_service::impl::answer(persistence::database& db, const sync_request& request, const message& in,
+                                         const std::string& tenant_name, std::chrono::steady_clock::time_point start) {
     try {
-        auto tenant = impl_->tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
+        auto tenant = tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
         if (!tenant) {
             persistence::log_event(spdlog::level::info, "sync: message rejected",
                                    {{"status", 404}, {"reason", "unknown tenant"}});
@@ -407,7 +422,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
                                     {"bytes", request.body.size()}});
             return *refused;
         }
-        return impl_->serve(db, *tenant, request, in, start);
+        return serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
         persistence::log_event(spdlog::level::warn, "sync: database error", {{"error", e.what()}});
         auto busy = http_error(503);

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "persistence/auth_throttle.hpp"
+#include "session/device_trace.hpp"
 #include "session/sync_handler.hpp"
 
 namespace syncml::session {
@@ -35,6 +36,7 @@ struct service_settings {
     // token-or-address).
     std::chrono::seconds session_address_idle{300};
     std::chrono::seconds session_max_age{4 * 3600};  // absolute lifetime of a session
+    trace_settings trace;                            // devices whose messages go to files (device_trace.hpp)
 };
 
 class sync_service final : public sync_handler {

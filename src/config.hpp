@@ -82,6 +82,11 @@ struct engine_config {
     // How often the janitor deletes expired sessions, old failed-login counters, abandoned chunks and old
     // tombstones (persistence/janitor.hpp); 0 turns it off on this instance.
     std::chrono::milliseconds janitor_interval{600'000};
+    // Device ids (comma-separated) whose messages are written to files under trace_dir (empty:
+    // <data_dir>/trace) for trace_for after the start (session/device_trace.hpp).
+    std::string trace_devices;
+    std::string trace_dir;
+    std::chrono::milliseconds trace_for{3'600'000};
 };
 
 enum class log_format { text, json };

@@ -205,6 +205,19 @@ TEST(config, session_binding_windows_have_defaults_and_bounds) {
     EXPECT_EQ(parse("janitor_interval = 0\n").config.engine.janitor_interval, std::chrono::milliseconds(0));
 }
 
+TEST(config, device_trace_is_off_by_default_and_bounded_in_time) {
+    auto defaults = parse("");
+    EXPECT_TRUE(defaults.config.engine.trace_devices.empty());
+    EXPECT_EQ(defaults.config.engine.trace_for, std::chrono::hours(1));
+    auto set =
+        parse("trace_dir = /var/trace\n", {{"SYNCML_TRACE_DEVICE", "IMEI:1, IMEI:2"}, {"SYNCML_TRACE_FOR", "30m"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.engine.trace_devices, "IMEI:1, IMEI:2");
+    EXPECT_EQ(set.config.engine.trace_dir, "/var/trace");
+    EXPECT_EQ(set.config.engine.trace_for, std::chrono::minutes(30));
+    EXPECT_TRUE(mentions(parse("trace_for = 2d\n"), "trace_for"));
+}
+
 TEST(config, an_unknown_syncml_variable_is_a_warning_and_known_ones_are_not) {
     auto typo = parse("", {{"SYNCML_DATABSE_URL", "postgresql://db/syncml"}, {"SYNCML_LISTEN", "0.0.0.0:8080"}});
     ASSERT_TRUE(typo.ok());

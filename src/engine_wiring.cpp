@@ -1,5 +1,10 @@
 #include "src/engine_wiring.hpp"
 
+#include <filesystem>
+#include <sstream>
+
+#include "persistence/log_event.hpp"
+
 #include "session/engine_metrics.hpp"
 #include "session/sync_service.hpp"
 #include "src/secret_key_setup.hpp"
@@ -12,10 +17,24 @@ std::chrono::seconds whole_seconds(std::chrono::milliseconds value) {
     return std::chrono::duration_cast<std::chrono::seconds>(value);
 }
 
+session::trace_settings trace_settings_of(const server_config& config) {
+    session::trace_settings trace;
+    std::stringstream devices(config.engine.trace_devices);
+    for (std::string device; std::getline(devices, device, ',');) {
+        const auto first = device.find_first_not_of(" \t");
+        const auto last = device.find_last_not_of(" \t");
+        if (first != std::string::npos) trace.devices.insert(device.substr(first, last - first + 1));
+    }
+    trace.dir = config.engine.trace_dir.empty() ? std::filesystem::path(config.database.data_dir) / "trace"
+                                                : std::filesystem::path(config.engine.trace_dir);
+    trace.until = std::chrono::system_clock::now() + config.engine.trace_for;
+    return trace;
+}
+
 }  // namespace
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
-                                                         spdlog::logger&) {
+                                                         spdlog::logger& log) {
     // Lives as long as the process: the registry keeps referring to its families.
     static session::engine_metrics metrics(registry);
     session::service_settings settings;
@@ -26,6 +45,14 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);
     settings.session_address_idle = whole_seconds(config.engine.session_address_idle);
     settings.session_max_age = whole_seconds(config.engine.session_max_age);
+    settings.trace = trace_settings_of(config);
+    if (!settings.trace.devices.empty()) {
+        persistence::log_event(
+            log, spdlog::level::warn, "tracing device messages to files",
+            {{"devices", config.engine.trace_devices},
+             {"dir", settings.trace.dir.string()},
+             {"minutes", std::chrono::duration_cast<std::chrono::minutes>(config.engine.trace_for).count()}});
+    }
     return std::make_unique<session::sync_service>(settings, &metrics);
 }
 

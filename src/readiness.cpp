@@ -4,7 +4,7 @@
 
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "persistence/migrations.hpp"
 
 namespace syncml::server {
@@ -68,7 +68,8 @@ void readiness_checker::check_now() {
         auto status = persistence::read_schema_status(db);
         if (status.behind() && apply_migrations_) {
             const auto outcome = persistence::apply_migrations(db);
-            log_.info("schema migrated from_version={} to_version={}", outcome.from, outcome.to);
+            persistence::log_event(log_, spdlog::level::info, "schema migrated",
+                                   {{"from_version", outcome.from}, {"to_version", outcome.to}});
             status = persistence::read_schema_status(db);
         }
         publish(status.usable(), schema_reason(status));
@@ -81,9 +82,9 @@ void readiness_checker::publish(bool ready, std::string reason) {
     std::lock_guard lock(mutex_);
     if (ready != ready_) {
         if (ready) {
-            log_.info("readiness ready=true");
+            persistence::log_event(log_, spdlog::level::info, "readiness", {{"ready", true}});
         } else {
-            log_.warn("readiness ready=false reason={}", persistence::log_value(reason));
+            persistence::log_event(log_, spdlog::level::warn, "readiness", {{"ready", false}, {"reason", reason}});
         }
     }
     ready_ = ready;
