@@ -101,6 +101,7 @@ void advance(run& r) {
         finish_client_changes(r);
         start_server_changes(r);
         st.current = phase::server_changes;
+        r.package4_start = true;
     }
     if (st.current == phase::server_changes) return;  // the caller fills package 4 with the size known
     if (st.current == phase::map && r.in.body.final) {
@@ -170,6 +171,11 @@ engine_outcome process_message(const message& in, session_state& state, persiste
         auto partial = detail::build_reply(r, statuses, r.commands);
         r.message_budget = detail::size_budget(r, 1500);
         detail::fill_server_changes(r, detail::size_budget(r, encoded_size(partial, in.encoding)));
+    }
+    if (r.abort_code != 0) {
+        statuses.front().data = detail::code_text(r.abort_code);
+        r.final = true;
+        state.current = phase::done;
     }
     outcome.reply = detail::build_reply(r, std::move(statuses), std::move(r.commands));
     ++state.next_msg_id;

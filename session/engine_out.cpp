@@ -3,11 +3,14 @@
 
 #include "session/engine_run.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "persistence/log_value.hpp"
 #include "session/codec.hpp"
 #include "session/item_convert.hpp"
 #include "session/store_names.hpp"
@@ -81,7 +84,8 @@ std::size_t utf8_cut(const std::string& data, std::size_t from, std::size_t leng
     return end - from;
 }
 
-enum class outcome { command, skip, full };
+// `too_small`: the client's MaxMsgSize leaves no room for a useful chunk even in a message with nothing else.
+enum class outcome { command, skip, full, too_small };
 
 // The items one message of package 4 carries, read together (sync_store::outgoing_items) as the message
 // needs them: the next items of the queue whose stored size fits the room left. Lives for one message only,
@@ -131,15 +135,38 @@ class item_reader {
     std::set<std::string> asked_;
 };
 
-// One Add/Replace/Delete for s.outgoing[at]; `room` bytes are available for its data.
-outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, command& result,
-                     bool& complete) {
+// The Add (or Replace) of `change` carrying data[offset, offset + length).
+command item_command_of(const store_state& s, const outgoing_change& change, const std::string& data,
+                        std::size_t offset, std::size_t length) {
+    const bool complete = offset + length == data.size();
+    item it;
+    meta_info meta;
+    meta.type = s.device_mime.empty() ? default_mime(s.kind) : s.device_mime;
+    if (offset == 0 && !complete) meta.size = data.size();
+    it.meta = meta;
+    it.source = location{change.guid, std::nullopt, std::nullopt};
+    if (!change.luid.empty()) it.target = location{change.luid, std::nullopt, std::nullopt};
+    it.data = item_data{data.substr(offset, length), std::nullopt, std::nullopt};
+    it.more_data = !complete;
+    item_command cmd;
+    cmd.items.push_back(std::move(it));
+    if (change.luid.empty()) return command{add{std::move(cmd)}};
+    return command{replace{std::move(cmd)}};
+}
+
+// How many bytes of an item a chunk carries at the least: below that the client's MaxMsgSize leaves no useful room.
+constexpr std::size_t k_min_chunk = 64;
+
+// One Add/Replace/Delete for s.outgoing[at]; `room` bytes are available for its data. `alone`: the message carries
+// no item yet and little else (the reply to an Alert 222).
+outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, bool alone,
+                     command& result, bool& complete) {
     const auto& change = s.outgoing[at];
     complete = true;
     // The item partly sent as a large object changed or went since (it left the package's range).
     if (s.out_offset > 0 && s.out_partial != change.guid) s.out_offset = 0;
-    item it;
     if (change.deleted) {
+        item it;
         it.target = location{change.luid, std::nullopt, std::nullopt};
         delete_ del;
         del.items.push_back(std::move(it));
@@ -155,27 +182,19 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {
         // Whole in the next message when it fits there; chunks only for items larger than a message.
-        if (length + k_item_overhead <= r.message_budget || room < 2 * k_item_overhead) return outcome::full;
-        length = utf8_cut(data, offset, room - k_item_overhead);
+        if (!alone && (length + k_item_overhead <= r.message_budget || room < 2 * k_item_overhead))
+            return outcome::full;
+        // A message with nothing else in it carries a chunk of what fits, measured exactly, however small the
+        // client's MaxMsgSize: the next message would have no more room.
+        auto overhead = alone ? encoded_size(item_command_of(s, change, data, offset, 0), r.in.version, r.in.encoding)
+                              : k_item_overhead;
+        if (room < overhead + k_min_chunk) return alone ? outcome::too_small : outcome::full;
+        length = utf8_cut(data, offset, room - overhead);
         complete = offset + length == data.size();
     }
-    meta_info meta;
-    meta.type = s.device_mime.empty() ? default_mime(s.kind) : s.device_mime;
-    if (offset == 0 && !complete) meta.size = data.size();
-    it.meta = meta;
-    it.source = location{change.guid, std::nullopt, std::nullopt};
-    if (!change.luid.empty()) it.target = location{change.luid, std::nullopt, std::nullopt};
-    it.data = item_data{data.substr(offset, length), std::nullopt, std::nullopt};
-    it.more_data = !complete;
+    result = item_command_of(s, change, data, offset, length);
     s.out_offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
     s.out_partial = complete ? std::string{} : change.guid;
-    item_command cmd;
-    cmd.items.push_back(std::move(it));
-    if (change.luid.empty()) {
-        result = command{add{std::move(cmd)}};
-    } else {
-        result = command{replace{std::move(cmd)}};
-    }
     return outcome::command;
 }
 
@@ -227,12 +246,23 @@ struct sent_position {
     std::size_t inner;   // index in the Sync's commands
 };
 
+// The client's MaxMsgSize leaves no room for progress: the session ends here rather than send empty messages forever.
+void too_small(run& r) {
+    spdlog::warn("sync: MaxMsgSize {} leaves no room for an item, session ends tenant={} device={} session={}",
+                 r.st.max_msg_size, r.tenant(), persistence::log_value(r.in.header.source.loc_uri),
+                 persistence::log_value(r.in.header.session_id));
+    r.abort_code = status_codes::command_failed;
+}
+
 bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget, std::vector<sent_position>& sent) {
     auto sync_cmd = empty_sync(r, s);
     auto& out = std::get<sync>(sync_cmd.value);
     s.server_sync_started = true;
     auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
-    if (used > budget) return false;
+    if (used > budget) {
+        if (!r.package4_start && sent.empty()) too_small(r);  // not even an empty Sync fits a message
+        return false;
+    }
     bool full = false;
     std::size_t at = 0;
     while (!full) {
@@ -243,13 +273,17 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
         bool complete = false;
         command cmd;
         auto offset_before = s.out_offset;
-        auto result = next_command(r, s, at, reader, budget - used, cmd, complete);
+        // No item in this message yet, which is not the first of the package (that one answers package 3, and its
+        // statuses may leave less room than the next message has).
+        const bool alone = !r.package4_start && sent.empty() && out.commands.empty();
+        auto result = next_command(r, s, at, reader, budget - used, alone, cmd, complete);
         if (result == outcome::skip) {
             s.out_offset = 0;
             ++at;
             continue;
         }
-        if (result == outcome::full) break;
+        if (result == outcome::too_small) too_small(r);
+        if (result == outcome::full || result == outcome::too_small) break;
         auto size = encoded_size(cmd, r.in.version, r.in.encoding);
         if (used + size > budget && !out.commands.empty()) {
             s.out_offset = offset_before;  // sent in the next message

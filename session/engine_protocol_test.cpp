@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <utility>
 
 #include "session/test_phone.hpp"
 
@@ -122,6 +123,66 @@ TEST(engine_protocol, every_status_refers_to_a_command_of_the_message_it_answers
     no_login.body.commands.push_back(command{get_devinf});
     auto reply = exchange(b, no_login);
     EXPECT_EQ(testing::statuses_of(reply, "Get").at(0)->data, "407");
+}
+
+// What a client with a small MaxMsgSize received of package 4: each item put together from its chunks, by GUID.
+struct received_package {
+    std::map<std::string, std::string> items;
+    int messages = 0;
+    message last;
+};
+
+received_package receive_chunks(phone& p, message reply) {
+    received_package got;
+    std::map<std::string, std::string> partial;
+    for (;; reply = p.send(p.more()).reply) {
+        ++got.messages;
+        if (const auto* s = testing::sync_of(reply)) {
+            for (const auto& c : s->commands) {
+                const auto& it = std::get<add>(c.value).items.at(0);
+                auto& data = partial[it.source->loc_uri];
+                data += it.data->bytes;
+                if (!it.more_data) got.items[it.source->loc_uri] = std::exchange(data, {});
+            }
+        }
+        if (reply.body.final || got.messages == 200) break;
+    }
+    got.last = reply;
+    return got;
+}
+
+// A MaxMsgSize smaller than one item: the items go in chunks as small as the messages allow, and the session ends.
+TEST(engine_protocol, a_max_msg_size_smaller_than_an_item_still_delivers_every_item_in_chunks) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, testing::padded_contacts(3));
+    phone b(store, "phone-b");
+    b.send(testing::with_max_msg_size(b.start(201), 1300));
+    auto got = receive_chunks(b, b.send(b.changes({})).reply);
+    ASSERT_TRUE(got.last.body.final) << "no end after " << got.messages << " messages";
+    ASSERT_EQ(got.items.size(), 3u);
+    for (const auto& [guid, data] : got.items) EXPECT_NE(data.find("END:VCARD"), std::string::npos) << data;
+    message map = b.blank();
+    session::map m;
+    m.cmd_id = "1";
+    m.target = location{"contacts", std::nullopt, std::nullopt};
+    m.source = location{"./contacts", std::nullopt, std::nullopt};
+    for (const auto& [guid, data] : got.items) m.items.push_back(map_item{guid, "luid-" + guid});
+    map.body.commands.push_back(command{m});
+    EXPECT_TRUE(b.send(map).session_done);
+}
+
+// A MaxMsgSize that leaves no room for any item: the session ends at once with an error on the SyncHdr.
+TEST(engine_protocol, a_max_msg_size_too_small_for_any_item_ends_the_session_with_an_error) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, testing::padded_contacts(3));
+    phone b(store, "phone-b");
+    b.send(testing::with_max_msg_size(b.start(201), 700));
+    auto got = receive_chunks(b, b.send(b.changes({})).reply);
+    ASSERT_TRUE(got.last.body.final) << "no end after " << got.messages << " messages";
+    EXPECT_LE(got.messages, 3);
+    EXPECT_EQ(testing::statuses_of(got.last, "SyncHdr").at(0)->data, "500");
 }
 
 // `m` as a SyncML 1.1 client sends it.

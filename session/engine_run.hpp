@@ -21,6 +21,8 @@ struct run {
     bool devinf_requested = false;   // we queued a Get for the client's DevInf
     std::size_t message_budget = 0;  // bytes for commands in a message with little else in it
     bool suspended = false;          // the client suspends the session (Alert 224)
+    bool package4_start = false;     // this reply is the first message of package 4
+    int abort_code = 0;              // nonzero: the session ends here, its SyncHdr Status says why
 
     std::int64_t tenant() const { return ctx.tenant_id; }
     // Status for an incoming command; refs filled from the command where given.
