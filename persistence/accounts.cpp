@@ -235,6 +235,29 @@ void delete_tenant(database& db, std::string_view name, bool with_users) {
     });
 }
 
+namespace {
+
+// The user row with its standard datastores; already_exists for a taken name.
+user_info insert_user(pqxx::work& tx, std::int64_t tenant_id, std::string_view tenant, std::string_view user,
+                      const std::string& hash, const std::string& sealed_md5) {
+    const auto rows = tx.exec_params(
+        "INSERT INTO users (tenant_id, name, password_hash, md5_secret_sealed) "
+        "VALUES ($1, $2, $3, NULLIF($4::bytea, ''::bytea)) "
+        "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING user_id",
+        tenant_id, std::string(user), hash, pqxx::binarystring(sealed_md5));
+    if (rows.empty()) {
+        throw already_exists("user '" + std::string(user) + "' exists already in tenant '" + std::string(tenant) + "'");
+    }
+    const auto user_id = rows[0][0].as<std::int64_t>();
+    for (const char* kind : k_standard_datastores) {
+        tx.exec_params("INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, $3, $3)", tenant_id,
+                       user_id, std::string(kind));
+    }
+    return user_info{tenant_id, user_id, std::string(user)};
+}
+
+}  // namespace
+
 user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password,
                    const secret_key* md5_key) {
     validate_user(user, password);
@@ -242,23 +265,16 @@ user_info add_user(database& db, std::string_view tenant, std::string_view user,
     const auto hash = hash_password(password);
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto auth = require_tenant_auth(tx, tenant);
-        const auto tenant_id = auth.id;
-        const auto rows = tx.exec_params(
-            "INSERT INTO users (tenant_id, name, password_hash, md5_secret_sealed) "
-            "VALUES ($1, $2, $3, NULLIF($4::bytea, ''::bytea)) "
-            "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING user_id",
-            tenant_id, std::string(user), hash,
-            pqxx::binarystring(sealed_md5_secret(tx, auth, user, password, md5_key)));
-        if (rows.empty()) {
-            throw already_exists("user '" + std::string(user) + "' exists already in tenant '" + std::string(tenant) +
-                                 "'");
-        }
-        const auto user_id = rows[0][0].as<std::int64_t>();
-        for (const char* kind : k_standard_datastores) {
-            tx.exec_params("INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, $3, $3)", tenant_id,
-                           user_id, std::string(kind));
-        }
-        return user_info{tenant_id, user_id, std::string(user)};
+        return insert_user(tx, auth.id, tenant, user, hash, sealed_md5_secret(tx, auth, user, password, md5_key));
+    });
+}
+
+user_info add_user_with_hash(database& db, std::string_view tenant, std::string_view user,
+                             std::string_view password_hash) {
+    validate_user(user, password_hash);
+    if (!is_password_hash(password_hash)) throw std::invalid_argument("not a password hash of the stored form");
+    return in_transaction(db, [&](pqxx::work& tx) {
+        return insert_user(tx, require_tenant_id(tx, tenant), tenant, user, std::string(password_hash), {});
     });
 }
 

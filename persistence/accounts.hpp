@@ -82,6 +82,10 @@ void delete_tenant(database& db, std::string_view name, bool with_users = false)
 // only when the tenant has md5 auth on, sealed with md5_key (null: the database's own key; credential_store.hpp).
 user_info add_user(database& db, std::string_view tenant, std::string_view user, std::string_view password,
                    const secret_key* md5_key = nullptr);
+// add_user with a password hash in the stored form (is_password_hash, e.g. from a bulk import): no md5 secret, so
+// md5 logins work after the user's first basic-auth login. std::invalid_argument for a malformed hash.
+user_info add_user_with_hash(database& db, std::string_view tenant, std::string_view user,
+                             std::string_view password_hash);
 std::vector<user_info> list_users(database& db, std::string_view tenant);
 std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user);
 // Deletes the user with its datastores, items and devices.

@@ -120,6 +120,8 @@ bool verify_password(std::string_view password, std::string_view stored) {
     return CRYPTO_memcmp(actual.data(), parsed->hash.data(), k_hash_bytes) == 0;
 }
 
+bool is_password_hash(std::string_view text) { return parse_hash(text).has_value(); }
+
 bool needs_rehash(std::string_view stored, int iterations) {
     const auto parsed = parse_hash(stored);
     return !parsed || parsed->iterations < iterations;

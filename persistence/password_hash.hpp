@@ -23,6 +23,8 @@ int pbkdf2_iterations();
 std::string hash_password(std::string_view password, int iterations = pbkdf2_iterations());
 // False for a wrong password or a malformed stored hash. Constant-time comparison.
 bool verify_password(std::string_view password, std::string_view stored);
+// Whether `text` is a hash in the stored form ("pbkdf2-sha256$..."), e.g. one exported from another server.
+bool is_password_hash(std::string_view text);
 // Whether a stored hash (verified a moment ago) has another scheme or a lower cost than `iterations`.
 bool needs_rehash(std::string_view stored, int iterations = pbkdf2_iterations());
 // b64(md5(user ":" password)), as OMA DS md5 authentication defines it.

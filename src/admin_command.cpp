@@ -12,6 +12,7 @@
 #include "src/admin_json.hpp"
 #include "src/admin_show.hpp"
 #include "src/tenant_options.hpp"
+#include "src/user_import.hpp"
 
 namespace syncml::server {
 namespace {
@@ -40,6 +41,7 @@ const std::vector<action_syntax>& syntax() {
          {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}, {"--json"}},
         {"user", "show", admin_action::user_show, {"--tenant", "--user"}, {"--json"}},
+        {"user", "import", admin_action::user_import, {"NAME"}},
         {"user", "delete", admin_action::user_delete, {"--tenant", "--user"}, {"--yes"}},
         {"user", "disable", admin_action::user_disable, {"--tenant", "--user"}},
         {"user", "enable", admin_action::user_enable, {"--tenant", "--user"}},
@@ -54,6 +56,7 @@ const std::vector<action_syntax>& syntax() {
 }
 
 std::string* field_for(admin_request& request, const std::string& option) {
+    if (option == "NAME" && request.action == admin_action::user_import) return &request.file;
     if (option == "--tenant" || option == "NAME") return &request.tenant;
     if (option == "--user") return &request.user;
     if (option == "--password-file") return &request.password_file;
@@ -216,6 +219,12 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             break;
         case admin_action::user_show:
             show_user(db, r.tenant, r.user, r.json, out);
+            break;
+        case admin_action::user_import:
+            if (const auto counts = import_users(db, r.file, out, md5_key); counts.failed > 0) {
+                throw std::invalid_argument(std::to_string(counts.failed) + " line(s) of " + r.file +
+                                            " failed (see the report); the others were imported");
+            }
             break;
         case admin_action::user_delete:
             persistence::delete_user(db, r.tenant, r.user);

@@ -25,6 +25,7 @@ enum class admin_action {
     user_password,
     user_list,
     user_show,
+    user_import,
     user_delete,
     user_disable,
     user_enable,
@@ -46,6 +47,7 @@ struct admin_request {
     std::string password_file;
     std::string device;
     std::string session;  // session kill: the id session list prints
+    std::string file;     // user import FILE.csv
     // Destructive commands (tenant, user and device delete) do nothing without --yes; tenant delete of a tenant
     // that still has users also needs --force.
     bool yes = false;

@@ -65,6 +65,8 @@ std::string usage_text() {
            "                    way; `user password` is the same command)\n"
            "  admin user list --tenant T | user show --tenant T --user U   (show: items per datastore, devices,\n"
            "                    last sync)\n"
+           "  admin user import FILE.csv   (header tenant,user,password; then one user per line, a password or a\n"
+           "                    hash as the server stores it; reports each line; existing users are skipped)\n"
            "  admin user disable|enable --tenant T --user U       (a disabled user cannot log in; sessions end)\n"
            "  admin user delete --tenant T --user U --yes         (with its data and devices)\n"
            "  admin device list --tenant T --user U | device show --tenant T --user U --device ID\n"

@@ -20,7 +20,8 @@ import json, os, sys
 import syncml_client as sc
 from syncml_phone import Phone
 state_file, base, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
-p = Phone(base, "insp", "alice", "pw", "insp-phone")
+p = Phone(base, "insp", os.environ.get("PHONE_USER", "alice"), os.environ.get("PHONE_PASSWORD", "pw"),
+          os.environ.get("PHONE_DEVICE", "insp-phone"))
 if os.path.exists(state_file):
     saved = json.load(open(state_file))
     p.session_id, p.msg_id, p.resp_uri = saved["session_id"], saved["msg_id"], saved["resp_uri"]
@@ -109,6 +110,49 @@ check "its next message finds no session: a challenge, nothing applied" bash -c 
 check "the contact it carried was not stored" bash -c "'$bin' admin user show --tenant insp --user alice 2>/dev/null |
     grep -qP '^datastore\tcontacts\titems=3\t'"
 check "the device starts a new session and syncs" test "$(phone sync3)" = "sync: done"
+
+# --- user import FILE.csv ---------------------------------------------------------------------------------
+hash=$(psql "$database_url" -Atc "SELECT password_hash FROM users WHERE name = 'alice'")
+cat >"$work/users.csv" <<CSV
+tenant,user,password
+insp,carol,carol pw
+insp,alice,other
+nosuch,dave,pw
+insp,erin
+insp,"frank, jr","pw,with ""quotes"""
+insp,"grace
+insp,heidi,$hash
+insp,bad:name,pw
+CSV
+admin user import "$work/users.csv" >"$work/import.out"
+check "an import with failed lines exits 1" test $? -eq 1
+cat "$work/import.out"
+check "the report names each line" bash -c "grep -qx 'line 2: insp/carol added' '$work/import.out' &&
+    grep -qx 'line 3: insp/alice skipped: exists already' '$work/import.out' &&
+    grep -qx \"line 4: nosuch/dave failed: no tenant named 'nosuch'\" '$work/import.out' &&
+    grep -q '^line 5: failed: expected 3 columns' '$work/import.out' &&
+    grep -qx 'line 6: insp/frank, jr added' '$work/import.out' &&
+    grep -qx 'line 7: failed: unbalanced quotes' '$work/import.out' &&
+    grep -qx 'line 8: insp/heidi added' '$work/import.out' &&
+    grep -q '^line 9: insp/bad:name failed: ' '$work/import.out'"
+check "and sums it up" grep -qx "$work/users.csv: 3 added, 1 skipped (exist already), 4 failed" "$work/import.out"
+check "the users after a bad line were added" bash -c "'$bin' admin user list --tenant insp 2>/dev/null | grep -qx heidi"
+check "an existing user kept its password" test "$(psql "$database_url" -Atc \
+    "SELECT password_hash FROM users WHERE name = 'alice'")" = "$hash"
+check "a hash is stored as given" test "$(psql "$database_url" -Atc \
+    "SELECT password_hash FROM users WHERE name = 'heidi'")" = "$hash"
+check "nothing of a failed line was written" test "$(psql "$database_url" -Atc \
+    "SELECT count(*) FROM users WHERE name IN ('dave', 'erin', 'bad:name')")" = 0
+check "an imported password logs in" test "$(PHONE_USER=carol PHONE_PASSWORD='carol pw' PHONE_DEVICE=carol-phone \
+    phone start)" = "start: 212"
+check "an imported hash logs in with its password" test "$(PHONE_USER=heidi PHONE_PASSWORD=pw PHONE_DEVICE=heidi-phone \
+    phone start)" = "start: 212"
+check "a password with a comma and quotes" test "$(PHONE_USER='frank, jr' PHONE_PASSWORD='pw,with "quotes"' \
+    PHONE_DEVICE=frank-phone phone start)" = "start: 212"
+printf 'insp,ivan,pw\n' >"$work/noheader.csv"
+check "a file without the header fails (1)" test "$(status_of admin user import "$work/noheader.csv")" = 1
+check "and adds nobody" bash -c "! '$bin' admin user list --tenant insp 2>/dev/null | grep -qx ivan"
+check "a missing file fails (1)" test "$(status_of admin user import "$work/missing.csv")" = 1
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
