@@ -1,9 +1,13 @@
 #include "session/engine.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
+#include "persistence/log_value.hpp"
 #include "session/codec.hpp"
 #include "session/engine_run.hpp"
 #include "session/sync_mode.hpp"
@@ -55,7 +59,61 @@ void absorb_header_meta(session_state& st, const message& in) {
     if (auto v = in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(std::min(*v, most));
 }
 
+// What a command means to the session's phases: Alerts that open a sync (a sync mode or resume), the client's Sync
+// and Map, and the rest (Status, Put, Get, Results, Alert 222-224), which every phase accepts.
+enum class phased_command { opening_alert, sync, map, other };
+
+phased_command phased(const command& cmd) {
+    if (const auto* a = std::get_if<alert>(&cmd.value)) {
+        int code = alert_code(*a).value_or(0);
+        return sync_mode::of_alert(code) || code == alert_codes::resume ? phased_command::opening_alert
+                                                                        : phased_command::other;
+    }
+    if (std::holds_alternative<sync>(cmd.value)) return phased_command::sync;
+    if (std::holds_alternative<map>(cmd.value)) return phased_command::map;
+    return phased_command::other;
+}
+
+bool sync_received(const session_state& st) {
+    return std::any_of(st.stores.begin(), st.stores.end(), [](const store_state& s) { return s.client_sync_done; });
+}
+
+// The packages of OMA DS Sync Protocol in order: the Alerts (package 1, also beside the first Sync), the client's
+// Syncs (package 3), the Maps (while package 4 arrives, and after it, package 5). Anything else is out of phase.
+bool allowed_in_phase(const session_state& st, phased_command c) {
+    if (c == phased_command::other) return true;
+    switch (st.current) {
+        case phase::init:
+            return c != phased_command::map;
+        case phase::client_changes:
+            return c == phased_command::sync || (c == phased_command::opening_alert && !sync_received(st));
+        case phase::server_changes:
+        case phase::map:
+            return c == phased_command::map;
+        case phase::done:
+            return false;
+    }
+    throw std::logic_error("session in an unknown phase " + std::to_string(static_cast<int>(st.current)));
+}
+
+// A command out of phase is refused with 403 (understood, not carried out), the commands inside a Sync too.
+void refuse_out_of_phase(run& r, const command& cmd) {
+    spdlog::info("sync: {} refused out of phase {} tenant={} device={} session={}", command_name(cmd),
+                 static_cast<int>(r.st.current), r.tenant(), persistence::log_value(r.in.header.source.loc_uri),
+                 persistence::log_value(r.in.header.session_id));
+    if (!no_response(cmd)) r.add_status(command_id(cmd), command_name(cmd), status_codes::forbidden);
+    if (const auto* s = std::get_if<sync>(&cmd.value)) {
+        for (const auto& inner : s->commands) {
+            if (!no_response(inner)) r.add_status(command_id(inner), command_name(inner), status_codes::forbidden);
+        }
+    }
+}
+
 void dispatch(run& r, const command& cmd) {
+    if (!allowed_in_phase(r.st, phased(cmd))) {
+        refuse_out_of_phase(r, cmd);
+        return;
+    }
     std::visit(
         [&r](const auto& c) {
             using T = std::decay_t<decltype(c)>;

@@ -22,11 +22,12 @@ using testing::phone;
 using testing::statuses_of;
 using testing::vcard;
 
-// An Add of `part` for LUID `luid`: a chunk of a large object when `more`, with Meta Size `size`.
+// An Add of `part` for LUID `luid`: a chunk of a large object when `more`, with Meta Size `size`. Package 3 goes on
+// after it (no Final): a Sync once the package ended would be out of phase.
 message chunk(phone& p, const std::string& luid, const std::string& part, bool more,
               std::optional<std::uint64_t> size = std::nullopt) {
     auto m = p.changes({{luid, part}});
-    m.body.final = !more;
+    m.body.final = false;
     auto& it = std::get<add>(std::get<sync>(m.body.commands[0].value).commands[0].value).items[0];
     it.more_data = more;
     it.meta->size = size;

@@ -185,6 +185,59 @@ TEST(engine_protocol, a_max_msg_size_too_small_for_any_item_ends_the_session_wit
     EXPECT_EQ(testing::statuses_of(got.last, "SyncHdr").at(0)->data, "500");
 }
 
+// Commands out of the session's phase are refused with 403 and never applied: a Sync once package 4 went out, a Map
+// before package 4, an Alert opening a sync after the package's Sync.
+TEST(engine_protocol, commands_out_of_phase_are_refused_and_not_applied) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", vcard("Alice")}});
+    const auto datastore = store.items[0].datastore;
+
+    a.send(a.start(200));
+    auto early_map = a.blank();
+    session::map m;
+    m.cmd_id = "1";
+    m.target = location{"contacts", std::nullopt, std::nullopt};
+    m.source = location{"./contacts", std::nullopt, std::nullopt};
+    m.items.push_back(map_item{store.items[0].guid, "other-luid"});
+    early_map.body.commands.push_back(command{m});
+    early_map.body.final = false;
+    auto reply = a.send(early_map).reply;
+    EXPECT_EQ(testing::statuses_of(reply, "Map").at(0)->data, "403") << "a Map before package 4";
+
+    auto changes = a.changes({{"2", vcard("Bob")}});
+    changes.body.final = false;
+    a.send(changes);
+    auto late_alert = a.blank();
+    late_alert.body.final = false;
+    alert slow;
+    slow.cmd_id = "1";
+    slow.data = "201";
+    slow.items.push_back(item{});
+    slow.items[0].target = location{"contacts", std::nullopt, std::nullopt};
+    slow.items[0].source = location{"./contacts", std::nullopt, std::nullopt};
+    late_alert.body.commands.push_back(command{slow});
+    reply = a.send(late_alert).reply;
+    EXPECT_EQ(testing::statuses_of(reply, "Alert").at(0)->data, "403") << "an Alert after the package's Sync";
+    EXPECT_FALSE(testing::alert_of(reply));
+
+    auto package4 = a.send(a.blank()).reply;
+    ASSERT_TRUE(package4.body.final);
+    EXPECT_EQ(testing::alert_of(package4), nullptr);
+    auto late_sync = a.changes({{"3", vcard("Carol")}});
+    late_sync.body.final = false;
+    reply = a.send(late_sync).reply;
+    EXPECT_EQ(testing::statuses_of(reply, "Sync").at(0)->data, "403") << "a Sync in the Map phase";
+    EXPECT_EQ(testing::statuses_of(reply, "Add").at(0)->data, "403");
+    EXPECT_TRUE(a.send(a.apply_server_changes(package4)).session_done);
+
+    auto live = store.live_items(datastore);
+    EXPECT_EQ(live.size(), 2u) << "Carol was not added";
+    for (const auto& [id, maps] : store.mappings) {
+        for (const auto& [guid, mp] : maps) EXPECT_NE(mp.luid, "other-luid") << "the early Map was not applied";
+    }
+}
+
 // `m` as a SyncML 1.1 client sends it.
 message as_1_1(message m) {
     m.version = syncml_version::v1_1;
