@@ -13,6 +13,7 @@
 #include "src/admin_show.hpp"
 #include "src/tenant_options.hpp"
 #include "src/user_import.hpp"
+#include "src/user_transfer.hpp"
 
 namespace syncml::server {
 namespace {
@@ -41,7 +42,8 @@ const std::vector<action_syntax>& syntax() {
          {"--password", "--password-file"}},
         {"user", "list", admin_action::user_list, {"--tenant"}, {"--json"}},
         {"user", "show", admin_action::user_show, {"--tenant", "--user"}, {"--json"}},
-        {"user", "import", admin_action::user_import, {"NAME"}},
+        {"user", "import", admin_action::user_import, {}, {"NAME", "--tenant", "--user", "--in"}},
+        {"user", "export", admin_action::user_export, {"--tenant", "--user", "--out"}},
         {"user", "delete", admin_action::user_delete, {"--tenant", "--user"}, {"--yes"}},
         {"user", "disable", admin_action::user_disable, {"--tenant", "--user"}},
         {"user", "enable", admin_action::user_enable, {"--tenant", "--user"}},
@@ -62,6 +64,7 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--password-file") return &request.password_file;
     if (option == "--device") return &request.device;
     if (option == "--session") return &request.session;
+    if (option == "--in" || option == "--out") return &request.file;
     return nullptr;
 }
 
@@ -121,6 +124,14 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
     if (destructive && !request.yes) {
         return "this deletes data for good; repeat the command with --yes to go ahead; usage: " + usage(s);
     }
+    if (s.action == admin_action::user_import) {
+        // FILE.csv alone, or a user's items from a directory.
+        const bool items = seen["--tenant"] && seen["--user"] && seen["--in"];
+        if (items == seen["NAME"] || (!items && (seen["--tenant"] || seen["--user"] || seen["--in"]))) {
+            return "usage: admin user import FILE.csv | admin user import --tenant T --user U --in DIR";
+        }
+        if (items) request.action = admin_action::user_import_items;
+    }
     if (s.action == admin_action::session_kill && !request.yes) {
         return "this ends a sync in the middle; repeat the command with --yes to go ahead; usage: " + usage(s);
     }
@@ -179,6 +190,11 @@ void print_md5_secret_note(persistence::database& db, const admin_request& r, co
     }
 }
 
+void print_transfer(const char* what, const transfer_counts& c, const admin_request& r, std::ostream& out) {
+    out << c.contacts << " contacts, " << c.events << " events, " << c.tasks << " tasks, " << c.memos << " memos "
+        << what << " user " << r.user << " of tenant " << r.tenant << " (" << r.file << ")\n";
+}
+
 void execute(const admin_request& r, persistence::database& db, std::ostream& out,
              const persistence::secret_key* md5_key) {
     switch (r.action) {
@@ -225,6 +241,12 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
                 throw std::invalid_argument(std::to_string(counts.failed) + " line(s) of " + r.file +
                                             " failed (see the report); the others were imported");
             }
+            break;
+        case admin_action::user_import_items:
+            print_transfer("imported into", import_user(db, r.tenant, r.user, r.file), r, out);
+            break;
+        case admin_action::user_export:
+            print_transfer("exported from", export_user(db, r.tenant, r.user, r.file), r, out);
             break;
         case admin_action::user_delete:
             persistence::delete_user(db, r.tenant, r.user);

@@ -25,7 +25,9 @@ enum class admin_action {
     user_password,
     user_list,
     user_show,
-    user_import,
+    user_import,        // FILE.csv: bulk provisioning (src/user_import.hpp)
+    user_import_items,  // --in DIR: a user's items (src/user_transfer.hpp)
+    user_export,
     user_delete,
     user_disable,
     user_enable,
@@ -47,7 +49,7 @@ struct admin_request {
     std::string password_file;
     std::string device;
     std::string session;  // session kill: the id session list prints
-    std::string file;     // user import FILE.csv
+    std::string file;     // user import FILE.csv; the directory of user export --out and user import --in
     // Destructive commands (tenant, user and device delete) do nothing without --yes; tenant delete of a tenant
     // that still has users also needs --force.
     bool yes = false;

@@ -53,6 +53,14 @@ TEST(admin_parse, reads_every_documented_command) {
               admin_action::user_show);
     EXPECT_EQ(parse_admin({"device", "show", "--tenant", "acme", "--user", "bob", "--device", "IMEI:1"}).error, "");
     EXPECT_EQ(parse_admin({"session", "list", "--tenant", "acme", "--user", "bob"}).request.user, "bob");
+    EXPECT_EQ(parse_admin({"user", "import", "users.csv"}).request.file, "users.csv");
+    auto items = parse_admin({"user", "import", "--tenant", "acme", "--user", "bob", "--in", "dir"});
+    EXPECT_EQ(items.request.action, admin_action::user_import_items);
+    EXPECT_EQ(items.request.file, "dir");
+    EXPECT_NE(parse_admin({"user", "import", "users.csv", "--tenant", "acme"}).error, "");
+    EXPECT_NE(parse_admin({"user", "import", "--tenant", "acme", "--in", "dir"}).error, "");
+    EXPECT_EQ(parse_admin({"user", "export", "--tenant", "acme", "--user", "bob", "--out", "d"}).request.action,
+              admin_action::user_export);
     auto kill = parse_admin({"session", "kill", "--tenant", "acme", "--session", "42", "--yes"});
     EXPECT_EQ(kill.error, "");
     EXPECT_EQ(kill.request.session, "42");
