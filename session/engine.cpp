@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "persistence/log_value.hpp"
 #include "session/codec.hpp"
@@ -198,6 +199,53 @@ std::size_t size_budget(const run& r, std::size_t used) {
     return usable > used ? usable - used : 0;
 }
 
+// The statuses and commands an earlier reply had no room for go first, before this message's own.
+void take_carried(run& r) {
+    if (r.st.pending_reply.empty()) return;
+    auto decoded = decode(r.st.pending_reply);
+    r.st.pending_reply.clear();
+    if (!decoded) throw std::logic_error("session state holds an undecodable pending reply");
+    std::vector<status> carried;
+    std::vector<command> commands;
+    for (auto& c : decoded.value().body.commands) {
+        if (auto* s = std::get_if<status>(&c.value)) {
+            carried.push_back(std::move(*s));
+        } else {
+            commands.push_back(std::move(c));
+        }
+    }
+    r.carrying = !carried.empty();
+    r.statuses.insert(r.statuses.begin(), std::make_move_iterator(carried.begin()),
+                      std::make_move_iterator(carried.end()));
+    r.commands.insert(r.commands.begin(), std::make_move_iterator(commands.begin()),
+                      std::make_move_iterator(commands.end()));
+    r.final = r.final || std::exchange(r.st.pending_final, false);
+}
+
+// Keeps in `statuses` (the SyncHdr's first) those that fit the client's MaxMsgSize, at least one besides the
+// SyncHdr's; the rest and our commands wait in the state for the next reply, which the client asks for (Alert 222)
+// or gets with its next message. True when some were kept back: this reply then ends no package.
+bool split_statuses(run& r, std::vector<status>& statuses) {
+    const auto usable = size_budget(r, 0);
+    auto size = encoded_size(build_reply(r, {statuses.front()}, {}), r.in.encoding);
+    std::size_t keep = 1;
+    for (; keep < statuses.size(); ++keep) {
+        auto probe = statuses[keep];
+        probe.cmd_id = std::to_string(keep + 1);
+        auto more = encoded_size(command{std::move(probe)}, r.in.version, r.in.encoding);
+        if (keep > 1 && size + more > usable) break;
+        size += more;
+    }
+    if (keep == statuses.size()) return false;
+    std::vector<status> rest(std::make_move_iterator(statuses.begin() + static_cast<std::ptrdiff_t>(keep)),
+                             std::make_move_iterator(statuses.end()));
+    statuses.resize(keep);
+    r.st.pending_reply = encode_xml(build_reply(r, std::move(rest), std::exchange(r.commands, {})));
+    r.st.pending_final = r.final;
+    r.final = false;
+    return true;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -223,9 +271,12 @@ engine_outcome process_message(const message& in, session_state& state, persiste
         for (const auto& cmd : in.body.commands) detail::dispatch(r, cmd);
         detail::advance(r);
     }
+    const bool continues = !outcome.auth_failed && !r.suspended;
+    if (continues) detail::take_carried(r);
     std::vector<status> statuses{std::move(header_status)};
     for (auto& s : r.statuses) statuses.push_back(std::move(s));
-    if (!outcome.auth_failed && !r.suspended && state.current == phase::server_changes) {
+    const bool held_back = continues && detail::split_statuses(r, statuses);
+    if (continues && !held_back && state.current == phase::server_changes) {
         auto partial = detail::build_reply(r, statuses, r.commands);
         r.message_budget = detail::size_budget(r, 1500);
         detail::fill_server_changes(r, detail::size_budget(r, encoded_size(partial, in.encoding)));
@@ -237,7 +288,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
     }
     outcome.reply = detail::build_reply(r, std::move(statuses), std::move(r.commands));
     ++state.next_msg_id;
-    outcome.session_done = state.current == phase::done;
+    outcome.session_done = state.current == phase::done && state.pending_reply.empty();
     return outcome;
 }
 

@@ -246,6 +246,10 @@ struct sent_position {
     std::size_t inner;   // index in the Sync's commands
 };
 
+// A message of package 4 with little but its items: not the first (which answers package 3), none carrying statuses
+// an earlier reply had no room for.
+bool light_message(const run& r) { return !r.package4_start && !r.carrying; }
+
 // The client's MaxMsgSize leaves no room for progress: the session ends here rather than send empty messages forever.
 void too_small(run& r) {
     spdlog::warn("sync: MaxMsgSize {} leaves no room for an item, session ends tenant={} device={} session={}",
@@ -260,7 +264,7 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
     s.server_sync_started = true;
     auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
     if (used > budget) {
-        if (!r.package4_start && sent.empty()) too_small(r);  // not even an empty Sync fits a message
+        if (light_message(r) && sent.empty()) too_small(r);  // not even an empty Sync fits a message
         return false;
     }
     bool full = false;
@@ -275,7 +279,7 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
         auto offset_before = s.out_offset;
         // No item in this message yet, which is not the first of the package (that one answers package 3, and its
         // statuses may leave less room than the next message has).
-        const bool alone = !r.package4_start && sent.empty() && out.commands.empty();
+        const bool alone = light_message(r) && sent.empty() && out.commands.empty();
         auto result = next_command(r, s, at, reader, budget - used, alone, cmd, complete);
         if (result == outcome::skip) {
             s.out_offset = 0;

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "session/codec.hpp"
 #include "session/test_phone.hpp"
 
 // Protocol details off the happy path: the statuses the engine answers with and what it does with odd requests.
@@ -183,6 +184,37 @@ TEST(engine_protocol, a_max_msg_size_too_small_for_any_item_ends_the_session_wit
     ASSERT_TRUE(got.last.body.final) << "no end after " << got.messages << " messages";
     EXPECT_LE(got.messages, 3);
     EXPECT_EQ(testing::statuses_of(got.last, "SyncHdr").at(0)->data, "500");
+}
+
+// A client with a small MaxMsgSize sends many commands in one message: their statuses come over several replies, each
+// within its MaxMsgSize, every command answered exactly once, and the session ends normally.
+TEST(engine_protocol, statuses_beyond_the_max_msg_size_go_in_the_next_messages) {
+    constexpr std::size_t limit = 2000;
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.send(testing::with_max_msg_size(a.start(201), limit));
+    std::map<std::string, std::string> contacts;
+    for (int i = 0; i < 40; ++i) contacts[std::to_string(i)] = vcard("Person " + std::to_string(i));
+    auto request = a.changes(contacts);
+    std::map<std::string, int> answered;  // MsgRef/CmdRef -> statuses
+    auto reply = a.send(request).reply;
+    int replies = 1;
+    for (;; reply = a.send(a.more()).reply, ++replies) {
+        ASSERT_LE(encode(reply, wire_encoding::xml).size(), limit) << "reply " << replies;
+        for (const auto& c : reply.body.commands) {
+            const auto* st = std::get_if<status>(&c.value);
+            if (st && st->cmd != "SyncHdr" && st->msg_ref == request.header.msg_id) ++answered[st->cmd_ref];
+        }
+        if (reply.body.final || replies == 50) break;
+    }
+    ASSERT_TRUE(reply.body.final);
+    EXPECT_GT(replies, 1);
+    std::map<std::string, std::string> names;
+    collect_commands(request.body.commands, names);
+    EXPECT_EQ(answered.size(), names.size()) << "every command of the message answered";
+    for (const auto& [ref, n] : answered) EXPECT_EQ(n, 1) << "CmdRef " << ref;
+    EXPECT_TRUE(a.send(a.apply_server_changes(reply)).session_done);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 40u);
 }
 
 // Commands out of the session's phase are refused with 403 and never applied: a Sync once package 4 went out, a Map

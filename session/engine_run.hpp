@@ -22,6 +22,7 @@ struct run {
     std::size_t message_budget = 0;  // bytes for commands in a message with little else in it
     bool suspended = false;          // the client suspends the session (Alert 224)
     bool package4_start = false;     // this reply is the first message of package 4
+    bool carrying = false;           // this reply carries statuses an earlier one had no room for
     int abort_code = 0;              // nonzero: the session ends here, its SyncHdr Status says why
 
     std::int64_t tenant() const { return ctx.tenant_id; }

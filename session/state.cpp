@@ -242,6 +242,10 @@ std::string encode_state(const session_state& state) {
     w.put("max_obj", state.max_obj_size);
     w.put("auth_failures", state.auth_failures);
     w.put("devinf_known", state.devinf_known);
+    if (!state.pending_reply.empty()) {
+        w.put("pending_reply", state.pending_reply);
+        w.put("pending_final", state.pending_final);
+    }
     w.put("started", state.started_unix_ms);
     w.put("bytes_in", state.bytes_in);
     w.put("bytes_out", state.bytes_out);
@@ -266,6 +270,8 @@ std::optional<session_state> decode_state(const std::string& text) {
         if (name == "user") state.user_name = value;
         if (name == "version") state.version = value;
         if (name == "devinf_known") state.devinf_known = value == "1";
+        if (name == "pending_reply") state.pending_reply = value;
+        if (name == "pending_final") state.pending_final = value == "1";
         if (name == "store") {
             store_state store;
             if (!decode_store(value, store)) return std::nullopt;

@@ -102,6 +102,10 @@ struct session_state {
     std::int64_t max_obj_size = 0;
     std::int64_t auth_failures = 0;
     bool devinf_known = false;
+    // Statuses (and the commands after them) of a reply that exceeded the client's MaxMsgSize, as a SyncML message
+    // in XML, sent first in the next reply; `pending_final`: that reply ended our package.
+    std::string pending_reply;
+    bool pending_final = false;
     std::vector<store_state> stores;
     std::int64_t started_unix_ms = 0;
     std::int64_t bytes_in = 0, bytes_out = 0;
