@@ -181,4 +181,28 @@ std::string sessions_json(const std::vector<persistence::session_info>& sessions
     });
 }
 
+std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens) {
+    return array_of(tokens, [](json_object& o, const persistence::admin_token_info& t) {
+        o.text("name", t.name);
+        o.optional_text("tenant", t.tenant);
+        o.text("created_at", t.created_at);
+        o.optional_text("last_used_at", t.last_used_at);
+    });
+}
+
+std::string audit_json(const std::vector<persistence::audit_record>& records) {
+    const auto empty_as_null = [](const std::string& text) {
+        return text.empty() ? std::nullopt : std::optional<std::string>(text);
+    };
+    return array_of(records, [&](json_object& o, const persistence::audit_record& r) {
+        o.number("id", r.id);
+        o.text("at", r.at);
+        o.text("actor", r.entry.actor);
+        o.text("action", r.entry.action);
+        o.optional_text("tenant", empty_as_null(r.entry.tenant));
+        o.optional_text("target", empty_as_null(r.entry.target));
+        o.text("result", r.entry.result);
+    });
+}
+
 }  // namespace syncml::server

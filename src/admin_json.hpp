@@ -7,7 +7,9 @@
 
 #include "persistence/account_details.hpp"
 #include "persistence/accounts.hpp"
+#include "persistence/admin_audit.hpp"
 #include "persistence/admin_sessions.hpp"
+#include "persistence/admin_tokens.hpp"
 
 namespace syncml::server {
 
@@ -18,5 +20,7 @@ std::string tenant_json(const persistence::tenant_details& details);
 std::string user_json(const persistence::user_details& details);
 std::string device_json(const persistence::device_details& details);
 std::string sessions_json(const std::vector<persistence::session_info>& sessions);
+std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens);
+std::string audit_json(const std::vector<persistence::audit_record>& records);
 
 }  // namespace syncml::server

@@ -3,9 +3,13 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "persistence/admin_audit.hpp"
 #include "persistence/database.hpp"
+#include "persistence/errors.hpp"
+#include "persistence/log_event.hpp"
 #include "persistence/migrations.hpp"
 #include "src/admin_command.hpp"
+#include "src/admin_token_command.hpp"
 #include "src/database_target.hpp"
 #include "src/secret_key_setup.hpp"
 
@@ -14,6 +18,45 @@ namespace {
 
 void connect(persistence::database& db, const database_target& target) {
     if (!db.ensure_connected()) throw std::runtime_error("cannot connect to " + target.description());
+}
+
+// Connects for an admin command; false (after telling why) when the schema is not one this binary may work on.
+// Schema changes are `migrate`'s (or serve's at start-up) to make, at a time the operator chose. A schema newer by
+// backward-compatible migrations only is one this binary can still work on (a rollout).
+bool open_admin_database(persistence::database& db, const database_target& target) {
+    connect(db, target);
+    const auto schema = persistence::read_schema_status(db);
+    if (schema.usable()) return true;
+    std::cerr << "syncml-server: the database schema is at version " << schema.current << ", this version needs "
+              << schema.latest
+              << (schema.behind() ? ": run 'syncml-server migrate' first\n"
+                                  : ": this binary is older than the database\n");
+    return false;
+}
+
+int run_token_words(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log) {
+    const auto parsed = parse_token_command(words);
+    if (!parsed.error.empty()) {
+        std::cerr << "syncml-server: " << parsed.error << "\n";
+        return 2;
+    }
+    database_target target(config.database, process_role::command, log);
+    persistence::database db(target.url());
+    if (!open_admin_database(db, target)) return 1;
+    return run_token_command(parsed.request, db, std::cout, std::cerr);
+}
+
+// A change made from the command line goes to the audit log like one made through the API; a log that cannot be
+// written does not undo the change, so it only warns.
+void audit_cli_command(persistence::database& db, const admin_request& request, int status, spdlog::logger& log) {
+    const auto entry = cli_audit_entry(request, status);
+    if (!entry) return;
+    try {
+        persistence::record_audit(db, *entry);
+    } catch (const persistence::db_error& e) {
+        persistence::log_event(log, spdlog::level::warn, "audit log not written",
+                               {{"action", entry->action}, {"error", e.what()}});
+    }
 }
 
 }  // namespace
@@ -35,6 +78,7 @@ int run_migrate(const server_config& config, spdlog::logger& log) {
 }
 
 int run_admin_command(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log) {
+    if (is_token_command(words)) return run_token_words(config, words, log);
     auto parsed = parse_admin(words);
     if (!parsed.error.empty()) {
         std::cerr << "syncml-server: " << parsed.error << "\n";
@@ -47,19 +91,11 @@ int run_admin_command(const server_config& config, const std::vector<std::string
     }
     database_target target(config.database, process_role::command, log);
     persistence::database db(target.url());
-    connect(db, target);
-    // Schema changes are `migrate`'s (or serve's at start-up) to make, at a time the operator chose.
-    // A schema newer by backward-compatible migrations only is one this binary can still work on (a rollout).
-    const auto schema = persistence::read_schema_status(db);
-    if (!schema.usable()) {
-        std::cerr << "syncml-server: the database schema is at version " << schema.current << ", this version needs "
-                  << schema.latest
-                  << (schema.behind() ? ": run 'syncml-server migrate' first\n"
-                                      : ": this binary is older than the database\n");
-        return 1;
-    }
+    if (!open_admin_database(db, target)) return 1;
     const auto md5_key = prepare_secret_key(config.database, db, log);
-    return run_admin(parsed.request, db, std::cout, std::cerr, md5_key ? &*md5_key : nullptr);
+    const int status = run_admin(parsed.request, db, std::cout, std::cerr, md5_key ? &*md5_key : nullptr);
+    audit_cli_command(db, parsed.request, status, log);
+    return status;
 }
 
 }  // namespace syncml::server
