@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "persistence/accounts.hpp"
 #include "persistence/sync_store.hpp"
 #include "persistence/user_items.hpp"
 #include "session/item_convert.hpp"
@@ -242,13 +243,25 @@ transfer_counts import_user(persistence::database& db, const std::string& tenant
     transfer_counts counts;
     // Everything is read (and converted) before the transaction starts: a file that cannot be read adds nothing.
     const auto items = items_in(dir, counts);
+    std::map<std::string, std::int64_t> adds;  // per kind
+    for (const auto& item : items) ++adds[item.first];
+    const auto tenant_info = persistence::find_tenant(db, tenant);
+    const std::int64_t limit = tenant_info ? tenant_info->settings.max_items_per_datastore : 0;
     const bool done = persistence::run_sync_transaction(db, [&](persistence::sync_store& store) {
         std::map<std::string, std::int64_t> datastores;
+        for (const auto& [kind, count] : adds) {
+            datastores[kind] = store.datastore(ids.tenant, ids.user, kind);
+            // The tenant's quota holds for imports as for a phone's Adds: all of them or none.
+            if (store.live_items(ids.tenant, datastores[kind], limit) + count > limit) {
+                throw std::invalid_argument("importing " + std::to_string(count) + " items into " + kind +
+                                            " would exceed the tenant's max-items-per-datastore (" +
+                                            std::to_string(limit) + "); nothing was imported");
+            }
+        }
         for (const auto& [kind, content] : items) {
-            auto [at, fresh] = datastores.emplace(kind, 0);
-            if (fresh) at->second = store.datastore(ids.tenant, ids.user, kind);
             const auto parsed = session::parse_canonical(content);
-            store.add_item(ids.tenant, at->second, content, session::index_keys(content, parsed ? &*parsed : nullptr));
+            store.add_item(ids.tenant, datastores[kind], content,
+                           session::index_keys(content, parsed ? &*parsed : nullptr));
         }
     });
     if (!done) throw std::runtime_error("the database failed; nothing was imported");

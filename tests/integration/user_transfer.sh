@@ -95,6 +95,10 @@ check "import into an unknown user fails (1)" test "$(status_of admin user impor
 check "import from a missing directory fails (1)" test "$(status_of admin user import --tenant xfer --user bob --in "$work/none")" = 1
 check "import needs all of --tenant, --user and --in (2)" test "$(status_of admin user import --tenant xfer --in "$out")" = 2
 check "and nothing was added" test "$(live_items bob)" = "calendar=0 contacts=0 memos=0 tasks=0"
+admin tenant set xfer --max-items-per-datastore 2 >/dev/null
+check "an import beyond the tenant's item limit fails (1)" test "$(status_of admin user import --tenant xfer --user bob --in "$out")" = 1
+check "and adds nothing, not even the stores within the limit" test "$(live_items bob)" = "calendar=0 contacts=0 memos=0 tasks=0"
+admin tenant set xfer --max-items-per-datastore 100000 >/dev/null
 check "user import into a new user" bash -c "'$bin' admin user import --tenant xfer --user bob --in '$out' >'$work/import.out' 2>&1"
 check "it reports the counts" grep -q "^3 contacts, 2 events, 1 tasks, 2 memos imported into user bob" "$work/import.out"
 check "the new user holds the same items" test "$(live_items bob)" = "$expected"
