@@ -3,7 +3,9 @@
 # events (one in a VTIMEZONE, one recurring with an exception), a task and memos; `user export` writes them as
 # contacts.vcf, calendar.ics, tasks.ics and memos/*.txt; the user is deleted; `user import` into a new user adds
 # the same items (same counts; exporting the new user gives the same files), and a fresh phone of the new user
-# gets them as server adds in its first sync. Bad input (unknown user, non-empty export directory) changes nothing.
+# gets them as server adds in its first sync. Bad input (unknown user, non-empty export directory, beyond the item
+# limit) changes nothing. Then with the real SyncEvolution client (../shared/interop): carol's phone sends contacts and
+# events, carol is exported, deleted and imported as dave, and a fresh phone of dave slow-syncs the same items.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
@@ -113,6 +115,29 @@ for store in contacts calendar tasks memos; do
         test "$(phone bob bob-phone $store fetch)" = "fetch $n"
 done
 check "and no duplicates came of it" test "$(live_items bob)" = "$expected"
+
+# --- after real SyncEvolution syncs: a fresh phone of the imported user gets the same items (compare.py) ----
+interop=${SYNCML_INTEROP_DIR:-$source_dir/../shared/interop}
+se_phone() {  # se_phone USER KIND HOME: set up a SyncEvolution phone and slow-sync it
+    bash "$interop/client.sh" setup --home "$3" --url "http://$SYNCML_LISTEN/sync/xfer" --user "$1" --password pw \
+        --device-id "$1-se-$2" --kind "$2" --timeout 60 >>"$work/client.log" 2>&1 &&
+        bash "$interop/client.sh" sync --home "$3" --mode slow >>"$work/client.log" 2>&1
+}
+admin user add --tenant xfer --user carol --password pw >/dev/null
+for kind in contacts events; do
+    python3 "$interop/gen-contacts.py" gen --kind $kind --count 6 --seed transfer \
+        --out "$work/se-carol-$kind/data/$kind" >>"$work/client.log" 2>&1
+    check "SyncEvolution sends carol's $kind" se_phone carol $kind "$work/se-carol-$kind"
+done
+check "export carol" bash -c "'$bin' admin user export --tenant xfer --user carol --out '$work/se-export' >/dev/null 2>&1"
+check "delete carol" bash -c "'$bin' admin user delete --tenant xfer --user carol --yes >/dev/null 2>&1"
+admin user add --tenant xfer --user dave --password pw >/dev/null
+check "import into dave" bash -c "'$bin' admin user import --tenant xfer --user dave --in '$work/se-export' >/dev/null 2>&1"
+for kind in contacts events; do
+    check "a fresh SyncEvolution phone of dave gets the $kind" se_phone dave $kind "$work/se-dave-$kind"
+    check "the same $kind as carol's phone (compare.py)" python3 "$interop/compare.py" --quiet \
+        "$work/se-carol-$kind/data/$kind" "$work/se-dave-$kind/data/$kind"
+done
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
