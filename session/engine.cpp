@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "session/codec.hpp"
 #include "session/engine_run.hpp"
 #include "session/sync_mode.hpp"
@@ -97,11 +97,29 @@ bool allowed_in_phase(const session_state& st, phased_command c) {
     throw std::logic_error("session in an unknown phase " + std::to_string(static_cast<int>(st.current)));
 }
 
+const char* phase_name(phase p) {
+    switch (p) {
+        case phase::init:
+            return "init";
+        case phase::client_changes:
+            return "client_changes";
+        case phase::server_changes:
+            return "server_changes";
+        case phase::map:
+            return "map";
+        case phase::done:
+            return "done";
+    }
+    return "unknown";
+}
+
 // A command out of phase is refused with 403 (understood, not carried out), the commands inside a Sync too.
 void refuse_out_of_phase(run& r, const command& cmd) {
-    spdlog::info("sync: {} refused out of phase {} tenant={} device={} session={}", command_name(cmd),
-                 static_cast<int>(r.st.current), r.tenant(), persistence::log_value(r.in.header.source.loc_uri),
-                 persistence::log_value(r.in.header.session_id));
+    persistence::log_event(spdlog::level::info, "sync: command refused out of phase",
+                           {{"command", command_name(cmd)},
+                            {"phase", phase_name(r.st.current)},
+                            {"device", r.in.header.source.loc_uri},
+                            {"session", r.in.header.session_id}});
     if (!no_response(cmd)) r.add_status(command_id(cmd), command_name(cmd), status_codes::forbidden);
     if (const auto* s = std::get_if<sync>(&cmd.value)) {
         for (const auto& inner : s->commands) {

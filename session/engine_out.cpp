@@ -10,7 +10,7 @@
 #include <set>
 #include <utility>
 
-#include "persistence/log_value.hpp"
+#include "persistence/log_event.hpp"
 #include "session/codec.hpp"
 #include "session/item_convert.hpp"
 #include "session/store_names.hpp"
@@ -252,9 +252,10 @@ bool light_message(const run& r) { return !r.package4_start && !r.carrying; }
 
 // The client's MaxMsgSize leaves no room for progress: the session ends here rather than send empty messages forever.
 void too_small(run& r) {
-    spdlog::warn("sync: MaxMsgSize {} leaves no room for an item, session ends tenant={} device={} session={}",
-                 r.st.max_msg_size, r.tenant(), persistence::log_value(r.in.header.source.loc_uri),
-                 persistence::log_value(r.in.header.session_id));
+    persistence::log_event(spdlog::level::warn, "sync: MaxMsgSize leaves no room for an item, session ends",
+                           {{"max_msg_size", r.st.max_msg_size},
+                            {"device", r.in.header.source.loc_uri},
+                            {"session", r.in.header.session_id}});
     r.abort_code = status_codes::command_failed;
 }
 
