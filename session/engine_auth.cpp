@@ -6,6 +6,7 @@
 // stores a fresh nonce, so a stranger can never rotate a real device's nonce away.
 
 #include "session/engine_run.hpp"
+#include "session/sync_mode.hpp"
 
 #include "session/auth.hpp"
 
@@ -51,25 +52,25 @@ bool check_auth(run& r, status& header_status) {
     // hands an authenticated state only to a message that may continue the session (token, address or
     // credentials; see sync_service).
     if (r.st.authenticated) {
-        header_status.data = code_text(200);
+        header_status.data = code_text(status_codes::ok);
         return true;
     }
     if (!cred) {
-        header_status.data = code_text(407);
+        header_status.data = code_text(status_codes::missing_credentials);
         header_status.chal = make_challenge(r, false);
         return false;
     }
     bool md5 = is_md5(*cred);
     if (!credentials_match(r, *cred)) {
         ++r.st.auth_failures;
-        header_status.data = code_text(401);
+        header_status.data = code_text(status_codes::invalid_credentials);
         header_status.chal = make_challenge(r, md5);
         return false;
     }
     r.st.authenticated = true;
     r.st.user_id = r.ctx.account->user_id;
     r.st.user_name = r.ctx.account->name;
-    header_status.data = code_text(212);
+    header_status.data = code_text(status_codes::authenticated);
     // A fresh nonce after every use, so a captured digest cannot be replayed.
     if (md5) {
         r.device.nonce = r.ctx.make_nonce ? r.ctx.make_nonce() : random_nonce();
