@@ -57,6 +57,23 @@ const std::vector<config_key>& keys() {
         {"metrics_listen", "SYNCML_METRICS_LISTEN", "host:port serving /metrics, /healthz, /readyz", false,
          assign(&server_config::metrics, &metrics_config::listen, parse_endpoint),
          read(&server_config::metrics, &metrics_config::listen)},
+        {"admin_listen", "SYNCML_ADMIN_LISTEN",
+         "host:port of the HTTP admin API (JSON, bearer tokens from `admin token create`); empty: off. Keep it "
+         "private",
+         false,
+         [](server_config& config, const std::string& text) -> std::optional<std::string> {
+             if (text.empty()) {
+                 config.admin.listen.reset();
+                 return std::nullopt;
+             }
+             auto value = parse_endpoint(text);
+             if (!value.ok()) return value.error;
+             config.admin.listen = *value.value;
+             return std::nullopt;
+         },
+         [](const server_config& config) {
+             return config.admin.listen ? format_endpoint(*config.admin.listen) : std::string();
+         }},
         {"io_threads", "SYNCML_IO_THREADS", "threads running network I/O (1-256)", false,
          assign(&server_config::http, &http_config::io_threads, unsigned_in(1, 256)),
          read(&server_config::http, &http_config::io_threads)},
@@ -216,15 +233,22 @@ void apply_file(server_config& config, const config_sources& sources, std::vecto
     }
 }
 
+bool same_port(const endpoint& a, const endpoint& b) {
+    return a.port == b.port && (a.host == b.host || a.host == "0.0.0.0" || b.host == "0.0.0.0");
+}
+
 void check_consistency(const server_config& config, std::vector<std::string>& errors) {
     if (config.http.tls_cert.empty() != config.http.tls_key.empty()) {
         errors.push_back("tls_cert/tls_key: set both (HTTPS) or neither (plain HTTP)");
     }
     const auto& http = config.http.listen;
     const auto& metrics = config.metrics.listen;
-    if (http.port == metrics.port &&
-        (http.host == metrics.host || http.host == "0.0.0.0" || metrics.host == "0.0.0.0")) {
+    if (same_port(http, metrics)) {
         errors.push_back("metrics_listen: must not use the same port as listen (" + format_endpoint(http) + ")");
+    }
+    if (const auto& admin = config.admin.listen;
+        admin && admin->port != 0 && (same_port(*admin, http) || same_port(*admin, metrics))) {
+        errors.push_back("admin_listen: must not use the same port as listen or metrics_listen");
     }
 }
 

@@ -49,6 +49,12 @@ struct metrics_config {
     endpoint listen{"127.0.0.1", 9090};
 };
 
+// The HTTP admin API (src/admin_api.hpp): off unless a listen address is given. It changes accounts, so it belongs
+// on a private network or loopback.
+struct admin_config {
+    std::optional<endpoint> listen;
+};
+
 struct pool_config {
     unsigned worker_threads = 4;
     std::size_t queue_limit = 256;
@@ -99,6 +105,7 @@ struct log_config {
 struct server_config {
     http_config http;
     metrics_config metrics;
+    admin_config admin;
     pool_config pool;
     database_config database;
     log_config log;

@@ -90,6 +90,18 @@ TEST(config, listeners_must_not_share_a_port) {
     EXPECT_TRUE(mentions(result, "metrics_listen"));
 }
 
+TEST(config, the_admin_api_is_off_unless_a_listen_address_is_given) {
+    EXPECT_FALSE(parse("").config.admin.listen);
+    auto result = parse("admin_listen = 127.0.0.1:9443\n");
+    ASSERT_TRUE(result.ok());
+    ASSERT_TRUE(result.config.admin.listen);
+    EXPECT_EQ(format_endpoint(*result.config.admin.listen), "127.0.0.1:9443");
+    EXPECT_NE(print_config(result.config).find("admin_listen = 127.0.0.1:9443"), std::string::npos);
+    EXPECT_FALSE(parse("admin_listen = 127.0.0.1:9443\n", {{"SYNCML_ADMIN_LISTEN", ""}}).config.admin.listen);
+    EXPECT_TRUE(mentions(parse("admin_listen = nonsense\n"), "admin_listen"));
+    EXPECT_TRUE(mentions(parse("admin_listen = 127.0.0.1:9090\n"), "admin_listen: must not use the same port"));
+}
+
 TEST(config, print_config_masks_database_passwords) {
     auto result = parse("database_url = postgresql://syncml:s3cret@db:5432/syncml?sslmode=require\n");
     ASSERT_TRUE(result.ok());

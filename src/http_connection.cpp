@@ -54,12 +54,32 @@ struct connection {
     std::string client;       // the client's address: the peer's, or X-Forwarded-For from a trusted proxy
 };
 
-// A sync job's result travels back to the connection's strand through this slot; the timer is the wake-up.
+// A worker's result (a sync_outcome, an admin reply) travels back to the connection's strand through this slot;
+// the timer is the wake-up.
+template <class Result>
 struct job_slot {
     explicit job_slot(net::any_io_executor executor) : timer(executor) {}
     net::steady_timer timer;
-    std::optional<sync_outcome> outcome;
+    std::optional<Result> outcome;
+
+    // The completion a worker calls.
+    static auto completion(std::shared_ptr<job_slot> slot) {
+        return [slot](Result result) {
+            auto executor = slot->timer.get_executor();
+            net::post(executor, [slot, result = std::move(result)]() mutable {
+                slot->outcome = std::move(result);
+                slot->timer.cancel();
+            });
+        };
+    }
 };
+
+template <class Result>
+net::awaitable<Result> wait_for(std::shared_ptr<job_slot<Result>> slot) {
+    error_code ec;
+    while (!slot->outcome) co_await slot->timer.async_wait(net::redirect_error(net::use_awaitable, ec));
+    co_return std::move(*slot->outcome);
+}
 
 bool is_transport_error(const error_code& ec) {
     return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
@@ -150,14 +170,15 @@ forwarded_headers forwarded_headers_of(const http::fields& fields) {
             header_lines(fields, "X-Forwarded-Host")};
 }
 
-// Reads the body, queues the job, waits for the worker's answer without holding the io thread.
+enum class body_read { complete, too_large, malformed };
+
+// Reads the request's body up to `limit` bytes (refusing a larger announced one before reading it).
 template <class Stream>
-net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn, route_decision route) {
+net::awaitable<body_read> read_body(std::shared_ptr<connection<Stream>> conn, std::uint64_t limit) {
     auto& parser = *conn->parser;
-    const std::uint64_t limit = conn->state->config.http.body_limit;
     if (parser.content_length().value_or(0) > limit) {
         conn->must_close = true;
-        co_return text_reply(413, "request body too large\n");
+        co_return body_read::too_large;
     }
     parser.body_limit(limit);
     if (beast::iequals(parser.get()[http::field::expect], "100-continue")) co_await send_continue(conn);
@@ -165,13 +186,22 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     conn->lowest().expires_after(conn->state->config.http.read_timeout);
     co_await http::async_read(conn->stream, conn->buffer, parser, net::redirect_error(net::use_awaitable, ec));
     conn->must_close = static_cast<bool>(ec);
-    if (ec == http::error::body_limit) co_return text_reply(413, "request body too large\n");
+    if (ec == http::error::body_limit) co_return body_read::too_large;
     if (ec) {
         conn->silent = is_transport_error(ec);
-        co_return text_reply(400, "malformed request body\n");
+        co_return body_read::malformed;
     }
-    auto& request = parser.get();
-    conn->request_bytes = request.body().size();
+    conn->request_bytes = parser.get().body().size();
+    co_return body_read::complete;
+}
+
+// Reads the body, queues the job, waits for the worker's answer without holding the io thread.
+template <class Stream>
+net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn, route_decision route) {
+    const body_read read = co_await read_body(conn, conn->state->config.http.body_limit);
+    if (read == body_read::too_large) co_return text_reply(413, "request body too large\n");
+    if (read == body_read::malformed) co_return text_reply(400, "malformed request body\n");
+    auto& request = conn->parser->get();
     const client_origin origin = decide_origin(conn->state->config.http, conn->ends, forwarded_headers_of(request));
     session::sync_request job;
     job.tenant = route.tenant;
@@ -184,23 +214,41 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     job.encoding = route.encoding;
     job.body = std::move(request.body());
 
-    auto slot = std::make_shared<job_slot>(co_await net::this_coro::executor);
+    auto slot = std::make_shared<job_slot<sync_outcome>>(co_await net::this_coro::executor);
     slot->timer.expires_at(clock::time_point::max());
-    const bool queued = conn->state->services.dispatcher.submit(std::move(job), [slot](sync_outcome outcome) {
-        auto executor = slot->timer.get_executor();
-        net::post(executor, [slot, outcome = std::move(outcome)]() mutable {
-            slot->outcome = std::move(outcome);
-            slot->timer.cancel();
-        });
-    });
+    const bool queued =
+        conn->state->services.dispatcher.submit(std::move(job), job_slot<sync_outcome>::completion(slot));
     if (!queued) co_return with_header(text_reply(503, "server busy, try again later\n"), "Retry-After", "1");
-    while (!slot->outcome) co_await slot->timer.async_wait(net::redirect_error(net::use_awaitable, ec));
-    co_return reply_from(std::move(*slot->outcome));
+    co_return reply_from(co_await wait_for(slot));
+}
+
+// The admin API: what the head decides is answered at once, the rest on a worker (admin_api.hpp).
+template <class Stream>
+net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn) {
+    admin_dispatcher& admin = *conn->state->services.admin;
+    const body_read read = co_await read_body(conn, k_admin_body_limit);
+    if (read == body_read::too_large) co_return admin_error_reply(413, "request body larger than 64 KiB");
+    if (read == body_read::malformed) co_return admin_error_reply(400, "malformed request body");
+    auto& request = conn->parser->get();
+    conn->client = conn->ends.peer_address;
+    admin_api_request call{.method = std::string(request.method_string()),
+                           .target = std::string(request.target()),
+                           .content_type = std::string(request[http::field::content_type]),
+                           .authorization = std::string(request[http::field::authorization]),
+                           .body = std::move(request.body())};
+    if (auto now = admin.answer_now(call)) co_return std::move(*now);
+    auto slot = std::make_shared<job_slot<http_reply>>(co_await net::this_coro::executor);
+    slot->timer.expires_at(clock::time_point::max());
+    if (!admin.submit(std::move(call), job_slot<http_reply>::completion(slot))) {
+        co_return with_header(admin_error_reply(503, "server busy, try again later"), "Retry-After", "1");
+    }
+    co_return co_await wait_for(slot);
 }
 
 // Why a request was refused, for its log line: the first line of the plain-text reply the client got.
 std::string refusal_reason(const http_reply& reply) {
-    if (reply.status < 400 || !reply.content_type.starts_with("text/plain")) return {};
+    const bool readable = reply.content_type.starts_with("text/plain") || reply.content_type == "application/json";
+    if (reply.status < 400 || !readable) return {};
     constexpr std::size_t max_reason = 200;
     return reply.body.substr(0, std::min({reply.body.find('\n'), reply.body.size(), max_reason}));
 }
@@ -250,6 +298,8 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
         conn->must_close = !conn->parser->is_done();  // an unread body cannot be skipped safely
     } else if (route.endpoint == endpoint_kind::sync) {
         reply = co_await answer_sync(conn, route);
+    } else if (route.endpoint == endpoint_kind::admin) {
+        reply = co_await answer_admin(conn);
     } else {
         reply = probe_reply(*conn->state, route.endpoint, conn->listener);
         conn->must_close = !conn->parser->is_done();
@@ -323,7 +373,9 @@ struct registration {
                 if (auto alive = weak.lock()) alive->close();
             });
         });
-        const char* listener = conn->listener == listener_kind::sync ? "sync" : "metrics";
+        const char* listener = conn->listener == listener_kind::sync      ? "sync"
+                               : conn->listener == listener_kind::metrics ? "metrics"
+                                                                          : "admin";
         if (!admitted.id) conn->state->services.metrics.connection_refused(listener);
         if (admitted.refusals_to_report > 0) {
             persistence::log_event(

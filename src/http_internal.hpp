@@ -16,16 +16,22 @@ struct front_end_state {
         : config(config_),
           services(services_),
           sync_connections(config_.http.max_connections),
-          metrics_connections(config_.http.max_connections) {}
+          metrics_connections(config_.http.max_connections),
+          admin_connections(config_.http.max_connections) {}
     connection_registry& connections(listener_kind kind) {
-        return kind == listener_kind::sync ? sync_connections : metrics_connections;
+        return kind == listener_kind::sync      ? sync_connections
+               : kind == listener_kind::metrics ? metrics_connections
+                                                : admin_connections;
     }
-    std::size_t open_connections() const { return sync_connections.size() + metrics_connections.size(); }
+    std::size_t open_connections() const {
+        return sync_connections.size() + metrics_connections.size() + admin_connections.size();
+    }
 
     const server_config& config;
     http_services services;
     connection_registry sync_connections;
     connection_registry metrics_connections;
+    connection_registry admin_connections;
     std::unique_ptr<tls_context_store> tls;  // set when the SyncML listener speaks HTTPS
 };
 

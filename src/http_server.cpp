@@ -71,6 +71,7 @@ struct http_server::impl {
           state(std::make_shared<front_end_state>(config, services)),
           sync_listener(std::make_shared<listener>(ioc, listener_kind::sync)),
           metrics_listener(std::make_shared<listener>(ioc, listener_kind::metrics)),
+          admin_listener(std::make_shared<listener>(ioc, listener_kind::admin)),
           control(net::make_strand(ioc)),
           signals(control),
           tls_watch(control) {}
@@ -86,6 +87,7 @@ struct http_server::impl {
     std::shared_ptr<front_end_state> state;
     std::shared_ptr<listener> sync_listener;
     std::shared_ptr<listener> metrics_listener;
+    std::shared_ptr<listener> admin_listener;  // bound only when the admin API is configured
     // Signals and the certificate watch run on one strand, so drain() can cancel them from any thread.
     net::strand<net::io_context::executor_type> control;
     net::signal_set signals;
@@ -114,7 +116,7 @@ net::awaitable<void> http_server::impl::drain() {
     auto& log = state->services.log;
     persistence::log_event(log, spdlog::level::info, "shutting down: no new connections, waiting for the open ones",
                            {{"open", state->open_connections()}});
-    for (auto l : {sync_listener, metrics_listener}) {
+    for (auto l : {sync_listener, metrics_listener, admin_listener}) {
         net::post(l->acceptor.get_executor(), [l] {
             error_code ignored;
             l->acceptor.close(ignored);
@@ -128,6 +130,7 @@ net::awaitable<void> http_server::impl::drain() {
     error_code ignored;
     state->sync_connections.begin_shutdown();
     state->metrics_connections.begin_shutdown();
+    state->admin_connections.begin_shutdown();
     const auto deadline = std::chrono::steady_clock::now() + state->config.shutdown_deadline;
     net::steady_timer timer(ioc);
     while (state->open_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -192,7 +195,13 @@ void http_server::start() {
     if (config.http.tls_enabled()) impl_->state->tls = std::make_unique<tls_context_store>(config.http);
     bind(*impl_->sync_listener, impl_->ioc, config.http.listen);
     bind(*impl_->metrics_listener, impl_->ioc, config.metrics.listen);
-    for (auto l : {impl_->sync_listener, impl_->metrics_listener}) {
+    std::vector<std::shared_ptr<listener>> listeners{impl_->sync_listener, impl_->metrics_listener};
+    if (config.admin.listen) {
+        if (impl_->state->services.admin == nullptr) throw std::runtime_error("admin_listen set without an admin API");
+        bind(*impl_->admin_listener, impl_->ioc, *config.admin.listen);
+        listeners.push_back(impl_->admin_listener);
+    }
+    for (const auto& l : listeners) {
         impl_->spawn(impl_->ioc.get_executor(), accept_loop(l, impl_->state), "accept loop");
     }
     if (impl_->state->tls && config.http.tls_reload_interval.count() > 0) {
@@ -229,6 +238,11 @@ std::uint16_t http_server::sync_port() const {
 std::uint16_t http_server::metrics_port() const {
     error_code ec;
     return impl_->metrics_listener->acceptor.local_endpoint(ec).port();
+}
+
+std::uint16_t http_server::admin_port() const {
+    error_code ec;
+    return impl_->admin_listener->acceptor.is_open() ? impl_->admin_listener->acceptor.local_endpoint(ec).port() : 0;
 }
 
 }  // namespace syncml::server

@@ -1,5 +1,6 @@
 #pragma once
-// The HTTP front end: the SyncML listener (optionally TLS) and the metrics listener, served by N io threads.
+// The HTTP front end: the SyncML listener (optionally TLS), the metrics listener and, when configured, the admin API
+// listener, served by N io threads.
 // Free of Asio (pimpl) so that only the two front-end translation units pay for Beast.
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <prometheus/registry.h>
 #include <spdlog/logger.h>
 
+#include "src/admin_api.hpp"
 #include "src/config.hpp"
 #include "src/metrics.hpp"
 #include "src/readiness.hpp"
@@ -21,6 +23,7 @@ struct http_services {
     server_metrics& metrics;
     const prometheus::Registry& registry;
     spdlog::logger& log;
+    admin_dispatcher* admin = nullptr;  // serves the admin listener; config.admin.listen needs it
 };
 
 class http_server {
@@ -45,6 +48,7 @@ class http_server {
     // Bound ports (useful when the config asked for port 0).
     std::uint16_t sync_port() const;
     std::uint16_t metrics_port() const;
+    std::uint16_t admin_port() const;  // 0 when the admin API is off
 
     struct impl;
 

@@ -41,6 +41,9 @@ path_match match_path(std::string_view path, listener_kind listener) {
     if (listener == listener_kind::metrics) {
         return {path == "/metrics" ? endpoint_kind::metrics : endpoint_kind::none, {}};
     }
+    if (listener == listener_kind::admin) {
+        return {path.starts_with("/admin/") ? endpoint_kind::admin : endpoint_kind::none, {}};
+    }
     if (path == sync_prefix) return {endpoint_kind::sync, {}};
     if (path.starts_with("/sync/") && plausible_tenant(path.substr(sync_prefix.size() + 1))) {
         return {endpoint_kind::sync, std::string(path.substr(sync_prefix.size() + 1))};
@@ -83,6 +86,9 @@ route_decision route_request(const request_head& head, listener_kind listener) {
         } else {
             decision.encoding = *encoding;
         }
+    } else if (match.endpoint == endpoint_kind::admin) {
+        // Methods are the admin API's to check, per route.
+        decision.head_only = head.method == "HEAD";
     } else if (head.method == "HEAD") {
         decision.head_only = true;
     } else if (head.method != "GET") {
@@ -101,6 +107,8 @@ const char* route_label(endpoint_kind endpoint) {
             return "readyz";
         case endpoint_kind::metrics:
             return "metrics";
+        case endpoint_kind::admin:
+            return "admin";
         case endpoint_kind::none:
             break;
     }

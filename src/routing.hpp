@@ -13,9 +13,10 @@
 
 namespace syncml::server {
 
-// The SyncML listener serves /sync and the probes; the metrics listener serves /metrics and the probes.
-enum class listener_kind { sync, metrics };
-enum class endpoint_kind { sync, healthz, readyz, metrics, none };
+// The SyncML listener serves /sync and the probes; the metrics listener serves /metrics and the probes; the admin
+// listener (when configured) serves /admin/... (routed further by admin_api_routes.hpp) and the probes.
+enum class listener_kind { sync, metrics, admin };
+enum class endpoint_kind { sync, healthz, readyz, metrics, admin, none };
 
 struct request_head {
     std::string method;

@@ -29,7 +29,10 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     auto handler = make_sync_handler(config, registry, log);
     persistence::worker_pool pool({target.url(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
     pool_dispatcher dispatcher(pool, *handler, metrics, log);
-    http_server server(config, {dispatcher, readiness, metrics, registry, log});
+    // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
+    std::optional<admin_api> admin;
+    if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
+    http_server server(config, {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr});
     janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log);
     server.start();
     readiness.start();
@@ -39,6 +42,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
         log, spdlog::level::info, "listening",
         {{"sync", (config.http.tls_enabled() ? "https://" : "http://") + format_endpoint(config.http.listen)},
          {"metrics", format_endpoint(config.metrics.listen)},
+         {"admin", config.admin.listen ? format_endpoint(*config.admin.listen) : "off"},
          {"io_threads", config.http.io_threads},
          {"workers", config.pool.worker_threads},
          {"startup_ms", startup.count(), 0}});

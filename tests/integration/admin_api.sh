@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The HTTP admin API (issue 17) against the real binary and database: tokens from the CLI, every endpoint with curl,
+# tenant-scoped tokens that see only their tenant (404 for others), bad input (no or wrong token, malformed JSON, bad
+# or unknown members, unknown tenant, duplicates, a body too large) answered with clear JSON errors and nothing
+# changed, the audit log (API and CLI), the request metrics and the OpenAPI document.
+# Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
+set -uo pipefail
+source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
+bin=${SYNCML_BUILD_DIR:?SYNCML_BUILD_DIR not set}/src/syncml-server
+database_url=${SYNCML_TEST_DATABASE_URL:?SYNCML_TEST_DATABASE_URL not set}
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/admin-api.XXXXXX)}
+mkdir -p "$work"
+source "$source_dir/tests/integration/lib/checks.bash"
+admin() { "$bin" admin "$@" 2>>"$work/admin.err"; }
+sql() { psql "$database_url" -Atc "$1"; }
+
+# api METHOD PATH [BODY] [TOKEN] [CONTENT-TYPE]: the status line's code, then the body, in $work/reply.
+api() {
+    local token=${4-$all_token} type=${5-application/json}
+    local args=(-sS -o "$work/reply" -w '%{http_code}' -X "$1" -D "$work/headers")
+    [ -n "$token" ] && args+=(-H "Authorization: Bearer $token")
+    [ -n "${3-}" ] && args+=(-H "Content-Type: $type" --data-binary "$3")
+    curl "${args[@]}" "http://$SYNCML_ADMIN_LISTEN$2"
+}
+body() { cat "$work/reply"; }
+field() { json_field "$(body)" "$1"; }
+phone() {
+    PYTHONPATH="$source_dir/tests/integration/lib" python3 - "$work/phone.json" "http://$SYNCML_LISTEN" "$@" <<'PY'
+import json, os, sys
+import syncml_client as sc
+from syncml_phone import Phone
+state_file, base, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
+p = Phone(base, "acme", "alice", os.environ.get("PHONE_PASSWORD", "pw"), "api-phone")
+if os.path.exists(state_file):
+    saved = json.load(open(state_file))
+    p.session_id, p.msg_id, p.resp_uri = saved["session_id"], saved["msg_id"], saved["resp_uri"]
+for step in steps:
+    if step == "sync3":
+        print("sync: " + (p.full_sync([("c%d" % i, sc.vcard("Api%d" % i)) for i in range(3)], mode=200) or "done"))
+    elif step == "start":
+        print("start: " + p.start(mode=200).header_status())
+json.dump({"session_id": p.session_id, "msg_id": p.msg_id, "resp_uri": p.resp_uri}, open(state_file, "w"))
+PY
+}
+
+export SYNCML_DATABASE_URL=$database_url SYNCML_DATA_DIR=$work/data
+export SYNCML_LISTEN=127.0.0.1:$(free_port) SYNCML_METRICS_LISTEN=127.0.0.1:$(free_port)
+export SYNCML_ADMIN_LISTEN=127.0.0.1:$(free_port)
+"$bin" migrate >/dev/null || { echo "FAIL: migrate"; exit 1; }
+admin tenant add acme >/dev/null || exit 1
+admin tenant add other >/dev/null || exit 1
+admin user add --tenant acme --user alice --password pw >/dev/null || exit 1
+admin user add --tenant other --user olga --password pw >/dev/null || exit 1
+
+# --- tokens (CLI) ------------------------------------------------------------------------------------------
+all_token=$(admin token create --name ops --all)
+acme_token=$(admin token create --name acme-admin --tenant acme)
+check "token create prints the token once" bash -c "[[ '$all_token' =~ ^syncml_[0-9a-f]{64}$ && '$acme_token' != '$all_token' ]]"
+check "a duplicate token name fails (1)" test "$(status_of admin token create --name ops --all)" = 1
+check "a token for an unknown tenant fails (1)" test "$(status_of admin token create --name x --tenant nosuch)" = 1
+check "token create needs --tenant or --all (2)" test "$(status_of admin token create --name x)" = 2
+check "token list names both, never the token" bash -c "out=\$('$bin' admin token list 2>/dev/null);
+    grep -qP '^acme-admin\ttenant=acme\t' <<<\"\$out\" && grep -qP '^ops\ttenant=\*\t' <<<\"\$out\" &&
+    ! grep -q syncml_ <<<\"\$out\""
+check "only hashes are stored" test "$(sql "SELECT count(*) FROM admin_tokens WHERE token_sha256 =
+    sha256(convert_to('$all_token', 'UTF8'))")" = 1
+doomed_token=$(admin token create --name doomed --all)
+check "token delete without --yes is refused (2)" test "$(status_of admin token delete --name doomed)" = 2
+check "token delete" bash -c "'$bin' admin token delete --name doomed --yes >/dev/null 2>&1"
+
+"$bin" serve >>"$work/server.log" 2>&1 &
+server_pid=$!
+trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid 2>/dev/null' EXIT
+for _ in $(seq 1 120); do curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
+check "the phone syncs three contacts" test "$(phone sync3)" = "sync: done"
+
+# --- the listener, the document, authentication ------------------------------------------------------------
+check "the OpenAPI document needs no token" test "$(api GET /admin/openapi.json '' '')" = 200
+check "it is OpenAPI 3 and lists the user routes" test "$(field "j['openapi'][:2], '/admin/v1/tenants/{tenant}/users/{user}' in j['paths']")" = "('3.', True)"
+check "the SyncML port does not serve the admin API" test "$(curl -s -o /dev/null -w '%{http_code}' "http://$SYNCML_LISTEN/admin/v1/tenants")" = 404
+check "no token: 401" test "$(api GET /admin/v1/tenants '' '')" = 401
+check "with WWW-Authenticate: Bearer" grep -qi '^WWW-Authenticate: Bearer' "$work/headers"
+check "and a JSON error" test "$(field "'token' in j['error']")" = True
+check "a wrong token: 401" test "$(api GET /admin/v1/tenants '' "syncml_$(printf '0%.0s' $(seq 64))")" = 401
+check "a malformed token: 401" test "$(api GET /admin/v1/tenants '' garbage)" = 401
+check "the deleted token: 401" test "$(api GET /admin/v1/tenants '' "$doomed_token")" = 401
+check "an unknown path: 404" test "$(api GET /admin/v1/nothing)" = 404
+check "a wrong method: 405 with Allow" bash -c "test \"\$(curl -s -o /dev/null -w '%{http_code}' -X PUT \
+    -H 'Authorization: Bearer $all_token' http://$SYNCML_ADMIN_LISTEN/admin/v1/tenants)\" = 405 &&
+    curl -s -D - -o /dev/null -X PUT http://$SYNCML_ADMIN_LISTEN/admin/v1/tenants | grep -qi '^Allow: GET, POST'"
+
+# --- tenants -----------------------------------------------------------------------------------------------
+check "tenant list" test "$(api GET /admin/v1/tenants)" = 200
+check "lists every tenant" test "$(field "sorted(t['name'] for t in j)")" = "['acme', 'default', 'other']"
+api GET /admin/v1/tenants '' "$acme_token" >/dev/null
+check "a tenant token lists only its tenant" test "$(field "[t['name'] for t in j]")" = "['acme']"
+check "tenant create: 201" test "$(api POST /admin/v1/tenants '{"name": "newt", "max_sessions": 5}')" = 201
+check "answers the new tenant" test "$(field "j['name'], j['max_sessions'], j['users']")" = "('newt', 5, 0)"
+check "a duplicate tenant: 409" test "$(api POST /admin/v1/tenants '{"name": "newt"}')" = 409
+check "malformed JSON: 400" test "$(api POST /admin/v1/tenants '{"name": "x",}')" = 400
+check "saying where" test "$(field "j['error']")" = "'malformed JSON: expected a member name in double quotes at byte 13'"
+check "a member of the wrong type: 400" test "$(api POST /admin/v1/tenants '{"name": "x", "max_sessions": "5"}')" = 400
+check "naming the member" test "$(field "j['field'], j['error']")" = "('max_sessions', 'max_sessions must be a whole number, not a string')"
+check "an unknown member: 400" test "$(api POST /admin/v1/tenants '{"name": "x", "max_sesions": 5}')" = 400
+check "naming it" test "$(field "j['field']")" = "'max_sesions'"
+check "a bad tenant name: 400" test "$(api POST /admin/v1/tenants '{"name": "a b"}')" = 400
+check "a bad value: 400" test "$(api POST /admin/v1/tenants '{"name": "x", "conflict_policy": "loudest"}')" = 400
+check "not JSON: 415" test "$(api POST /admin/v1/tenants 'name=x' "$all_token" application/x-www-form-urlencoded)" = 415
+big=$(python3 -c "print('{\"name\": \"' + 'x' * 70000 + '\"}')")
+check "a body over 64 KiB: 413" test "$(api POST /admin/v1/tenants "$big")" = 413
+check "a tenant token cannot create tenants: 403" test "$(api POST /admin/v1/tenants '{"name": "mine"}' "$acme_token")" = 403
+check "none of the refused creates created anything" test "$(sql "SELECT string_agg(name, ',' ORDER BY name) FROM tenants")" = \
+    "acme,default,newt,other"
+check "tenant show" test "$(api GET /admin/v1/tenants/acme)" = 200
+check "with its usage" test "$(field "j['users'], j['devices']")" = "(1, 1)"
+check "an unknown tenant: 404" test "$(api GET /admin/v1/tenants/nosuch)" = 404
+nosuch_error=$(body)
+check "another tenant with a tenant token: 404" test "$(api GET /admin/v1/tenants/other '' "$acme_token")" = 404
+check "that reads as if it did not exist" test "$(body | sed 's/other/nosuch/')" = "$nosuch_error"
+check "tenant update: 200" test "$(api PATCH /admin/v1/tenants/newt '{"auth_md5": false, "max_devices_per_user": 3}')" = 200
+check "changes only what it names" test "$(field "j['auth_md5'], j['max_devices_per_user'], j['max_sessions']")" = "(False, 3, 5)"
+check "a bad update: 400" test "$(api PATCH /admin/v1/tenants/newt '{"max_sessions": 0}')" = 400
+check "changes nothing" test "$(sql "SELECT max_sessions || ',' || auth_md5 FROM tenants WHERE name = 'newt'")" = "5,false"
+check "update of another tenant with a tenant token: 404" \
+    test "$(api PATCH /admin/v1/tenants/other '{"max_sessions": 1}' "$acme_token")" = 404
+check "changes nothing there" test "$(sql "SELECT max_sessions FROM tenants WHERE name = 'other'")" = 100
+
+# --- users -------------------------------------------------------------------------------------------------
+check "user create: 201" test "$(api POST /admin/v1/tenants/acme/users '{"name": "bob", "password": "bob pw"}')" = 201
+check "answers the user with its datastores" test "$(field "j['name'], [d['name'] for d in j['datastores']]")" = \
+    "('bob', ['calendar', 'contacts', 'memos', 'tasks'])"
+check "a duplicate user: 409" test "$(api POST /admin/v1/tenants/acme/users '{"name": "bob", "password": "x"}')" = 409
+check "a user without password: 400" test "$(api POST /admin/v1/tenants/acme/users '{"name": "carl"}')" = 400
+check "naming password" test "$(field "j['field']")" = "'password'"
+check "a user in an unknown tenant: 404" test "$(api POST /admin/v1/tenants/nosuch/users '{"name": "x", "password": "x"}')" = 404
+check "a user in another tenant with a tenant token: 404" \
+    test "$(api POST /admin/v1/tenants/other/users '{"name": "mallory", "password": "x"}' "$acme_token")" = 404
+check "no user was added by the refused requests" test "$(sql "SELECT string_agg(u.name, ',' ORDER BY u.name) FROM users u")" = \
+    "alice,bob,olga"
+check "the tenant token works in its tenant" test "$(api GET /admin/v1/tenants/acme/users '' "$acme_token")" = 200
+check "user list" test "$(field "[(u['name'], u['disabled']) for u in j]")" = "[('alice', False), ('bob', False)]"
+check "user show: 200" test "$(api GET /admin/v1/tenants/acme/users/alice)" = 200
+check "with usage: items per datastore, devices, last sync" test "$(field \
+    "[d['items'] for d in j['datastores'] if d['name'] == 'contacts'], j['devices'], j['last_sync'] is not None")" = \
+    "([3], 1, True)"
+check "an unknown user: 404" test "$(api GET /admin/v1/tenants/acme/users/nobody)" = 404
+check "says so" test "$(field "j['error']")" = "\"no user 'nobody' in tenant 'acme'\""
+check "set password: 204" test "$(api PUT /admin/v1/tenants/acme/users/bob/password '{"password": "new pw"}')" = 204
+check "an empty password: 400" test "$(api PUT /admin/v1/tenants/acme/users/bob/password '{"password": ""}')" = 400
+check "disable: 204" test "$(api POST /admin/v1/tenants/acme/users/bob/disable)" = 204
+check "shows as disabled" test "$(api GET /admin/v1/tenants/acme/users/bob >/dev/null; field "j['disabled']")" = True
+check "enable: 204" test "$(api POST /admin/v1/tenants/acme/users/bob/enable)" = 204
+check "shows as enabled" test "$(api GET /admin/v1/tenants/acme/users/bob >/dev/null; field "j['disabled']")" = False
+check "user delete: 204" test "$(api DELETE /admin/v1/tenants/acme/users/bob)" = 204
+check "deleting it again: 404" test "$(api DELETE /admin/v1/tenants/acme/users/bob)" = 404
+check "a user of another tenant with a tenant token: 404" test "$(api DELETE /admin/v1/tenants/other/users/olga '' "$acme_token")" = 404
+check "olga is still there" test "$(sql "SELECT count(*) FROM users WHERE name = 'olga'")" = 1
+
+# --- devices and sessions ----------------------------------------------------------------------------------
+check "device list" test "$(api GET /admin/v1/tenants/acme/users/alice/devices)" = 200
+check "names the phone" test "$(field "[(d['device'], d['datastores']) for d in j]")" = "[('api-phone', 1)]"
+check "device show" test "$(api GET /admin/v1/tenants/acme/users/alice/devices/api-phone)" = 200
+check "with its datastore view" test "$(field "[(d['datastore'], d['mapped_items'], d['needs_slow_sync']) for d in j['datastores']]")" = \
+    "[('contacts', 3, False)]"
+check "an unknown device: 404" test "$(api GET /admin/v1/tenants/acme/users/alice/devices/nothing)" = 404
+check "device reset" test "$(api POST /admin/v1/tenants/acme/devices/api-phone/reset)" = 200
+check "resets one device" test "$(field "j['devices_reset']")" = 1
+check "its next sync is slow" test "$(sql "SELECT bool_and(needs_slow_sync) FROM device_stores")" = t
+check "the phone starts a session" test "$(phone start)" = "start: 212"
+check "session list" test "$(api GET '/admin/v1/tenants/acme/sessions?user=alice')" = 200
+session=$(field "[s['id'] for s in j if not s['finished']][0]")
+check "shows the open session" bash -c "[[ '$session' =~ ^[0-9]+$ ]]"
+check "sessions of another tenant with a tenant token: 404" test "$(api GET /admin/v1/tenants/other/sessions '' "$acme_token")" = 404
+check "session kill: 204" test "$(api DELETE "/admin/v1/tenants/acme/sessions/$session")" = 204
+check "killing it again: 404" test "$(api DELETE "/admin/v1/tenants/acme/sessions/$session")" = 404
+check "a session id that is no number: 404" test "$(api DELETE /admin/v1/tenants/acme/sessions/x1)" = 404
+check "device delete: 204" test "$(api DELETE /admin/v1/tenants/acme/users/alice/devices/api-phone)" = 204
+check "the user's items stay" test "$(api GET /admin/v1/tenants/acme/users/alice >/dev/null; field "j['devices'], [d['items'] for d in j['datastores'] if d['name'] == 'contacts']")" = \
+    "(0, [3])"
+
+# --- tenant delete -----------------------------------------------------------------------------------------
+check "deleting a tenant with users: 409" test "$(api DELETE /admin/v1/tenants/acme)" = 409
+check "says how to go ahead" test "$(field "'force=true' in j['error']")" = True
+check "a tenant token cannot delete tenants: 403" test "$(api DELETE '/admin/v1/tenants/acme?force=true' '' "$acme_token")" = 403
+check "acme is still there" test "$(sql "SELECT count(*) FROM tenants WHERE name = 'acme'")" = 1
+check "deleting an empty tenant: 204" test "$(api DELETE /admin/v1/tenants/newt)" = 204
+check "deleting one with users and force: 204" test "$(api DELETE '/admin/v1/tenants/other?force=true')" = 204
+check "deleting an unknown tenant: 404" test "$(api DELETE /admin/v1/tenants/other)" = 404
+
+# --- audit log, metrics ------------------------------------------------------------------------------------
+admin user add --tenant acme --user cli-user --password pw >/dev/null
+check "audit list" test "$(api GET '/admin/v1/audit?limit=500')" = 200
+check "records API changes with token, action, target and result" test "$(field \
+    "[(a['actor'], a['action'], a['tenant'], a['target'], a['result']) for a in j if a['action'] == 'user.create' and a['tenant'] == 'acme']")" = \
+    "[('cli', 'user.create', 'acme', 'cli-user', 'ok'), ('token:ops', 'user.create', 'acme', 'carl', 'invalid'), ('token:ops', 'user.create', 'acme', 'bob', 'conflict'), ('token:ops', 'user.create', 'acme', 'bob', 'ok'), ('cli', 'user.create', 'acme', 'alice', 'ok')]"
+check "and refused ones" test "$(field "[(a['actor'], a['tenant'], a['result']) for a in j if a['action'] == 'user.create' and a['tenant'] == 'other']")" = \
+    "[('token:acme-admin', 'other', 'not found'), ('cli', 'other', 'ok')]"
+check "reads are not recorded" test "$(field "[a for a in j if a['action'].endswith(('.list', '.show'))]")" = "[]"
+api GET /admin/v1/audit '' "$acme_token" >/dev/null
+check "a tenant token reads only its tenant's audit" test "$(field "sorted(set(a['tenant'] for a in j))")" = "['acme']"
+check "admin audit list --tenant shows API entries too" bash -c "'$bin' admin audit list --tenant acme 2>/dev/null |
+    grep -qP '\ttoken:ops\tdevice.delete\ttenant=acme\ttarget=api-phone\tok$'"
+curl -fsS "http://$SYNCML_METRICS_LISTEN/metrics" >"$work/metrics"
+check "admin requests are counted by route and status" \
+    grep -q '^syncml_admin_requests_total{.*route="/admin/v1/tenants".*status="201"} 1' "$work/metrics"
+check "a duplicate among them" \
+    grep -q '^syncml_admin_requests_total{.*route="/admin/v1/tenants/{tenant}/users".*status="409"} 1' "$work/metrics"
+check "and as HTTP requests of the admin route" grep -q 'syncml_http_requests_total{.*route="admin"' "$work/metrics"
+check "the server log names refused admin requests" grep -q 'reason=.*no tenant named' "$work/server.log"
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
