@@ -99,12 +99,13 @@ inline server_config test_config() {
 }
 
 struct running_server {
-    explicit running_server(server_config settings = test_config())
+    // admin: serves the admin listener, which config.admin.listen turns on.
+    explicit running_server(server_config settings = test_config(), admin_dispatcher* admin = nullptr)
         : config(std::move(settings)),
           log_lines(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256)),
           log("test", log_lines),
           metrics(registry, "test"),
-          server(config, {dispatcher, readiness, metrics, registry, log}) {
+          server(config, {dispatcher, readiness, metrics, registry, log, admin}) {
         server.start();
         runner = std::thread([this] { server.run(false); });
     }
