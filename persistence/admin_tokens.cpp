@@ -27,11 +27,14 @@ constexpr const char* k_list_tokens =
         "k.last_used_at") " AS last_used_at "
                           "FROM admin_tokens k LEFT JOIN tenants t ON t.tenant_id = k.scope_tenant_id ORDER BY k.name";
 
+// Notes the use at most once a minute: a script polling the API must not write a row version per request.
 constexpr const char* k_verify_token =
-    "UPDATE admin_tokens SET last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < now() - interval '1 "
-    "minute' THEN now() ELSE last_used_at END WHERE token_sha256 = $1 "
-    "RETURNING name, (SELECT name FROM tenants t WHERE t.tenant_id = admin_tokens.scope_tenant_id) AS "
-    "tenant, " SYNCML_ISO_UTC("created_at") " AS created_at, " SYNCML_ISO_UTC("last_used_at") " AS last_used_at";
+    "WITH found AS (SELECT k.name, t.name AS tenant, " SYNCML_ISO_UTC("k.created_at") " AS created_at, " SYNCML_ISO_UTC(
+        "coalesce(k.last_used_at, now())") " AS last_used_at FROM admin_tokens k LEFT JOIN tenants t ON "
+                                          "t.tenant_id = k.scope_tenant_id WHERE k.token_sha256 = $1), "
+    "touched AS (UPDATE admin_tokens SET last_used_at = now() WHERE token_sha256 = $1 AND "
+    "(last_used_at IS NULL OR last_used_at < now() - interval '1 minute')) "
+    "SELECT * FROM found";
 
 std::string hex(const unsigned char* bytes, std::size_t size) {
     static constexpr char digits[] = "0123456789abcdef";

@@ -48,6 +48,26 @@ TEST_F(admin_tokens_test, a_token_is_shown_once_and_stored_only_as_its_hash) {
     EXPECT_EQ(tokens[1].name, "ops");
 }
 
+// A script polling the API writes no row version per request: the use is noted at most once a minute.
+TEST_F(admin_tokens_test, verifying_again_within_a_minute_writes_nothing) {
+    const std::string token = create_admin_token(db(), "ops", std::nullopt);
+    const auto row_version = [&] {
+        return in_transaction(db(), [](pqxx::work& tx) {
+            return tx.exec1("SELECT xmin::text FROM admin_tokens WHERE name = 'ops'")[0].as<std::string>();
+        });
+    };
+    ASSERT_TRUE(verify_admin_token(db(), token));
+    const std::string first = row_version();
+    ASSERT_TRUE(verify_admin_token(db(), token));
+    ASSERT_TRUE(verify_admin_token(db(), token));
+    EXPECT_EQ(row_version(), first);
+    in_transaction(
+        db(), [](pqxx::work& tx) { tx.exec("UPDATE admin_tokens SET last_used_at = now() - interval '2 minutes'"); });
+    const std::string aged = row_version();
+    ASSERT_TRUE(verify_admin_token(db(), token));
+    EXPECT_NE(row_version(), aged);
+}
+
 TEST_F(admin_tokens_test, names_are_unique_and_tenants_must_exist) {
     add_tenant(db(), "acme");
     create_admin_token(db(), "ops", std::nullopt);

@@ -65,12 +65,11 @@ admin_result update_tenant(persistence::database& db, const admin_call& call) {
 admin_result delete_tenant(persistence::database& db, const admin_call& call) {
     require_all_tenants(call);
     const bool force = query_parameter(call.target, "force").value_or("false") == "true";
-    const auto details = persistence::show_tenant(db, tenant_of(call));
-    if (details.users > 0 && !force) {
-        throw admin_conflict("tenant '" + tenant_of(call) + "' still has " + std::to_string(details.users) +
-                             " user(s); add ?force=true to delete them too");
+    try {
+        persistence::delete_tenant(db, tenant_of(call), force);
+    } catch (const std::invalid_argument& e) {  // it still has users
+        throw admin_conflict(std::string(e.what()) + " (?force=true)");
     }
-    persistence::delete_tenant(db, tenant_of(call), force);
     return no_content();
 }
 
@@ -81,11 +80,7 @@ admin_result create_user(persistence::database& db, const admin_call& call) {
     const std::string password = required_string(body, "password");
     try {
         persistence::add_user(db, tenant_of(call), name, password, call.md5_key);
-    } catch (const persistence::not_found&) {
-        throw;
-    } catch (const persistence::already_exists&) {
-        throw;
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::invalid_argument& e) {  // a name persistence refuses (not_found and already_exists pass)
         throw admin_field_error("name", e.what());
     }
     return created(user_json(persistence::show_user(db, tenant_of(call), name)));
