@@ -50,6 +50,20 @@ void purge_tombstones(database& db, std::int64_t tenant, std::size_t batch, jani
     }
 }
 
+std::size_t delete_old_audit_entries(database& db, std::size_t batch, std::chrono::seconds age) {
+    std::size_t total = 0;
+    for (;;) {
+        const auto count = in_transaction(db, [&](pqxx::work& tx) {
+            return tx
+                .exec_params(sql::delete_old_audit_entries, static_cast<std::int64_t>(batch),
+                             static_cast<double>(age.count()))
+                .affected_rows();
+        });
+        total += count;
+        if (count < batch) return total;
+    }
+}
+
 }  // namespace
 
 std::size_t delete_expired_sessions(database& db, std::size_t batch) {
@@ -72,6 +86,7 @@ janitor_report run_janitor(database& db, const std::string& holder, const janito
                                     static_cast<double>(settings.chunk_age.count()));
         purge_tombstones(db, tenant, batch, report);
     }
+    report.audit_entries = delete_old_audit_entries(db, batch, settings.audit_age);
     in_transaction(db, [&](pqxx::work& tx) { tx.exec_params0(sql::release_janitor_lease, holder); });
     return report;
 }

@@ -21,6 +21,9 @@ struct janitor_settings {
     std::chrono::seconds auth_failure_age{std::chrono::hours(48)};
     // Chunks of a large object that received no chunk for this long: the device gave it up.
     std::chrono::seconds chunk_age{std::chrono::hours(24)};
+    // Audit log entries of admin actions (admin_audit.hpp) older than this: a year and a month covers a yearly
+    // review.
+    std::chrono::seconds audit_age{std::chrono::hours(24 * 396)};
     // How long one pass may hold the lease before another instance may take over (a pass that died).
     std::chrono::seconds lease{std::chrono::minutes(30)};
 };
@@ -31,13 +34,14 @@ struct janitor_report {
     std::size_t auth_failures = 0;
     std::size_t chunks = 0;
     std::size_t tombstones = 0;
+    std::size_t audit_entries = 0;
     // Device stores that had not seen a purged tombstone: their next sync is slow instead of missing the delete.
     std::size_t slow_syncs_forced = 0;
 };
 
 // One pass over every tenant, under the janitor lease (`holder` names this instance in it): expired sessions and
-// resume pointers, old failed-login counters, abandoned large-object chunks, and tombstones (deleted items) older
-// than their tenant's tombstone_retention_days. Throws db_error.
+// resume pointers, old failed-login counters, abandoned large-object chunks, tombstones (deleted items) older
+// than their tenant's tombstone_retention_days, and old audit log entries. Throws db_error.
 janitor_report run_janitor(database& db, const std::string& holder, const janitor_settings& settings = {});
 
 }  // namespace syncml::persistence

@@ -7,6 +7,12 @@ inline constexpr const char* take_janitor_lease =
     "UPDATE janitor_lease SET holder = $1, expires_at = now() + make_interval(secs => $2) "
     "WHERE expires_at < now() OR holder = $1 RETURNING holder";
 
+// The audit log is the operator's, not a tenant's (migrations/0017_admin_api.sql): at most $1 entries older than $2
+// seconds.
+inline constexpr const char* delete_old_audit_entries =
+    "DELETE FROM admin_audit WHERE audit_id IN (SELECT audit_id FROM admin_audit "
+    "WHERE at < now() - make_interval(secs => $2) ORDER BY audit_id LIMIT $1)";
+
 inline constexpr const char* release_janitor_lease = "UPDATE janitor_lease SET expires_at = now() WHERE holder = $1";
 
 inline constexpr const char* delete_expired_sessions =

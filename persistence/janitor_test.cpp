@@ -156,5 +156,16 @@ TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_c
     EXPECT_EQ(value_of(*db_, "SELECT count(*) FROM incoming_chunks"), "3");
 }
 
+TEST_F(janitor_retention_test, deletes_audit_entries_older_than_the_audit_age) {
+    exec(*db_,
+         "INSERT INTO admin_audit (at, actor, action, result) SELECT now() - make_interval(days => d), 'cli', "
+         "'user.create', 'ok' FROM unnest(ARRAY[400, 397, 30, 0]) d");
+    auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
+    EXPECT_EQ(report.audit_entries, 2u);
+    EXPECT_EQ(value_of(*db_, "SELECT count(*) FROM admin_audit"), "2");
+    report = run_janitor(*db_, "me", janitor_settings{.audit_age = std::chrono::hours(24 * 7)});
+    EXPECT_EQ(report.audit_entries, 1u);
+}
+
 }  // namespace
 }  // namespace syncml::persistence

@@ -46,7 +46,9 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
                              .Register(registry)
                              .Add({})),
       connection_(std::make_unique<connection>(url_)) {
-    for (const char* what : {"sessions", "auth_failures", "chunks", "tombstones"}) removed_.Add({{"what", what}});
+    for (const char* what : {"sessions", "auth_failures", "chunks", "tombstones", "audit_entries"}) {
+        removed_.Add({{"what", what}});
+    }
     for (const char* result : {"ran", "skipped", "failed"}) runs_.Add({{"result", result}});
 }
 
@@ -93,13 +95,15 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     removed_.Add({{"what", "auth_failures"}}).Increment(static_cast<double>(report.auth_failures));
     removed_.Add({{"what", "chunks"}}).Increment(static_cast<double>(report.chunks));
     removed_.Add({{"what", "tombstones"}}).Increment(static_cast<double>(report.tombstones));
+    removed_.Add({{"what", "audit_entries"}}).Increment(static_cast<double>(report.audit_entries));
     slow_syncs_forced_.Increment(static_cast<double>(report.slow_syncs_forced));
-    if (report.sessions + report.auth_failures + report.chunks + report.tombstones > 0) {
+    if (report.sessions + report.auth_failures + report.chunks + report.tombstones + report.audit_entries > 0) {
         persistence::log_event(log_, spdlog::level::info, "janitor removed",
                                {{"sessions", report.sessions},
                                 {"auth_failures", report.auth_failures},
                                 {"chunks", report.chunks},
                                 {"tombstones", report.tombstones},
+                                {"audit_entries", report.audit_entries},
                                 {"slow_syncs_forced", report.slow_syncs_forced}});
     }
 }
