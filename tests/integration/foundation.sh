@@ -178,11 +178,12 @@ import itertools, json, sys
 for line in itertools.takewhile(lambda l: not l.startswith('-----'), open(sys.argv[1])):
     json.loads(line)
 " "$work/server.log"
-check "request lines carry tenant, remote, status, duration" python3 -c "
+check "request lines carry tenant, remote, client, status and duration as typed fields" python3 -c "
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
-assert any(l.get('msg') == 'request' and l.get('tenant') == 'acme' and l.get('status') == '413'
-           and 'remote' in l and 'duration_ms' in l for l in lines)
+assert any(l.get('msg') == 'request' and l.get('tenant') == 'acme' and l.get('status') == 413
+           and 'remote' in l and l.get('client') == '127.0.0.1' and isinstance(l.get('duration_ms'), float)
+           for l in lines)
 " "$work/server.log"
 
 # --- TLS -------------------------------------------------------------------------------------------
