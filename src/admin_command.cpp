@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <map>
 #include <ostream>
@@ -321,11 +322,10 @@ std::string read_password(admin_request& request, std::istream& in) {
     return {};
 }
 
-int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err,
-              const persistence::secret_key* md5_key) {
+bool run_reporting_failure(const std::function<void()>& command, std::ostream& err) {
     try {
-        execute(request, db, out, md5_key);
-        return 0;
+        command();
+        return true;
     } catch (const persistence::not_found& e) {
         err << "not found: " << e.what() << "\n";
     } catch (const persistence::already_exists& e) {
@@ -335,7 +335,12 @@ int run_admin(const admin_request& request, persistence::database& db, std::ostr
     } catch (const persistence::db_error& e) {
         err << "database error: " << e.what() << "\n";
     }
-    return 1;
+    return false;
+}
+
+int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err,
+              const persistence::secret_key* md5_key) {
+    return run_reporting_failure([&] { execute(request, db, out, md5_key); }, err) ? 0 : 1;
 }
 
 }  // namespace syncml::server

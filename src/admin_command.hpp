@@ -2,6 +2,7 @@
 // `syncml-server admin ...`: tenants, users and devices, parsed here and carried out through
 // persistence/accounts.hpp.
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -71,6 +72,10 @@ admin_parse_result parse_admin(const std::vector<std::string>& words);
 std::string read_password(admin_request& request, std::istream& in);
 
 // Carries out the request; prints results to out and one clear message to err. Returns the exit status.
+// Runs an admin command; a failure the admin can act on (not found, exists, invalid, database) is written to err
+// as one line and gives false.
+bool run_reporting_failure(const std::function<void()>& command, std::ostream& err);
+
 // md5_key seals the md5 secret that `user add` and `user password` store for tenants with md5 auth on; null: the
 // database's own key (persistence/credential_store.hpp).
 int run_admin(const admin_request& request, persistence::database& db, std::ostream& out, std::ostream& err,

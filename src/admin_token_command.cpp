@@ -8,6 +8,7 @@
 
 #include "persistence/admin_tokens.hpp"
 #include "persistence/errors.hpp"
+#include "src/admin_command.hpp"
 #include "src/admin_json.hpp"
 
 namespace syncml::server {
@@ -146,19 +147,7 @@ token_parse_result parse_token_command(const std::vector<std::string>& words) {
 
 int run_token_command(const token_request& request, persistence::database& db, std::ostream& out, std::ostream& err) {
     const bool changes = request.action == token_request::verb::create || request.action == token_request::verb::remove;
-    std::string result = "failed";
-    try {
-        execute(request, db, out);
-        result = "ok";
-    } catch (const persistence::not_found& e) {
-        err << "not found: " << e.what() << "\n";
-    } catch (const persistence::already_exists& e) {
-        err << "already exists: " << e.what() << "\n";
-    } catch (const std::invalid_argument& e) {
-        err << "invalid: " << e.what() << "\n";
-    } catch (const persistence::db_error& e) {
-        err << "database error: " << e.what() << "\n";
-    }
+    const std::string result = run_reporting_failure([&] { execute(request, db, out); }, err) ? "ok" : "failed";
     if (changes) {
         const char* action = request.action == token_request::verb::create ? "token.create" : "token.delete";
         // Without the database nothing changed and nothing can be recorded.
