@@ -158,6 +158,18 @@ void dispatch(run& r, const command& cmd) {
         cmd.value);
 }
 
+// True when `in` carries nothing but statuses and Alert 222 (next message).
+bool only_asks_for_next_message(const message& in) {
+    bool asks = false;
+    for (const auto& cmd : in.body.commands) {
+        if (std::holds_alternative<status>(cmd.value)) continue;
+        const auto* a = std::get_if<alert>(&cmd.value);
+        if (!a || alert_code(*a) != alert_codes::next_message) return false;
+        asks = true;
+    }
+    return asks;
+}
+
 // What a message with Final means depends on where the session is.
 void advance(run& r) {
     auto& st = r.st;
@@ -168,6 +180,9 @@ void advance(run& r) {
         r.final = true;
         return;
     }
+    // A client asks for the rest of our reply with Alert 222, and marks the message Final when its own package is
+    // complete: that Final was already counted with the package's last message.
+    if (r.asking_for_rest) return;
     if (st.current == phase::init && r.in.body.final) {
         if (r.device.devinf.empty() && !st.devinf_known) request_devinf(r);
         st.current = phase::client_changes;
@@ -240,7 +255,7 @@ void take_carried(run& r) {
     r.final = r.final || std::exchange(r.st.pending_final, false);
 }
 
-// Keeps in `statuses` (the SyncHdr's first) those that fit the client's MaxMsgSize, at least one besides the
+// Keeps in `statuses` (the SyncHdr's first) those that fit the client's MaxMsgSize, at least two besides the
 // SyncHdr's; the rest and our commands wait in the state for the next reply, which the client asks for (Alert 222)
 // or gets with its next message. True when some were kept back: this reply then ends no package.
 bool split_statuses(run& r, std::vector<status>& statuses) {
@@ -251,7 +266,8 @@ bool split_statuses(run& r, std::vector<status>& statuses) {
         auto probe = statuses[keep];
         probe.cmd_id = std::to_string(keep + 1);
         auto more = encoded_size(command{std::move(probe)}, r.in.version, r.in.encoding);
-        if (keep > 1 && size + more > usable) break;
+        // Two at least: each message asking for the rest adds a status of its own, so one would never catch up.
+        if (keep > 2 && size + more > usable) break;
         size += more;
     }
     if (keep == statuses.size()) return false;
@@ -278,6 +294,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
     header_status.target_refs = {in.header.target.loc_uri};
     header_status.source_refs = {in.header.source.loc_uri};
     engine_outcome outcome;
+    r.asking_for_rest = !state.pending_reply.empty() && detail::only_asks_for_next_message(in);
     if (!detail::check_auth(r, header_status)) {
         r.final = true;
         auto code = *status_code(header_status);

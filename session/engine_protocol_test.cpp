@@ -217,6 +217,34 @@ TEST(engine_protocol, statuses_beyond_the_max_msg_size_go_in_the_next_messages) 
     EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 40u);
 }
 
+// A client whose package 1 got its answer over several replies asks for the rest with Alert 222 in a message that
+// has Final (its own package 1 is complete). That Final ends no package: the client's Sync still comes, in package 3.
+TEST(engine_protocol, an_alert_222_with_final_asking_for_the_rest_of_package_2_does_not_end_package_3) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto opening = testing::with_max_msg_size(a.start(201), 700);
+    for (int i = 0; i < 15; ++i) {
+        alert no_end;
+        no_end.cmd_id = std::to_string(10 + i);
+        no_end.data = "223";
+        opening.body.commands.push_back(command{no_end});
+    }
+    auto reply = a.send(opening).reply;
+    ASSERT_FALSE(reply.body.final) << "package 2 did not need several replies";
+    for (int replies = 1; !reply.body.final && replies < 20; ++replies) {
+        auto ask = a.more();
+        ask.body.final = true;
+        reply = a.send(ask).reply;
+    }
+    ASSERT_TRUE(reply.body.final);
+
+    auto package3 = a.send(a.changes({{"1", vcard("Alice")}})).reply;
+    ASSERT_EQ(testing::statuses_of(package3, "Add").size(), 1u);
+    EXPECT_EQ(testing::statuses_of(package3, "Add").at(0)->data, "201") << "the Sync was refused as out of phase";
+    ASSERT_EQ(store.items.size(), 1u);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 1u);
+}
+
 // Commands out of the session's phase are refused with 403 and never applied: a Sync once package 4 went out, a Map
 // before package 4, an Alert opening a sync after the package's Sync.
 TEST(engine_protocol, commands_out_of_phase_are_refused_and_not_applied) {

@@ -23,6 +23,7 @@ struct run {
     bool suspended = false;          // the client suspends the session (Alert 224)
     bool package4_start = false;     // this reply is the first message of package 4
     bool carrying = false;           // this reply carries statuses an earlier one had no room for
+    bool asking_for_rest = false;    // the message only asks (Alert 222) for a reply we have not finished
     int abort_code = 0;              // nonzero: the session ends here, its SyncHdr Status says why
 
     std::int64_t tenant() const { return ctx.tenant_id; }
