@@ -60,59 +60,6 @@ void absorb_header_meta(session_state& st, const message& in) {
     if (auto v = in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(std::min(*v, most));
 }
 
-// What a command means to the session's phases: Alerts that open a sync (a sync mode or resume), the client's Sync
-// and Map, and the rest (Status, Put, Get, Results, Alert 222-224), which every phase accepts.
-enum class phased_command { opening_alert, sync, map, other };
-
-phased_command phased(const command& cmd) {
-    if (const auto* a = std::get_if<alert>(&cmd.value)) {
-        int code = alert_code(*a).value_or(0);
-        return sync_mode::of_alert(code) || code == alert_codes::resume ? phased_command::opening_alert
-                                                                        : phased_command::other;
-    }
-    if (std::holds_alternative<sync>(cmd.value)) return phased_command::sync;
-    if (std::holds_alternative<map>(cmd.value)) return phased_command::map;
-    return phased_command::other;
-}
-
-bool sync_received(const session_state& st) {
-    return std::any_of(st.stores.begin(), st.stores.end(), [](const store_state& s) { return s.client_sync_done; });
-}
-
-// The packages of OMA DS Sync Protocol in order: the Alerts (package 1, also beside the first Sync), the client's
-// Syncs (package 3), the Maps (while package 4 arrives, and after it, package 5). Anything else is out of phase.
-bool allowed_in_phase(const session_state& st, phased_command c) {
-    if (c == phased_command::other) return true;
-    switch (st.current) {
-        case phase::init:
-            return c != phased_command::map;
-        case phase::client_changes:
-            return c == phased_command::sync || (c == phased_command::opening_alert && !sync_received(st));
-        case phase::server_changes:
-        case phase::map:
-            return c == phased_command::map;
-        case phase::done:
-            return false;
-    }
-    throw std::logic_error("session in an unknown phase " + std::to_string(static_cast<int>(st.current)));
-}
-
-const char* phase_name(phase p) {
-    switch (p) {
-        case phase::init:
-            return "init";
-        case phase::client_changes:
-            return "client_changes";
-        case phase::server_changes:
-            return "server_changes";
-        case phase::map:
-            return "map";
-        case phase::done:
-            return "done";
-    }
-    return "unknown";
-}
-
 // A command out of phase is refused with 403 (understood, not carried out), the commands inside a Sync too.
 void refuse_out_of_phase(run& r, const command& cmd) {
     persistence::log_event(spdlog::level::info, "sync: command refused out of phase",
@@ -129,7 +76,7 @@ void refuse_out_of_phase(run& r, const command& cmd) {
 }
 
 void dispatch(run& r, const command& cmd) {
-    if (!allowed_in_phase(r.st, phased(cmd))) {
+    if (!accepted_in_phase(r.st, cmd)) {
         refuse_out_of_phase(r, cmd);
         return;
     }
@@ -170,9 +117,8 @@ bool only_asks_for_next_message(const message& in) {
     return asks;
 }
 
-// What a message with Final means depends on where the session is.
+// What a message with Final means depends on where the session is (engine_phase.cpp).
 void advance(run& r) {
-    auto& st = r.st;
     if (r.suspended) {
         // Suspend (Alert 224) ends the session where it stands: the package's end is not applied (a refresh from
         // the client deletes no item it did not send yet, no anchor moves), and the kept state lets the client
@@ -183,23 +129,7 @@ void advance(run& r) {
     // A client asks for the rest of our reply with Alert 222, and marks the message Final when its own package is
     // complete: that Final was already counted with the package's last message.
     if (r.asking_for_rest) return;
-    if (st.current == phase::init && r.in.body.final) {
-        if (r.device.devinf.empty() && !st.devinf_known) request_devinf(r);
-        st.current = phase::client_changes;
-        r.final = true;
-        return;
-    }
-    if (st.current == phase::client_changes && r.in.body.final) {
-        finish_client_changes(r);
-        start_server_changes(r);
-        st.current = phase::server_changes;
-        r.package4_start = true;
-    }
-    if (st.current == phase::server_changes) return;  // the caller fills package 4 with the size known
-    if (st.current == phase::map && r.in.body.final) {
-        complete_session(r);
-        r.final = true;
-    }
+    if (r.in.body.final) end_client_package(r);
 }
 
 message build_reply(run& r, std::vector<status> statuses, std::vector<command> commands) {

@@ -36,6 +36,11 @@ std::string code_text(int code);
 // engine_auth.cpp: checks the header credentials; fills the SyncHdr status. False: not authenticated.
 bool check_auth(run& r, status& header_status);
 
+// engine_phase.cpp: one handler per phase of the session: the commands it accepts, what the client's Final does.
+const char* phase_name(phase p);
+bool accepted_in_phase(const session_state& st, const command& cmd);
+void end_client_package(run& r);
+
 // engine_alert.cpp
 void handle_alert(run& r, const alert& cmd);
 // engine_devinf.cpp
