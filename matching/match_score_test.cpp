@@ -5,16 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "matching/item_format.hpp"
+#include "matching/item_test_support.hpp"
 #include "matching/match_index.hpp"
 
 namespace syncml::matching {
 namespace {
 
-item parse(std::string_view text, item_dialect dialect) {
-    auto r = parse_item(text, dialect);
-    EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
-    return r ? *r : item{};
-}
+item parse(std::string_view text, item_dialect dialect) { return testing::parse_or_fail(text, dialect); }
 
 item vcard21(std::string_view body) {
     return parse(std::string("BEGIN:VCARD\r\nVERSION:2.1\r\n") + std::string(body) + "END:VCARD\r\n",
