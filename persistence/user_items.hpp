@@ -1,6 +1,6 @@
 #pragma once
-// A user's live items for `admin user export`. (`user import` adds items through sync_store::add_item, as a
-// device's Add does, so that devices get them as server adds.)
+// A user's live items for `admin user export` and the admin API's export. (`user import` adds items through
+// sync_store::add_item, as a device's Add does, so that devices get them as server adds.)
 
 #include <cstdint>
 #include <string>
@@ -24,7 +24,8 @@ struct user_ids {
 // The tenant's and user's ids; not_found for an unknown tenant or user.
 user_ids require_user(database& db, std::string_view tenant, std::string_view user);
 
-// Every live item of the user, by datastore kind and then in the order they were added; read in one transaction.
-std::vector<user_item> live_user_items(database& db, const user_ids& ids);
+// Every live item of the user (of its datastore of `kind` only, when not empty), by datastore kind and then in the
+// order they were added; read in one transaction.
+std::vector<user_item> live_user_items(database& db, const user_ids& ids, std::string_view kind = {});
 
 }  // namespace syncml::persistence

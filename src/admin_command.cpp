@@ -196,6 +196,13 @@ void print_transfer(const char* what, const transfer_counts& c, const admin_requ
         << what << " user " << r.user << " of tenant " << r.tenant << " (" << r.file << ")\n";
 }
 
+void print_import(const transfer_counts& c, const admin_request& r, std::ostream& out) {
+    print_transfer("imported into", c, r, out);
+    out << c.imported.added << " added, " << c.imported.updated << " updated, " << c.imported.unchanged
+        << " unchanged, " << c.rejected.size() << " rejected\n";
+    for (const auto& why : c.rejected) out << "rejected " << why << "\n";
+}
+
 void execute(const admin_request& r, persistence::database& db, std::ostream& out,
              const persistence::secret_key* md5_key) {
     switch (r.action) {
@@ -244,7 +251,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             }
             break;
         case admin_action::user_import_items:
-            print_transfer("imported into", import_user(db, r.tenant, r.user, r.file), r, out);
+            print_import(import_user(db, r.tenant, r.user, r.file), r, out);
             break;
         case admin_action::user_export:
             print_transfer("exported from", export_user(db, r.tenant, r.user, r.file), r, out);

@@ -2,9 +2,9 @@
 # Per-user export and import (issue 17), against the real binary and database: a scripted phone syncs contacts,
 # events (one in a VTIMEZONE, one recurring with an exception), a task and memos; `user export` writes them as
 # contacts.vcf, calendar.ics, tasks.ics and memos/*.txt; the user is deleted; `user import` into a new user adds
-# the same items (same counts; exporting the new user gives the same files), and a fresh phone of the new user
-# gets them as server adds in its first sync. Bad input (unknown user, non-empty export directory, beyond the item
-# limit) changes nothing. Then with the real SyncEvolution client (../shared/interop): carol's phone sends contacts and
+# the same items (same counts; exporting the new user gives the same files; importing again adds nothing), and a
+# fresh phone of the new user gets them as server adds in its first sync. Bad input (unknown user, non-empty export
+# directory, beyond the item limit) changes nothing. Then with the real SyncEvolution client (../shared/interop): carol's phone sends contacts and
 # events, carol is exported, deleted and imported as dave, and a fresh phone of dave slow-syncs the same items.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
@@ -104,6 +104,10 @@ admin tenant set xfer --max-items-per-datastore 100000 >/dev/null
 check "user import into a new user" bash -c "'$bin' admin user import --tenant xfer --user bob --in '$out' >'$work/import.out' 2>&1"
 check "it reports the counts" grep -q "^3 contacts, 2 events, 1 tasks, 2 memos imported into user bob" "$work/import.out"
 check "the new user holds the same items" test "$(live_items bob)" = "$expected"
+check "all of them added" grep -q "^8 added, 0 updated, 0 unchanged, 0 rejected$" "$work/import.out"
+check "importing the same files again" bash -c "'$bin' admin user import --tenant xfer --user bob --in '$out' >'$work/import2.out' 2>&1"
+check "adds nothing: every item is unchanged" grep -q "^0 added, 0 updated, 8 unchanged, 0 rejected$" "$work/import2.out"
+check "the user holds no duplicates" test "$(live_items bob)" = "$expected"
 check "exporting the new user gives the same files" bash -c "'$bin' admin user export --tenant xfer --user bob \
     --out '$work/export2' >/dev/null 2>&1 && diff -r '$out' '$work/export2'"
 guids=$(psql "$database_url" -Atc "SELECT count(DISTINCT guid) FROM items i JOIN datastores ds USING (tenant_id, datastore_id)
