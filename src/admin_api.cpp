@@ -7,6 +7,7 @@
 #include "persistence/worker_pool.hpp"
 #include "src/admin_api_body.hpp"
 #include "src/admin_api_handlers.hpp"
+#include "src/admin_api_transfer.hpp"
 #include "src/admin_openapi.hpp"
 #include "src/logging.hpp"
 
@@ -58,6 +59,8 @@ const char* audit_result(int status) {
             return "not found";
         case 409:
             return "conflict";
+        case 415:
+            return "invalid";
         default:
             return "failed";
     }
@@ -101,13 +104,17 @@ http_reply run_and_map(persistence::database& db, const admin_call& call, spdlog
     try {
         check_scope(call);
         auto result = run_admin_op(db, call);
-        return json_reply(result.status, std::move(result.json));
+        http_reply reply = json_reply(result.status, std::move(result.json));
+        reply.content_type = std::move(result.content_type);
+        return reply;
     } catch (const admin_field_error& e) {
         return admin_error_reply(400, e.what(), e.field());
     } catch (const admin_forbidden& e) {
         return admin_error_reply(403, e.what());
     } catch (const admin_conflict& e) {
         return admin_error_reply(409, e.what());
+    } catch (const admin_unsupported_media& e) {
+        return admin_error_reply(415, e.what());
     } catch (const persistence::not_found& e) {
         return admin_error_reply(404, e.what());
     } catch (const persistence::already_exists& e) {
@@ -129,6 +136,11 @@ http_reply run_and_map(persistence::database& db, const admin_call& call, spdlog
 }
 
 }  // namespace
+
+std::size_t admin_body_limit(std::string_view method, std::string_view target) {
+    const auto match = match_admin_route(method, path_of(target));
+    return match.route && match.route->op == admin_op::user_import ? k_admin_import_body_limit : k_admin_body_limit;
+}
 
 http_reply admin_error_reply(int status, const std::string& message, const std::string& field) {
     std::string body = "{\"error\":";
@@ -213,8 +225,19 @@ http_reply admin_api::answer(persistence::database& db, const admin_api_request&
                           .target = request.target,
                           .body = body ? &*body : nullptr,
                           .scope = token->tenant,
-                          .md5_key = md5_key_ ? &*md5_key_ : nullptr};
+                          .md5_key = md5_key_ ? &*md5_key_ : nullptr,
+                          .content_type = request.content_type,
+                          .raw_body = request.body};
     http_reply result = reply(run_and_map(db, call, log_));
+    if (match.route->op == admin_op::user_export && result.status == 200) {
+        // Reads are not audited; a user's data leaving the server is logged.
+        persistence::log_event(log_, spdlog::level::info, "user data exported",
+                               {{"token", token->name},
+                                {"tenant", match.params.at("tenant")},
+                                {"user", match.params.at("user")},
+                                {"datastore", match.params.at("datastore")},
+                                {"bytes", result.body.size()}});
+    }
     if (match.route->changes) {
         try {
             persistence::record_audit(db, audit_entry_of(match, call.body, token->name, result.status));

@@ -24,8 +24,12 @@ class worker_pool;
 
 namespace syncml::server {
 
-// Request bodies above this size are refused with 413 before they are read.
+// Request bodies above this size are refused with 413 before they are read; the import routes take larger ones
+// (admin_body_limit).
 inline constexpr std::size_t k_admin_body_limit = 64 * 1024;
+// The body limit of a request: k_admin_import_body_limit (admin_api_transfer.hpp) for an import, else
+// k_admin_body_limit.
+std::size_t admin_body_limit(std::string_view method, std::string_view target);
 
 struct admin_api_request {
     std::string method;

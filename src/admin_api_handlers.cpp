@@ -8,6 +8,7 @@
 #include "persistence/admin_sessions.hpp"
 #include "persistence/errors.hpp"
 #include "src/admin_api_body.hpp"
+#include "src/admin_api_transfer.hpp"
 #include "src/admin_json.hpp"
 
 namespace syncml::server {
@@ -185,6 +186,10 @@ admin_result run_admin_op(persistence::database& db, const admin_call& call) {
             return delete_tenant(db, call);
         case admin_op::audit_list:
             return list_audit(db, call);
+        case admin_op::user_export:
+            return export_datastore(db, call);
+        case admin_op::user_import:
+            return import_datastore(db, call);
         case admin_op::openapi:
             throw std::logic_error("the OpenAPI document needs no database");
         default:

@@ -25,6 +25,8 @@ enum class admin_op {
     user_password,
     user_disable,
     user_enable,
+    user_export,
+    user_import,
     device_list,
     device_show,
     device_delete,

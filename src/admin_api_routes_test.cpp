@@ -4,7 +4,9 @@
 
 #include <set>
 
+#include "src/admin_api.hpp"
 #include "src/admin_api_body.hpp"
+#include "src/admin_api_transfer.hpp"
 #include "src/admin_openapi.hpp"
 #include "src/json_reader.hpp"
 
@@ -34,6 +36,23 @@ TEST(admin_api_routes, wrong_methods_name_the_allowed_ones_and_unknown_paths_mat
     match = match_admin_route("GET", "/admin/v2/tenants");
     EXPECT_FALSE(match.route);
     EXPECT_EQ(match.allow, "");
+}
+
+TEST(admin_api_routes, export_and_import_name_the_datastore_and_only_imports_take_large_bodies) {
+    auto match = match_admin_route("GET", "/admin/v1/tenants/acme/users/bob/export/contacts");
+    ASSERT_TRUE(match.route);
+    EXPECT_EQ(match.route->op, admin_op::user_export);
+    EXPECT_EQ(match.params["datastore"], "contacts");
+    EXPECT_FALSE(match.route->changes);
+    match = match_admin_route("POST", "/admin/v1/tenants/acme/users/bob/import/memos");
+    ASSERT_TRUE(match.route);
+    EXPECT_EQ(match.route->op, admin_op::user_import);
+    EXPECT_TRUE(match.route->changes);
+    EXPECT_EQ(admin_body_limit("POST", "/admin/v1/tenants/acme/users/bob/import/contacts?x=1"),
+              k_admin_import_body_limit);
+    EXPECT_EQ(admin_body_limit("POST", "/admin/v1/tenants"), k_admin_body_limit);
+    EXPECT_EQ(admin_body_limit("PUT", "/admin/v1/tenants/acme/users/bob/import/contacts"), k_admin_body_limit);
+    EXPECT_EQ(admin_body_limit("GET", "/nothing"), k_admin_body_limit);
 }
 
 TEST(admin_api_routes, query_parameters_are_decoded) {

@@ -226,8 +226,14 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
 template <class Stream>
 net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn) {
     admin_dispatcher& admin = *conn->state->services.admin;
-    const body_read read = co_await read_body(conn, k_admin_body_limit);
-    if (read == body_read::too_large) co_return admin_error_reply(413, "request body larger than 64 KiB");
+    const auto& head = conn->parser->get();
+    const std::size_t limit =
+        admin_body_limit(std::string_view(head.method_string().data(), head.method_string().size()),
+                         std::string_view(head.target().data(), head.target().size()));
+    const body_read read = co_await read_body(conn, limit);
+    if (read == body_read::too_large) {
+        co_return admin_error_reply(413, "request body larger than " + std::to_string(limit / 1024) + " KiB");
+    }
     if (read == body_read::malformed) co_return admin_error_reply(400, "malformed request body");
     auto& request = conn->parser->get();
     conn->client = conn->ends.peer_address;

@@ -2,7 +2,9 @@
 # The HTTP admin API (issue 17) against the real binary and database: tokens from the CLI, every endpoint with curl,
 # tenant-scoped tokens that see only their tenant (404 for others), bad input (no or wrong token, malformed JSON, bad
 # or unknown members, unknown tenant, duplicates, a body too large) answered with clear JSON errors and nothing
-# changed, the audit log (API and CLI), the request metrics and the OpenAPI document.
+# changed, export and import of a user's datastores (round trip into a second user, idempotent re-import, a changed
+# item replaced, rejected items, 415 and 400 bodies), the audit log (API and CLI), the request metrics and the
+# OpenAPI document.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
@@ -179,6 +181,95 @@ check "device delete: 204" test "$(api DELETE /admin/v1/tenants/acme/users/alice
 check "the user's items stay" test "$(api GET /admin/v1/tenants/acme/users/alice >/dev/null; field "j['devices'], [d['items'] for d in j['datastores'] if d['name'] == 'contacts']")" = \
     "(0, [3])"
 
+# --- export and import of a user's data --------------------------------------------------------------------
+u=/admin/v1/tenants/acme/users
+count_items() {  # count_items USER KIND: live items of acme's USER in datastore KIND
+    sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, datastore_id) JOIN users us
+        USING (tenant_id, user_id) JOIN tenants t USING (tenant_id) WHERE t.name = 'acme' AND us.name = '$1'
+        AND ds.kind = '$2' AND NOT i.deleted"
+}
+check "export of alice's contacts: 200" test "$(api GET $u/alice/export/contacts)" = 200
+check "as text/vcard" grep -qi '^Content-Type: text/vcard; charset=utf-8' "$work/headers"
+cp "$work/reply" "$work/alice.vcf"
+check "with the phone's three vCards 3.0" test "$(grep -c '^BEGIN:VCARD' "$work/alice.vcf")/$(grep -c '^VERSION:3.0' \
+    "$work/alice.vcf")/$(grep -c '^FN:Api' "$work/alice.vcf")" = 3/3/3
+printf '%s\r\n' BEGIN:VCALENDAR VERSION:2.0 PRODID:-//test//EN BEGIN:VTIMEZONE TZID:Europe/Berlin BEGIN:STANDARD \
+    DTSTART:19701025T030000 TZOFFSETFROM:+0200 TZOFFSETTO:+0100 END:STANDARD END:VTIMEZONE BEGIN:VEVENT UID:zoned-1 \
+    'DTSTART;TZID=Europe/Berlin:20261210T090000' SUMMARY:Standup END:VEVENT BEGIN:VEVENT UID:weekly-1 \
+    DTSTART:20261201T120000Z RRULE:FREQ=WEEKLY\;COUNT=5 SUMMARY:Lunch END:VEVENT BEGIN:VEVENT UID:weekly-1 \
+    RECURRENCE-ID:20261208T120000Z DTSTART:20261208T130000Z 'SUMMARY:Lunch later' END:VEVENT END:VCALENDAR \
+    >"$work/in.ics"
+check "calendar import: 200" test "$(api POST $u/alice/import/calendar "@$work/in.ics" "$all_token" text/calendar)" = 200
+check "answers what it did" test "$(field "j['datastore'], j['items'], j['added'], j['updated'], j['unchanged'], j['rejected']")" = \
+    "('calendar', 2, 2, 0, 0, [])"
+check "export of the calendar: 200" test "$(api GET $u/alice/export/calendar)" = 200
+check "as text/calendar" grep -qi '^Content-Type: text/calendar; charset=utf-8' "$work/headers"
+cp "$work/reply" "$work/alice.ics"
+check "one VCALENDAR with both events, the exception and the time zone once" test "$(grep -c '^BEGIN:VCALENDAR' \
+    "$work/alice.ics") $(grep -c '^BEGIN:VEVENT' "$work/alice.ics") $(grep -c '^BEGIN:VTIMEZONE' "$work/alice.ics")" = "1 3 1"
+check "memos import: 200" test "$(api POST $u/alice/import/memos '["Shopping: milk", "Ideas\nsecond line"]')" = 200
+check "adds both" test "$(field "j['added']")" = 2
+check "export of the memos: a JSON array of their texts" test "$(api GET $u/alice/export/memos)" = 200
+check "as application/json" grep -qi '^Content-Type: application/json' "$work/headers"
+check "with their texts" test "$(field "sorted(j)")" = "['Ideas\\nsecond line', 'Shopping: milk']"
+cp "$work/reply" "$work/alice.memos"
+
+check "a second user" test "$(api POST $u '{"name": "carla", "password": "pw"}')" = 201
+check "import of alice's contacts into carla: 200" \
+    test "$(api POST $u/carla/import/contacts "@$work/alice.vcf" "$all_token" 'text/vcard; charset=utf-8')" = 200
+check "adds three" test "$(field "j['items'], j['added'], j['updated'], j['unchanged']")" = "(3, 3, 0, 0)"
+check "and her calendar" test "$(api POST $u/carla/import/calendar "@$work/alice.ics" "$all_token" text/calendar)" = 200
+check "and her memos" test "$(api POST $u/carla/import/memos "@$work/alice.memos")" = 200
+for store in contacts calendar memos; do
+    api GET $u/carla/export/$store >/dev/null
+    case $store in contacts) file=alice.vcf ;; calendar) file=alice.ics ;; memos) file=alice.memos ;; esac
+    check "carla's $store export equals alice's" cmp -s "$work/reply" "$work/$file"
+done
+check "importing the same contacts again: 200" \
+    test "$(api POST $u/carla/import/contacts "@$work/alice.vcf" "$all_token" text/vcard)" = 200
+check "adds nothing, all unchanged" test "$(field "j['added'], j['updated'], j['unchanged']")" = "(0, 0, 3)"
+check "the same calendar again changes nothing either" test "$(api POST $u/carla/import/calendar "@$work/alice.ics" \
+    "$all_token" text/calendar >/dev/null; field "j['added'], j['updated'], j['unchanged']")" = "(0, 0, 2)"
+check "and the same memos" test "$(api POST $u/carla/import/memos "@$work/alice.memos" >/dev/null; field "j['added'], j['unchanged']")" = "(0, 2)"
+check "no duplicates" test "$(count_items carla contacts) $(count_items carla calendar) $(count_items carla memos)" = "3 2 2"
+sed 's/^SUMMARY:Standup\r$/SUMMARY:Standup moved\r/' "$work/alice.ics" >"$work/changed.ics"
+check "a changed event replaces the stored one" test "$(api POST $u/carla/import/calendar "@$work/changed.ics" "$all_token" \
+    text/calendar >/dev/null; field "j['added'], j['updated'], j['unchanged']")" = "(0, 1, 1)"
+check "in place" test "$(count_items carla calendar) $(api GET $u/carla/export/calendar >/dev/null; grep -c '^SUMMARY:Standup moved' "$work/reply")" = "2 1"
+check "a task in a calendar import is rejected" test "$(api POST $u/carla/import/calendar \
+    $'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t1\r\nSUMMARY:Taxes\r\nEND:VTODO\r\nEND:VCALENDAR\r\n' \
+    "$all_token" text/calendar >/dev/null; field "j['added'], j['rejected']")" = \
+    "(0, [{'item': 1, 'error': 'not an event (VEVENT)'}])"
+check "a wrong content type: 415" test "$(api POST $u/carla/import/contacts "@$work/alice.vcf" "$all_token" text/plain)" = 415
+check "names the right one" test "$(field "j['error']")" = "'the body of a contacts import must be text/vcard'"
+check "memos as text: 415" test "$(api POST $u/carla/import/memos 'Shopping' "$all_token" text/plain)" = 415
+check "a body that holds no vCard: 400" test "$(api POST $u/carla/import/contacts 'hello' "$all_token" text/vcard)" = 400
+check "memos that are no array of strings: 400" test "$(api POST $u/carla/import/memos '["a", 1]')" = 400
+check "saying which" test "$(field "j['error']")" = "'memo 2 is a number, not a string'"
+check "none of them changed anything" test "$(count_items carla contacts) $(count_items carla calendar) $(count_items carla memos)" = "3 2 2"
+check "an unknown datastore: 404" test "$(api GET $u/carla/export/notes)" = 404
+check "an unknown user: 404" test "$(api GET $u/nobody/export/contacts)" = 404
+check "an import into an unknown user: 404" test "$(api POST $u/nobody/import/contacts "@$work/alice.vcf" "$all_token" text/vcard)" = 404
+check "the tenant token exports in its tenant" test "$(api GET $u/alice/export/contacts '' "$acme_token")" = 200
+check "but not from another tenant: 404" test "$(api GET /admin/v1/tenants/other/users/olga/export/contacts '' "$acme_token")" = 404
+check "nor imports there: 404" test "$(api POST /admin/v1/tenants/other/users/olga/import/contacts "@$work/alice.vcf" \
+    "$acme_token" text/vcard)" = 404
+check "olga got nothing" test "$(sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, datastore_id)
+    JOIN users us USING (tenant_id, user_id) WHERE us.name = 'olga'")" = 0
+python3 -c "
+import sys
+for i in range(1000): sys.stdout.write('BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bulk-%d\r\nFN:Bulk %d\r\nN:Bulk;%d;;;\r\nNOTE:%s\r\nEND:VCARD\r\n' % (i, i, i, 'x' * 200))
+" >"$work/bulk.vcf"
+check "an import over 64 KiB ($(( $(stat -c %s "$work/bulk.vcf") / 1024 )) KiB): 200" \
+    test "$(api POST $u/carla/import/contacts "@$work/bulk.vcf" "$all_token" text/vcard)" = 200
+check "adds its 1000 contacts" test "$(field "j['added']")" = 1000
+head -c $((32 * 1024 * 1024 + 1)) /dev/zero >"$work/huge"
+check "an import over 32 MiB: 413" test "$(api POST $u/carla/import/contacts "@$work/huge" "$all_token" text/vcard)" = 413
+check "imports are audited as user.import_items" test "$(api GET '/admin/v1/audit?limit=500' >/dev/null; field \
+    "sorted(set((a['target'], a['result']) for a in j if a['action'] == 'user.import_items'))")" = \
+    "[('alice', 'ok'), ('carla', 'invalid'), ('carla', 'ok'), ('nobody', 'not found'), ('olga', 'not found')]"
+check "exports are logged" grep -q 'user data exported.*tenant=acme.*user=alice.*datastore=contacts' "$work/server.log"
+
 # --- tenant delete -----------------------------------------------------------------------------------------
 check "deleting a tenant with users: 409" test "$(api DELETE /admin/v1/tenants/acme)" = 409
 check "says how to go ahead" test "$(field "'force=true' in j['error']")" = True
@@ -193,7 +284,7 @@ admin user add --tenant acme --user cli-user --password pw >/dev/null
 check "audit list" test "$(api GET '/admin/v1/audit?limit=500')" = 200
 check "records API changes with token, action, target and result" test "$(field \
     "[(a['actor'], a['action'], a['tenant'], a['target'], a['result']) for a in j if a['action'] == 'user.create' and a['tenant'] == 'acme']")" = \
-    "[('cli', 'user.create', 'acme', 'cli-user', 'ok'), ('token:ops', 'user.create', 'acme', 'carl', 'invalid'), ('token:ops', 'user.create', 'acme', 'bob', 'conflict'), ('token:ops', 'user.create', 'acme', 'bob', 'ok'), ('cli', 'user.create', 'acme', 'alice', 'ok')]"
+    "[('cli', 'user.create', 'acme', 'cli-user', 'ok'), ('token:ops', 'user.create', 'acme', 'carla', 'ok'), ('token:ops', 'user.create', 'acme', 'carl', 'invalid'), ('token:ops', 'user.create', 'acme', 'bob', 'conflict'), ('token:ops', 'user.create', 'acme', 'bob', 'ok'), ('cli', 'user.create', 'acme', 'alice', 'ok')]"
 check "and refused ones" test "$(field "[(a['actor'], a['tenant'], a['result']) for a in j if a['action'] == 'user.create' and a['tenant'] == 'other']")" = \
     "[('token:acme-admin', 'other', 'not found'), ('cli', 'other', 'ok')]"
 check "reads are not recorded" test "$(field "[a for a in j if a['action'].endswith(('.list', '.show'))]")" = "[]"
