@@ -165,7 +165,27 @@ void memo_values(const memo& m, collector& in) {
     in.add_extras(m.extra);
 }
 
+constexpr std::array<std::string_view, 16> k_contact_properties = {
+    "FN",    "N",    "NICKNAME", "TEL",        "EMAIL", "URL",   "ADR", "ORG",
+    "TITLE", "ROLE", "BDAY",     "CATEGORIES", "NOTE",  "PHOTO", "UID", "REV"};
+constexpr std::array<std::string_view, 23> k_calendar_properties = {
+    "SUMMARY",          "DESCRIPTION", "LOCATION",      "UID",     "STATUS",     "CLASS",
+    "TRANSP",           "DURATION",    "DTSTART",       "DTEND",   "DUE",        "COMPLETED",
+    "RECURRENCE-ID",    "CREATED",     "LAST-MODIFIED", "DTSTAMP", "CATEGORIES", "PRIORITY",
+    "PERCENT-COMPLETE", "SEQUENCE",    "RRULE",         "EXDATE",  "RDATE"};
+constexpr std::array<std::string_view, 7> k_memo_properties = {"SUMMARY", "BODY",    "DESCRIPTION",  "CATEGORIES",
+                                                               "CLASS",   "CREATED", "LAST-MODIFIED"};
+constexpr std::array<std::string_view, 6> k_keywords = {"SINCE", "BEFORE", "LIMIT", "MAXCOUNT", "MAXSIZE", "NOATT"};
+
 }  // namespace
+
+std::span<const std::string_view> filterable_properties(item_kind kind) {
+    if (kind == item_kind::contact) return k_contact_properties;
+    if (kind == item_kind::memo) return k_memo_properties;
+    return k_calendar_properties;
+}
+
+std::span<const std::string_view> filter_keywords() { return k_keywords; }
 
 value_kind kind_of_property(std::string_view name) {
     static constexpr std::array<std::string_view, 11> k_dates = {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,13 @@ std::optional<int> sub_field_index(std::string_view property, std::string_view s
 
 // Filters say MODIFIED (as Funambol clients send it) or LAST-MODIFIED; contacts call it REV.
 std::string canonical_property_name(std::string_view name);
+
+// What DevInf FilterCap can announce for a kind (events and tasks share text/calendar's list): the properties
+// values_of() reads from typed fields. X- and other properties kept in `extra` compare too, by their name.
+std::span<const std::string_view> filterable_properties(item_kind kind);
+// The FilterKeyword values filter_cgi.hpp reads. The Synthesis client sends SINCE/BEFORE only to a server that
+// announces them.
+std::span<const std::string_view> filter_keywords();
 
 struct filter_value {
     std::string text;
