@@ -115,7 +115,8 @@ admin_result import_datastore(persistence::database& db, const admin_call& call)
     } catch (const import_quota_exceeded& e) {  // the request is fine, the datastore is full
         throw admin_conflict(e.what());
     }
-    return {.status = 200, .json = import_json(kind, items.size(), counts.at(kind), read.rejected), .content_type = k_json};
+    return {
+        .status = 200, .json = import_json(kind, items.size(), counts.at(kind), read.rejected), .content_type = k_json};
 }
 
 }  // namespace syncml::server

@@ -66,7 +66,7 @@ std::vector<planned_item> plan(persistence::sync_store& store, std::int64_t tena
 }
 
 item_import_counts write(persistence::sync_store& store, std::int64_t tenant, std::int64_t datastore,
-                    const std::vector<planned_item>& items) {
+                         const std::vector<planned_item>& items) {
     item_import_counts counts;
     std::map<std::string, std::string> added;  // placeholder -> GUID
     for (const auto& item : items) {
@@ -131,8 +131,8 @@ datastore_items read_items(const std::string& kind, const std::vector<std::strin
 }
 
 std::map<std::string, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
-                                                  const persistence::user_ids& ids,
-                                                  const std::vector<datastore_items>& stores) {
+                                                       const persistence::user_ids& ids,
+                                                       const std::vector<datastore_items>& stores) {
     const auto tenant_info = persistence::find_tenant(db, tenant);
     const std::int64_t limit = tenant_info ? tenant_info->settings.max_items_per_datastore : 0;
     std::map<std::string, item_import_counts> counts;
@@ -142,9 +142,8 @@ std::map<std::string, item_import_counts> import_items(persistence::database& db
         for (const auto& items : stores) {
             const auto datastore = store.datastore(ids.tenant, ids.user, items.kind);
             auto planned = plan(store, ids.tenant, datastore, items.contents);
-            const auto adds = std::count_if(planned.begin(), planned.end(), [](const auto& p) {
-                return p.decision.action == import_action::add;
-            });
+            const auto adds = std::count_if(planned.begin(), planned.end(),
+                                            [](const auto& p) { return p.decision.action == import_action::add; });
             // The tenant's quota holds for imports as for a phone's Adds: all of them or none.
             if (adds > 0 && store.live_items(ids.tenant, datastore, limit) + adds > limit) {
                 throw import_quota_exceeded("importing " + std::to_string(adds) + " new items into " + items.kind +

@@ -61,7 +61,7 @@ class import_quota_exceeded : public std::invalid_argument {
 // Imports every datastore of `stores` into the user `ids` of `tenant` in one transaction, all or nothing; counts by
 // kind. Throws import_quota_exceeded (nothing written) and std::runtime_error when the database fails.
 std::map<std::string, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
-                                                  const persistence::user_ids& ids,
-                                                  const std::vector<datastore_items>& stores);
+                                                       const persistence::user_ids& ids,
+                                                       const std::vector<datastore_items>& stores);
 
 }  // namespace syncml::server
