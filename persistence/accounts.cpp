@@ -17,7 +17,8 @@ constexpr std::array k_standard_datastores{"contacts", "calendar", "tasks", "mem
 
 constexpr const char* k_tenant_columns =
     "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
-    "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, tombstone_retention_days";
+    "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, tombstone_retention_days, "
+    "window_past_days, window_future_days, window_max_items, window_max_photo_bytes";
 
 tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
@@ -34,6 +35,8 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.max_message_bytes = row[8].as<int>();
     tenant.settings.max_object_bytes = row[9].as<int>();
     tenant.settings.tombstone_retention_days = row["tombstone_retention_days"].as<int>();
+    tenant.settings.window = sync_window{row["window_past_days"].as<int>(), row["window_future_days"].as<int>(),
+                                         row["window_max_items"].as<int>(), row["window_max_photo_bytes"].as<int>()};
     return tenant;
 }
 
@@ -96,6 +99,7 @@ void validate_settings(const tenant_settings& settings) {
     if (settings.max_message_bytes < 1024 || settings.max_object_bytes < 1024) {
         throw std::invalid_argument("tenant message and object limits must be at least 1024 bytes");
     }
+    validate_window(settings.window);
 }
 
 }  // namespace
@@ -159,13 +163,16 @@ tenant_info add_tenant(database& db, std::string_view name, const tenant_setting
             std::string(
                 "INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
                 "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, "
-                "tombstone_retention_days) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (name) DO "
+                "tombstone_retention_days, window_past_days, window_future_days, window_max_items, "
+                "window_max_photo_bytes) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (name) DO "
                 "NOTHING RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
             settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
-            settings.tombstone_retention_days);
+            settings.tombstone_retention_days, settings.window.past_days, settings.window.future_days,
+            settings.window.max_items, settings.window.max_photo_bytes);
         if (rows.empty()) throw already_exists("tenant '" + std::string(name) + "' exists already");
         return tenant_from_row(rows[0]);
     });
@@ -195,15 +202,18 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
     validate_settings(settings);
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto rows = tx.exec_params(
-            std::string("UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
-                        "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
-                        "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11 WHERE name = $1 "
-                        "RETURNING ") +
+            std::string(
+                "UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
+                "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
+                "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11, window_past_days = $12, "
+                "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15 WHERE name = $1 "
+                "RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
             settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
-            settings.tombstone_retention_days);
+            settings.tombstone_retention_days, settings.window.past_days, settings.window.future_days,
+            settings.window.max_items, settings.window.max_photo_bytes);
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
         auto tenant = tenant_from_row(rows[0]);
         // A password equivalent the tenant no longer needs is not kept.

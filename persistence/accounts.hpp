@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "persistence/secret_key.hpp"
+#include "persistence/sync_window.hpp"
 
 namespace syncml::persistence {
 
@@ -44,6 +45,7 @@ struct tenant_settings {
     int max_object_bytes = 16 * 1024 * 1024;
     // Deleted items are kept this long (for devices that have not synced since), then purged by the janitor.
     int tombstone_retention_days = 90;
+    sync_window window;  // what its devices get at most (a device's own window replaces it)
 };
 
 struct tenant_info {

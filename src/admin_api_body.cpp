@@ -48,7 +48,11 @@ const std::vector<std::string_view>& tenant_setting_members() {
                                                           "max_items_per_datastore",
                                                           "max_message_bytes",
                                                           "max_object_bytes",
-                                                          "tombstone_retention_days"};
+                                                          "tombstone_retention_days",
+                                                          "window_past_days",
+                                                          "window_future_days",
+                                                          "window_max_items",
+                                                          "window_max_photo_bytes"};
     return members;
 }
 

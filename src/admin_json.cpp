@@ -96,6 +96,10 @@ void write_tenant(json_object& o, const persistence::tenant_info& t) {
     o.number("max_message_bytes", s.max_message_bytes);
     o.number("max_object_bytes", s.max_object_bytes);
     o.number("tombstone_retention_days", s.tombstone_retention_days);
+    o.number("window_past_days", s.window.past_days);
+    o.number("window_future_days", s.window.future_days);
+    o.number("window_max_items", s.window.max_items);
+    o.number("window_max_photo_bytes", s.window.max_photo_bytes);
 }
 
 }  // namespace

@@ -22,7 +22,11 @@ TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
                         "\"auth_basic\":true"),
               std::string::npos)
         << json;
-    EXPECT_NE(json.find("\"tombstone_retention_days\":90}"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"tombstone_retention_days\":90,"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"window_past_days\":0,\"window_future_days\":0,\"window_max_items\":0,"
+                        "\"window_max_photo_bytes\":0}"),
+              std::string::npos)
+        << json;
 }
 
 TEST(admin_json, show_is_one_object_with_its_usage_nested) {

@@ -23,6 +23,10 @@ const std::vector<option_doc>& docs() {
         {"--max-message-bytes", "N"},
         {"--max-object-bytes", "N"},
         {"--tombstone-retention-days", "N"},
+        {"--window-past-days", "DAYS"},
+        {"--window-future-days", "DAYS"},
+        {"--window-max-items", "N"},
+        {"--window-max-photo-bytes", "BYTES"},
     };
     return table;
 }
@@ -90,6 +94,14 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.max_object_bytes = parse_count(option, value);
     } else if (option == "--tombstone-retention-days") {
         settings.tombstone_retention_days = parse_count(option, value);
+    } else if (option == "--window-past-days") {
+        settings.window.past_days = parse_count(option, value);
+    } else if (option == "--window-future-days") {
+        settings.window.future_days = parse_count(option, value);
+    } else if (option == "--window-max-items") {
+        settings.window.max_items = parse_count(option, value);
+    } else if (option == "--window-max-photo-bytes") {
+        settings.window.max_photo_bytes = parse_count(option, value);
     } else {
         throw std::invalid_argument("unknown tenant option " + option);
     }
@@ -104,7 +116,8 @@ std::string describe_tenant_settings(const persistence::tenant_settings& s, cons
            "max-items-per-datastore=" + std::to_string(s.max_items_per_datastore) + separator +
            "max-message-bytes=" + std::to_string(s.max_message_bytes) + separator +
            "max-object-bytes=" + std::to_string(s.max_object_bytes) + separator +
-           "tombstone-retention-days=" + std::to_string(s.tombstone_retention_days);
+           "tombstone-retention-days=" + std::to_string(s.tombstone_retention_days) + separator + "window-" +
+           persistence::describe_window(s.window, separator + "window-");
 }
 
 }  // namespace syncml::server
