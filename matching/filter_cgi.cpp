@@ -151,7 +151,10 @@ class cgi_parser {
                     ref.param_value = std::string(text_.substr(pos_, end - pos_));
                     pos_ = end;
                 }
-                if (ref.param_name.empty() || !at(']')) return fail_bool(item_errc::malformed, "bad [parameter]");
+                bool control = std::any_of(ref.param_value.begin(), ref.param_value.end(),
+                                           [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+                if (ref.param_name.empty() || !at(']') || control)
+                    return fail_bool(item_errc::malformed, "bad [parameter]");
                 ++pos_;
             } else {
                 return fail_bool(item_errc::malformed, "property part given twice");

@@ -176,6 +176,7 @@ TEST(filter_cgi, rejects_broken_filters_with_a_message_naming_the_problem) {
              {"PRIORITY&GT;high", "PRIORITY needs a number"},
              {"N.NICKNAME&EQ;x", "N has no part 'NICKNAME'"},
              {"TEL[TYPE=CELL&EQ;1", "bad [parameter]"},
+             {"TEL[TYPE=CE\nLL]&EQ;1", "bad [parameter]"},
              {"SINCE&GT;20260101", "SINCE takes &EQ;"},
              {"SINCE&EQ;soon", "SINCE needs an ISO 8601"},
              {"LIMIT&EQ;ten", "LIMIT needs a number"},
