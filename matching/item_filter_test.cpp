@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iostream>
+#include <vector>
+
 #include "matching/calendar_values.hpp"
 #include "matching/filter_cgi.hpp"
 #include "matching/item_format.hpp"
@@ -205,6 +209,51 @@ TEST(date_window, counts_recurring_events_by_their_whole_span) {
     EXPECT_FALSE(matches(window, ten_days, now));
     item future_series = event("DTSTART:20270701T090000Z\r\nRRULE:FREQ=DAILY;COUNT=10\r\n");
     EXPECT_FALSE(matches(window, future_series, now));  // starts after the window's end
+}
+
+TEST(date_window, reads_vcalendar_10_rules_from_phones) {
+    auto window = window_days(-30, 365);
+    auto now = day(2026, 6, 1);
+    auto vcal = [](std::string_view rule) {
+        return parse(
+            "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nDTSTART:20160104T090000Z\r\n"
+            "DTEND:20160104T100000Z\r\nRRULE:" +
+                std::string(rule) + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            item_dialect::vcal10);
+    };
+    EXPECT_TRUE(matches(window, vcal("W1 MO #0"), now));                 // forever
+    EXPECT_FALSE(matches(window, vcal("D1 #10"), now));                  // ten days in 2016
+    EXPECT_FALSE(matches(window, vcal("W1 MO 20201231T000000Z"), now));  // ended in 2020
+    EXPECT_TRUE(matches(window, vcal("MD1 4 20260515T000000Z"), now));   // until last month
+}
+
+// The acceptance case at the model level: 2000 events over 10 years (every 44 hours, one to three hours
+// long, every tenth one a weekly series of 8) and a -30/+365 day window hold exactly the events that overlap it.
+TEST(date_window, selects_exactly_the_overlapping_events_of_a_ten_year_calendar) {
+    auto now = day(2026, 6, 1);
+    auto window = window_days(-30, 365);
+    std::int64_t from = days_from_civil(2026, 6, 1) * 86400 - 30 * 86400;
+    std::int64_t to = days_from_civil(2026, 6, 1) * 86400 + 365 * 86400;
+    std::int64_t first = days_from_civil(2018, 1, 1) * 86400;
+    int expected = 0;
+    std::vector<item> events;
+    for (int i = 0; i < 2000; ++i) {
+        std::int64_t begin = first + std::int64_t{i} * 44 * 3600;
+        std::int64_t length = (1 + i % 3) * 3600;
+        bool series = i % 10 == 0;
+        std::int64_t end = begin + length + (series ? 7 * 7 * 86400 : 0);
+        if (begin < to && end > from) ++expected;
+        auto stamp = [](std::int64_t t) { return format_date_time(from_epoch_seconds(t, true, "")); };
+        events.push_back(event("DTSTART:" + stamp(begin) + "\r\nDTEND:" + stamp(begin + length) + "\r\n" +
+                               (series ? "RRULE:FREQ=WEEKLY;UNTIL=" + stamp(begin + 7 * 7 * 86400) + "\r\n" : "")));
+    }
+    auto started = std::chrono::steady_clock::now();
+    auto inside = std::count_if(events.begin(), events.end(), [&](const item& e) { return matches(window, e, now); });
+    auto elapsed = std::chrono::steady_clock::now() - started;
+    EXPECT_EQ(inside, expected);
+    EXPECT_GT(expected, 150);
+    std::cerr << inside << " of 2000 events inside, matched in "
+              << std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count() << " us\n";
 }
 
 TEST(date_window, places_tasks_by_due_then_start_and_keeps_undated_items) {
