@@ -12,6 +12,7 @@
 #include "persistence/errors.hpp"
 #include "src/admin_json.hpp"
 #include "src/admin_show.hpp"
+#include "src/device_window_command.hpp"
 #include "src/tenant_options.hpp"
 #include "src/user_import.hpp"
 #include "src/user_transfer.hpp"
@@ -26,6 +27,13 @@ struct action_syntax {
     std::vector<const char*> required;  // --options, or "NAME" for the one positional word
     std::vector<const char*> optional = {};
 };
+
+std::vector<const char*> device_window_options() {
+    auto options = window_option_names();
+    options.push_back("--inherit");
+    options.push_back("--json");
+    return options;
+}
 
 const std::vector<action_syntax>& syntax() {
     static const std::vector<action_syntax> table = {
@@ -52,6 +60,7 @@ const std::vector<action_syntax>& syntax() {
         {"device", "show", admin_action::device_show, {"--tenant", "--user", "--device"}, {"--json"}},
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
+        {"device", "window", admin_action::device_window, {"--tenant", "--user", "--device"}, device_window_options()},
         {"session", "list", admin_action::session_list, {"--tenant"}, {"--user", "--json"}},
         {"session", "kill", admin_action::session_kill, {"--tenant", "--session"}, {"--yes"}},
     };
@@ -85,7 +94,16 @@ bool allowed_in(const std::vector<const char*>& options, const std::string& key)
 }
 
 // Options without a value.
-bool is_flag(const std::string& option) { return option == "--yes" || option == "--force" || option == "--json"; }
+bool is_flag(const std::string& option) {
+    return option == "--yes" || option == "--force" || option == "--json" || option == "--inherit";
+}
+
+bool& flag_of(admin_request& request, const std::string& option) {
+    if (option == "--yes") return request.yes;
+    if (option == "--force") return request.force;
+    if (option == "--inherit") return request.inherit;
+    return request.json;
+}
 
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
@@ -108,7 +126,7 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
         seen[key] = true;
         if (is_flag(key)) {
-            (key == "--yes" ? request.yes : key == "--force" ? request.force : request.json) = true;
+            flag_of(request, key) = true;
         } else if (is_option) {
             if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
             assign(request, key, words[++i]);
@@ -278,6 +296,9 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
             break;
         case admin_action::device_reset:
             out << persistence::reset_device(db, r.tenant, r.device) << " device(s) reset; next sync is slow\n";
+            break;
+        case admin_action::device_window:
+            run_device_window(db, {r.tenant, r.user, r.device, r.tenant_options, r.inherit, r.json}, out);
             break;
         case admin_action::session_list:
             list_sessions(db, r.tenant, r.user, r.json, out);

@@ -36,6 +36,7 @@ enum class admin_action {
     device_show,
     device_reset,
     device_delete,
+    device_window,  // src/device_window_command.hpp
     session_list,
     session_kill
 };
@@ -55,8 +56,10 @@ struct admin_request {
     // that still has users also needs --force.
     bool yes = false;
     bool force = false;
-    bool json = false;  // list and show commands: JSON instead of lines
-    // tenant add/set: (option, value) as given, e.g. ("--max-sessions", "500"); see src/tenant_options.hpp.
+    bool json = false;     // list and show commands: JSON instead of lines
+    bool inherit = false;  // device window: the tenant's window applies again
+    // tenant add/set, device window: (option, value) as given, e.g. ("--max-sessions", "500"); see
+    // src/tenant_options.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;
 };
 

@@ -153,6 +153,17 @@ std::string user_json(const persistence::user_details& details) {
     });
 }
 
+std::string device_window_json(const std::string& device, bool own, const persistence::sync_window& w) {
+    return object_of([&](json_object& o) {
+        o.text("device", device);
+        o.text("source", own ? "device" : "tenant");
+        o.number("window_past_days", w.past_days);
+        o.number("window_future_days", w.future_days);
+        o.number("window_max_items", w.max_items);
+        o.number("window_max_photo_bytes", w.max_photo_bytes);
+    });
+}
+
 std::string device_json(const persistence::device_details& details) {
     return object_of([&](json_object& o) {
         o.text("device", details.device_uri);

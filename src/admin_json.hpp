@@ -19,6 +19,8 @@ std::string devices_json(const std::vector<persistence::device_info>& devices);
 std::string tenant_json(const persistence::tenant_details& details);
 std::string user_json(const persistence::user_details& details);
 std::string device_json(const persistence::device_details& details);
+// The sync window in effect for a device: its own (`own`) or its tenant's.
+std::string device_window_json(const std::string& device, bool own, const persistence::sync_window& window);
 std::string sessions_json(const std::vector<persistence::session_info>& sessions);
 std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens);
 std::string audit_json(const std::vector<persistence::audit_record>& records);

@@ -196,6 +196,10 @@ std::optional<persistence::audit_entry> cli_audit_entry(const admin_request& r, 
         case admin_action::device_delete:
             action = "device.delete";
             break;
+        case admin_action::device_window:
+            if (r.tenant_options.empty() && !r.inherit) return std::nullopt;  // shows the window only
+            action = "device.window";
+            break;
         case admin_action::session_kill:
             action = "session.kill";
             break;

@@ -1,5 +1,6 @@
 #include "src/tenant_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -65,6 +66,31 @@ std::string tenant_options_usage(const std::string& indent) {
     return text;
 }
 
+const std::vector<const char*>& window_option_names() {
+    static const std::vector<const char*> names = {"--window-past-days", "--window-future-days", "--window-max-items",
+                                                   "--window-max-photo-bytes"};
+    return names;
+}
+
+bool is_window_option(const std::string& option) {
+    const auto& names = window_option_names();
+    return std::find(names.begin(), names.end(), option) != names.end();
+}
+
+void apply_window_option(persistence::sync_window& window, const std::string& option, const std::string& value) {
+    if (option == "--window-past-days") {
+        window.past_days = parse_count(option, value);
+    } else if (option == "--window-future-days") {
+        window.future_days = parse_count(option, value);
+    } else if (option == "--window-max-items") {
+        window.max_items = parse_count(option, value);
+    } else if (option == "--window-max-photo-bytes") {
+        window.max_photo_bytes = parse_count(option, value);
+    } else {
+        throw std::invalid_argument("unknown sync window option " + option);
+    }
+}
+
 void apply_tenant_option(persistence::tenant_settings& settings, const std::string& option, const std::string& value) {
     if (option == "--conflict-policy") {
         auto policy = persistence::parse_conflict_policy(value);
@@ -94,14 +120,8 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.max_object_bytes = parse_count(option, value);
     } else if (option == "--tombstone-retention-days") {
         settings.tombstone_retention_days = parse_count(option, value);
-    } else if (option == "--window-past-days") {
-        settings.window.past_days = parse_count(option, value);
-    } else if (option == "--window-future-days") {
-        settings.window.future_days = parse_count(option, value);
-    } else if (option == "--window-max-items") {
-        settings.window.max_items = parse_count(option, value);
-    } else if (option == "--window-max-photo-bytes") {
-        settings.window.max_photo_bytes = parse_count(option, value);
+    } else if (is_window_option(option)) {
+        apply_window_option(settings.window, option, value);
     } else {
         throw std::invalid_argument("unknown tenant option " + option);
     }

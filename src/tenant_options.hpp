@@ -22,6 +22,12 @@ std::string tenant_options_usage(const std::string& indent);
 // Range checks beyond the type (positive, at least 1024 bytes) are persistence's (accounts.cpp).
 void apply_tenant_option(persistence::tenant_settings& settings, const std::string& option, const std::string& value);
 
+// The sync window options (also those of `admin device window`), and one of them applied to `window`;
+// std::invalid_argument as apply_tenant_option.
+const std::vector<const char*>& window_option_names();
+bool is_window_option(const std::string& option);
+void apply_window_option(persistence::sync_window& window, const std::string& option, const std::string& value);
+
 // "conflict=merge session-binding=token-or-address auth-basic=on ..." with `separator` between the fields.
 std::string describe_tenant_settings(const persistence::tenant_settings& settings, const std::string& separator);
 

@@ -1,0 +1,46 @@
+#include "src/device_window_command.hpp"
+
+#include <ostream>
+#include <stdexcept>
+
+#include "persistence/accounts.hpp"
+#include "persistence/errors.hpp"
+#include "persistence/sync_window.hpp"
+#include "src/admin_json.hpp"
+#include "src/tenant_options.hpp"
+
+namespace syncml::server {
+namespace {
+
+void print_window(const device_window_request& r, const persistence::sync_window& window, bool own, std::ostream& out) {
+    if (r.json) {
+        out << device_window_json(r.device, own, window);
+        return;
+    }
+    out << "device " << r.device << " of user " << r.user << ": window of the " << (own ? "device" : "tenant") << " "
+        << persistence::describe_window(window, " ") << "\n";
+}
+
+}  // namespace
+
+void run_device_window(persistence::database& db, const device_window_request& r, std::ostream& out) {
+    if (r.inherit && !r.options.empty()) throw std::invalid_argument("--inherit takes no --window-* option beside it");
+    const auto tenant = persistence::find_tenant(db, r.tenant);
+    if (!tenant) throw persistence::not_found("no tenant named '" + r.tenant + "'");
+    if (r.inherit) {
+        persistence::set_device_window(db, r.tenant, r.user, r.device, std::nullopt);
+        print_window(r, tenant->settings.window, false, out);
+        return;
+    }
+    const auto own = persistence::device_window(db, r.tenant, r.user, r.device);
+    if (r.options.empty()) {
+        print_window(r, own.value_or(tenant->settings.window), own.has_value(), out);
+        return;
+    }
+    auto window = own.value_or(tenant->settings.window);
+    for (const auto& [option, value] : r.options) apply_window_option(window, option, value);
+    persistence::set_device_window(db, r.tenant, r.user, r.device, window);
+    print_window(r, window, true, out);
+}
+
+}  // namespace syncml::server
