@@ -45,7 +45,4 @@ struct cgi_prefix {
 };
 result<cgi_prefix> parse_filter_cgi_prefix(std::string_view text, const filter_limits& limits = {});
 
-// AND of two filters' record parts and field parts (both windows hold, the smaller limit, both exclusions).
-void and_into(item_filter& into, const item_filter& other);
-
 }  // namespace syncml::matching

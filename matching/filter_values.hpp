@@ -31,8 +31,9 @@ std::string canonical_property_name(std::string_view name);
 // What DevInf FilterCap can announce for a kind (events and tasks share text/calendar's list): the properties
 // values_of() reads from typed fields. X- and other properties kept in `extra` compare too, by their name.
 std::span<const std::string_view> filterable_properties(item_kind kind);
-// The FilterKeyword values filter_cgi.hpp reads. The Synthesis client sends SINCE/BEFORE only to a server that
-// announces them.
+// The FilterKeyword values filter_cgi.hpp reads. A Synthesis-engine client speaking DS 1.2 sends its date range
+// as SINCE/BEFORE in the Alert's <Filter> (absolute UTC times from its own clock, so the filter differs every
+// day), and as /dr(-before,after) in the datastore URI when its configuration rules out DS 1.2 filters.
 std::span<const std::string_view> filter_keywords();
 
 struct filter_value {

@@ -158,4 +158,39 @@ bool matches(const record_filter& filter, const item& value, std::chrono::system
     return filter.where.root < filter.where.nodes.size() && evaluate(filter.where, filter.where.root, value, 0);
 }
 
+void and_into(item_filter& into, const item_filter& other) {
+    auto& a = into.record.where;
+    const auto& b = other.record.where;
+    if (a.empty()) {
+        a = b;
+    } else if (!b.empty()) {
+        auto offset = static_cast<std::uint32_t>(a.nodes.size());
+        for (auto node : b.nodes) {
+            for (auto& child : node.children) child += offset;
+            a.nodes.push_back(std::move(node));
+        }
+        a.nodes.push_back(filter_node{.kind = node_kind::all_of, .term = {}, .children = {a.root, b.root + offset}});
+        a.root = static_cast<std::uint32_t>(a.nodes.size() - 1);
+    }
+    auto& windows = into.record.windows;
+    windows.insert(windows.end(), other.record.windows.begin(), other.record.windows.end());
+    if (other.record.max_items)
+        into.record.max_items =
+            std::min(into.record.max_items.value_or(*other.record.max_items), *other.record.max_items);
+    auto& f = into.fields;
+    for (const auto& name : other.fields.exclude)
+        if (std::find(f.exclude.begin(), f.exclude.end(), name) == f.exclude.end()) f.exclude.push_back(name);
+    if (f.include.empty()) {
+        f.include = other.fields.include;
+    } else if (!other.fields.include.empty()) {
+        std::erase_if(f.include, [&](const field_rule& r) {
+            return std::none_of(other.fields.include.begin(), other.fields.include.end(),
+                                [&](const field_rule& o) { return o.property == r.property; });
+        });
+    }
+    if (other.fields.max_value_size)
+        f.max_value_size =
+            std::min(f.max_value_size.value_or(*other.fields.max_value_size), *other.fields.max_value_size);
+}
+
 }  // namespace syncml::matching

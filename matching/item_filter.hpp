@@ -134,6 +134,10 @@ struct item_filter {
 // at one instant and tests can move time.
 bool matches(const record_filter& filter, const item& value, std::chrono::system_clock::time_point now);
 
+// AND of two filters into `into`: both expressions and all windows hold, the smaller limit and size, both
+// exclusions, only properties both include lists name. Semantics stay `into`'s.
+void and_into(item_filter& into, const item_filter& other);
+
 // The instant a window bound stands for at `now` (seconds since 1970 UTC).
 std::int64_t resolve_bound(const window_bound& bound, std::chrono::system_clock::time_point now);
 
