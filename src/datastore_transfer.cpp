@@ -1,6 +1,7 @@
 #include "src/datastore_transfer.hpp"
 
 #include <optional>
+#include <variant>
 
 #include "matching/item_format.hpp"
 #include "persistence/accounts.hpp"
@@ -24,14 +25,23 @@ file_format format_of(std::string_view kind) {
     return {"text/calendar", "2.0", matching::item_dialect::ical20};
 }
 
-// Why the item cannot be imported into a datastore of `kind`; nullopt when it can.
-std::optional<std::string> refusal(const std::string& kind, const std::string& item) {
+// The item as a datastore of `kind` stores it, or why it cannot be imported there.
+std::variant<matching::item, std::string> parse_for(const std::string& kind, const std::string& item) {
     auto parsed = matching::parse_item(item, format_of(kind).dialect);
     if (!parsed) return parsed.error().to_string();
     const auto found = matching::kind_of(*parsed);
     if (kind == "calendar" && found != matching::item_kind::event) return std::string("not an event (VEVENT)");
     if (kind == "tasks" && found != matching::item_kind::task) return std::string("not a to-do (VTODO)");
-    return std::nullopt;
+    return std::move(*parsed);
+}
+
+// The index keys of the stored form of `item`, parsed as `parsed`: that parse serves when the stored form is the
+// item itself in the same dialect (vCard 3.0, iCalendar 2.0), so that most items are parsed once.
+std::vector<std::string> keys_of(const std::string& content, const std::string& item, const matching::item& parsed,
+                                 matching::item_dialect dialect) {
+    if (content == item && matching::detect_dialect(content) == dialect) return session::index_keys(content, &parsed);
+    const auto reparsed = session::parse_canonical(content);
+    return session::index_keys(content, reparsed ? &*reparsed : nullptr);
 }
 
 struct planned_item {
@@ -43,16 +53,14 @@ struct planned_item {
 // Decides what becomes of each item against the datastore's live items; later items see the earlier ones (a
 // placeholder "#n" stands for the GUID the n-th add will get).
 std::vector<planned_item> plan(persistence::sync_store& store, std::int64_t tenant, std::int64_t datastore,
-                               const std::vector<std::string>& contents) {
+                               const datastore_items& stored) {
     std::vector<planned_item> items;
     std::vector<std::string> wanted;
-    for (const auto& content : contents) {
-        const auto parsed = session::parse_canonical(content);
-        auto keys = session::index_keys(content, parsed ? &*parsed : nullptr);
-        const auto id = import_keys_of(keys);
+    for (std::size_t i = 0; i < stored.contents.size(); ++i) {
+        const auto id = import_keys_of(stored.keys[i]);
         if (!id.uid.empty()) wanted.push_back(id.uid);
         wanted.push_back(id.content);
-        items.push_back({.content = content, .keys = std::move(keys), .decision = {}});
+        items.push_back({.content = stored.contents[i], .keys = stored.keys[i], .decision = {}});
     }
     import_matcher matcher(store.twin_candidates(tenant, datastore, 0, wanted));
     int adds = 0;
@@ -65,23 +73,34 @@ std::vector<planned_item> plan(persistence::sync_store& store, std::int64_t tena
     return items;
 }
 
+// One batch of writes (sync_store::write_items: a fixed number of statements, whatever the size of the import).
 item_import_counts write(persistence::sync_store& store, std::int64_t tenant, std::int64_t datastore,
                          const std::vector<planned_item>& items) {
     item_import_counts counts;
-    std::map<std::string, std::string> added;  // placeholder -> GUID
+    std::vector<persistence::item_write> writes;
+    std::map<std::string, std::size_t> add_at;  // placeholder -> its write
     for (const auto& item : items) {
         const auto& d = item.decision;
         if (d.action == import_action::keep) {
             ++counts.unchanged;
-        } else if (d.action == import_action::add) {
-            added[d.guid] = store.add_item(tenant, datastore, item.content, item.keys).guid;
-            ++counts.added;
-        } else {
-            const auto guid = d.guid.starts_with('#') ? added.at(d.guid) : d.guid;
-            store.replace_item(tenant, datastore, guid, item.content, item.keys);
-            ++counts.updated;
+            continue;
         }
+        ++(d.action == import_action::add ? counts.added : counts.updated);
+        if (d.action == import_action::replace && d.guid.starts_with('#')) {
+            // A later item of the same UID in this import: the add takes its content.
+            auto& add = writes.at(add_at.at(d.guid));
+            add.content = item.content;
+            add.match_keys = item.keys;
+            continue;
+        }
+        if (d.action == import_action::add) add_at[d.guid] = writes.size();
+        persistence::item_write w;
+        w.guid = d.action == import_action::add ? std::string() : d.guid;
+        w.content = item.content;
+        w.match_keys = item.keys;
+        writes.push_back(std::move(w));
     }
+    if (!writes.empty()) store.write_items(tenant, datastore, 0, writes);
     return counts;
 }
 
@@ -117,15 +136,18 @@ std::vector<std::string> split_datastore_text(const std::string& kind, const std
 
 datastore_items read_items(const std::string& kind, const std::vector<std::string>& items) {
     const auto format = format_of(kind);
-    datastore_items out{.kind = kind, .contents = {}, .rejected = {}};
+    datastore_items out{.kind = kind, .contents = {}, .keys = {}, .rejected = {}};
     int position = 0;
     for (const auto& item : items) {
         ++position;
-        if (auto why = refusal(kind, item)) {
+        auto parsed = parse_for(kind, item);
+        if (auto* why = std::get_if<std::string>(&parsed)) {
             out.rejected.push_back({.position = position, .reason = std::move(*why)});
             continue;
         }
-        out.contents.push_back(session::to_canonical(item, format.mime, format.version, kind));
+        auto content = session::to_canonical(item, format.mime, format.version, kind);
+        out.keys.push_back(keys_of(content, item, std::get<matching::item>(parsed), format.dialect));
+        out.contents.push_back(std::move(content));
     }
     return out;
 }
@@ -141,7 +163,7 @@ std::map<std::string, item_import_counts> import_items(persistence::database& db
         std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plans;
         for (const auto& items : stores) {
             const auto datastore = store.datastore(ids.tenant, ids.user, items.kind);
-            auto planned = plan(store, ids.tenant, datastore, items.contents);
+            auto planned = plan(store, ids.tenant, datastore, items);
             const auto adds = std::count_if(planned.begin(), planned.end(),
                                             [](const auto& p) { return p.decision.action == import_action::add; });
             // The tenant's quota holds for imports as for a phone's Adds: all of them or none.

@@ -126,6 +126,17 @@ TEST_F(user_transfer_db, a_changed_item_of_the_same_uid_replaces_the_stored_one_
     EXPECT_EQ(changes[0].luid, "luid-" + changes[0].guid) << "as a Replace of the phone's copy";
 }
 
+TEST_F(user_transfer_db, of_two_items_of_one_uid_in_one_import_the_later_one_is_stored) {
+    write("contacts.vcf", vcard("c-1", "Ada Lovelace") + vcard("c-1", "Ada King"));
+    const auto counts = import();
+    EXPECT_EQ(counts.imported.added, 1);
+    EXPECT_EQ(counts.imported.updated, 1);
+    EXPECT_EQ(live("contacts"), "1");
+    EXPECT_EQ(sql("SELECT count(*) FROM items i JOIN tenants t USING (tenant_id) WHERE t.name = '" + tenant_ +
+                  "' AND i.content LIKE '%FN:Ada King%'"),
+              "1");
+}
+
 TEST_F(user_transfer_db, items_that_do_not_parse_or_belong_elsewhere_are_rejected_with_their_reason) {
     std::string nested;  // deeper than the codecs read
     for (int i = 0; i < 20; ++i) nested = "BEGIN:VCARD\r\n" + nested + "END:VCARD\r\n";
