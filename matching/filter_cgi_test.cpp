@@ -250,6 +250,12 @@ TEST(filter_cgi, ands_two_filters_into_one) {
     EXPECT_EQ(a.fields.max_value_size, 100u);
     EXPECT_EQ(a.fields.exclude, std::vector<std::string>{"ATTACH"});
     EXPECT_EQ(a.record.windows.size(), 1u);
+
+    item_filter x, y;
+    x.fields.size_limits = {field_rule{"PHOTO", 5000}};
+    y.fields.size_limits = {field_rule{"PHOTO", 2000}, field_rule{"NOTE", 10}};
+    and_into(x, y);
+    EXPECT_EQ(x.fields.size_limits, (std::vector<field_rule>{field_rule{"PHOTO", 2000}, field_rule{"NOTE", 10}}));
 }
 
 }  // namespace

@@ -157,10 +157,10 @@ bool read_line(std::string_view key, std::string_view value, item_filter& out, s
     } else if (key == "exclude") {
         if (value.empty()) return false;
         f.exclude.push_back(unescaped(value));
-    } else if (key == "include") {
+    } else if (key == "include" || key == "size") {
         auto rule = read_rule(value);
         if (!rule) return false;
-        f.include.push_back(*rule);
+        (key == "include" ? f.include : f.size_limits).push_back(*rule);
     } else {
         return false;
     }
@@ -194,11 +194,13 @@ std::string encode_filter(const item_filter& filter) {
         escaped(out, name);
         out += '\n';
     }
-    for (const auto& rule : filter.fields.include) {
-        out += "include=";
-        escaped(out, rule.property);
-        if (rule.max_size) out += ":" + std::to_string(*rule.max_size);
-        out += '\n';
+    for (const auto* rules : {&filter.fields.include, &filter.fields.size_limits}) {
+        for (const auto& rule : *rules) {
+            out += rules == &filter.fields.include ? "include=" : "size=";
+            escaped(out, rule.property);
+            if (rule.max_size) out += ":" + std::to_string(*rule.max_size);
+            out += '\n';
+        }
     }
     return out;
 }

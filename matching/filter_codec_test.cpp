@@ -42,6 +42,7 @@ TEST(filter_codec, round_trips_target_options_and_server_windows) {
                                                 .to = std::nullopt});
     server.fields.include = {field_rule{"TEL", std::nullopt}, field_rule{"PHOTO", 65536}};
     server.fields.exclude = {"X-ODD:NAME\nlevel=error", "PHOTO"};
+    server.fields.size_limits = {field_rule{"PHOTO", 65536}, field_rule{"NOTE", 10}};
     expect_round_trip(server);
     expect_round_trip(item_filter{});
 }

@@ -122,6 +122,11 @@ std::string describe(const item_filter& filter, std::size_t max_length) {
         if (f.include[i].max_size) out += ":" + std::to_string(*f.include[i].max_size);
     }
     if (f.max_value_size) out += " maxsize=" + std::to_string(*f.max_value_size);
+    for (std::size_t i = 0; i < f.size_limits.size() && out.size() <= max_length; ++i) {
+        out += i ? "," : " sizes=";
+        name(out, f.size_limits[i].property);
+        if (f.size_limits[i].max_size) out += ":" + std::to_string(*f.size_limits[i].max_size);
+    }
     if (out.size() > max_length) {
         out.resize(max_length > 3 ? max_length - 3 : 0);
         out += "...";

@@ -32,6 +32,9 @@ TEST(describe_filter, renders_expression_window_limit_and_fields) {
     item_filter fields;
     fields.fields.include = {field_rule{"TEL", std::nullopt}, field_rule{"NOTE", 512}};
     EXPECT_EQ(describe(fields), "exclusive include=TEL,NOTE:512");
+    item_filter sizes;
+    sizes.fields.size_limits = {field_rule{"PHOTO", 65536}};
+    EXPECT_EQ(describe(sizes), "exclusive sizes=PHOTO:65536");
 }
 
 TEST(describe_filter, escapes_quotes_and_control_characters_and_stays_short) {

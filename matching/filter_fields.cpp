@@ -72,6 +72,8 @@ class field_pruner {
         const auto& ex = filter_.exclude;
         if (std::find(ex.begin(), ex.end(), name) != ex.end()) return false;
         if (filter_.max_value_size && size > *filter_.max_value_size) return false;
+        for (const auto& limit : filter_.size_limits)
+            if (limit.property == name && limit.max_size && size > *limit.max_size) return false;
         if (filter_.include.empty()) return true;
         auto rule = std::find_if(filter_.include.begin(), filter_.include.end(),
                                  [&](const field_rule& r) { return r.property == name; });

@@ -56,6 +56,16 @@ TEST(field_filter, removes_values_over_the_size_limit) {
     EXPECT_EQ(apply_field_filter(f, value), std::vector<std::string>{"NOTE"});
 }
 
+TEST(field_filter, limits_one_property_without_touching_the_others) {
+    item value = card();
+    field_filter f;
+    f.size_limits = {field_rule{"PHOTO", 1024}, field_rule{"NOTE", 1000}};
+    EXPECT_EQ(apply_field_filter(f, value), std::vector<std::string>{"PHOTO"});
+    const auto& c = std::get<contact>(value);
+    EXPECT_EQ(c.note.size(), 300u);
+    EXPECT_EQ(c.phones.size(), 1u);
+}
+
 TEST(field_filter, keeps_only_included_properties_and_those_that_identify_the_item) {
     item value = card();
     field_filter f;

@@ -188,6 +188,15 @@ void and_into(item_filter& into, const item_filter& other) {
                                 [&](const field_rule& o) { return o.property == r.property; });
         });
     }
+    for (const auto& limit : other.fields.size_limits) {
+        auto same = std::find_if(f.size_limits.begin(), f.size_limits.end(),
+                                 [&](const field_rule& r) { return r.property == limit.property; });
+        if (same == f.size_limits.end()) {
+            f.size_limits.push_back(limit);
+        } else if (limit.max_size) {
+            same->max_size = std::min(same->max_size.value_or(*limit.max_size), *limit.max_size);
+        }
+    }
     if (other.fields.max_value_size)
         f.max_value_size =
             std::min(f.max_value_size.value_or(*other.fields.max_value_size), *other.fields.max_value_size);

@@ -120,7 +120,10 @@ struct field_filter {
     std::vector<field_rule> include;            // empty: every property
     std::vector<std::string> exclude;           // never sent, e.g. PHOTO (upper case)
     std::optional<std::size_t> max_value_size;  // bytes; larger values are not sent (MAXSIZE, /li(n))
-    bool empty() const { return include.empty() && exclude.empty() && !max_value_size; }
+    // Per-property limits that leave other properties alone (a server window's "no photos over 64 KB"); an
+    // include rule's max_size only applies with its include list.
+    std::vector<field_rule> size_limits;
+    bool empty() const { return include.empty() && exclude.empty() && !max_value_size && size_limits.empty(); }
     bool operator==(const field_filter&) const = default;
 };
 
