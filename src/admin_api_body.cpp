@@ -78,6 +78,27 @@ std::string required_string(const json_value& body, std::string_view member) {
     return value->text;
 }
 
+window_body window_from(const json_value& body) {
+    static const std::vector<std::string_view> members = {"window_past_days", "window_future_days", "window_max_items",
+                                                          "window_max_photo_bytes", "inherit"};
+    require_only(body, members);
+    window_body out;
+    for (const auto member : members) {
+        const json_value* value = body.find(member);
+        if (value == nullptr) continue;
+        if (member == "inherit") {
+            if (value->type != json_value::kind::boolean) {
+                throw admin_field_error("inherit",
+                                        std::string("inherit must be a boolean, not ") + json_kind_name(value->type));
+            }
+            out.inherit = value->boolean;
+            continue;
+        }
+        out.options.emplace_back(option_of(member), option_text(member, *value));
+    }
+    return out;
+}
+
 persistence::tenant_settings settings_from(const json_value& body, persistence::tenant_settings base) {
     for (const auto member : tenant_setting_members()) {
         const json_value* value = body.find(member);

@@ -35,4 +35,12 @@ std::string required_string(const json_value& body, std::string_view member);
 // or refuse). Ranges beyond the type are persistence's to check (std::invalid_argument from accounts.hpp).
 persistence::tenant_settings settings_from(const json_value& body, persistence::tenant_settings base);
 
+// A device's sync window request: the window_* members (as the tenant's) as CLI options, and `inherit` (a boolean:
+// the tenant's window applies again). Fails on any other member.
+struct window_body {
+    std::vector<std::pair<std::string, std::string>> options;
+    bool inherit = false;
+};
+window_body window_from(const json_value& body);
+
 }  // namespace syncml::server

@@ -10,6 +10,7 @@
 #include "src/admin_api_body.hpp"
 #include "src/admin_api_transfer.hpp"
 #include "src/admin_json.hpp"
+#include "src/device_window_command.hpp"
 
 namespace syncml::server {
 namespace {
@@ -146,6 +147,21 @@ admin_result run_user_op(persistence::database& db, const admin_call& call) {
     }
 }
 
+// GET shows the window in effect; PUT changes it (members given change the window in effect) or inherits.
+admin_result device_window(persistence::database& db, const admin_call& call) {
+    device_window_request request{tenant_of(call), param(call, "user"), param(call, "device"), {}, false, false};
+    if (call.match.route->op == admin_op::device_window_set) {
+        auto body = window_from(body_of(call));
+        if (body.options.empty() && !body.inherit) {
+            throw admin_field_error("", "give at least one window_* member, or inherit: true");
+        }
+        request.options = std::move(body.options);
+        request.inherit = body.inherit;
+    }
+    const auto result = apply_device_window(db, request);  // a bad value: std::invalid_argument, 400
+    return ok(device_window_json(request.device, result.own, result.window));
+}
+
 admin_result run_device_op(persistence::database& db, const admin_call& call) {
     const std::string& tenant = tenant_of(call);
     switch (call.match.route->op) {
@@ -156,6 +172,9 @@ admin_result run_device_op(persistence::database& db, const admin_call& call) {
         case admin_op::device_delete:
             persistence::delete_device(db, tenant, param(call, "user"), param(call, "device"));
             return no_content();
+        case admin_op::device_window_show:
+        case admin_op::device_window_set:
+            return device_window(db, call);
         case admin_op::device_reset:
             return ok("{\"devices_reset\":" +
                       std::to_string(persistence::reset_device(db, tenant, param(call, "device"))) + "}\n");

@@ -31,6 +31,8 @@ enum class admin_op {
     device_show,
     device_delete,
     device_reset,
+    device_window_show,
+    device_window_set,
     session_list,
     session_kill,
     audit_list

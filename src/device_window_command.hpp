@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "persistence/sync_window.hpp"
+
 namespace syncml::persistence {
 class database;
 }
@@ -23,6 +25,16 @@ struct device_window_request {
     bool json = false;
 };
 
+struct device_window_result {
+    persistence::sync_window window;  // in effect after the request
+    bool own = false;                 // the device's own; else its tenant's
+};
+
+// Carries the request out (shows, sets or inherits) and returns the window in effect. not_found for an unknown
+// tenant, user or device; std::invalid_argument for a bad value (nothing is stored then).
+device_window_result apply_device_window(persistence::database& db, const device_window_request& request);
+
+// The command: apply_device_window, then one line (or --json, one object) to out.
 void run_device_window(persistence::database& db, const device_window_request& request, std::ostream& out);
 
 }  // namespace syncml::server

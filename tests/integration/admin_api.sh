@@ -166,6 +166,21 @@ check "device show" test "$(api GET /admin/v1/tenants/acme/users/alice/devices/a
 check "with its datastore view" test "$(field "[(d['datastore'], d['mapped_items'], d['needs_slow_sync']) for d in j['datastores']]")" = \
     "[('contacts', 3, False)]"
 check "an unknown device: 404" test "$(api GET /admin/v1/tenants/acme/users/alice/devices/nothing)" = 404
+win=/admin/v1/tenants/acme/users/alice/devices/api-phone/window
+check "device window: 200" test "$(api GET $win)" = 200
+check "is the tenant's until the device has one" test "$(field "j['source'], j['window_past_days']")" = "('tenant', 0)"
+check "device window set: 200" test "$(api PUT $win '{"window_past_days": 30, "window_future_days": 365}')" = 200
+check "is the device's own, the rest as before" test \
+    "$(field "j['source'], j['window_past_days'], j['window_future_days'], j['window_max_items']")" = "('device', 30, 365, 0)"
+check "stored on the device" test "$(sql "SELECT window_past_days FROM devices WHERE device_uri = 'api-phone'")" = 30
+check "a negative value: 400" test "$(api PUT $win '{"window_max_items": -1}')" = 400
+check "an unknown member: 400" test "$(api PUT $win '{"past_days": 3}')" = 400
+check "an empty change: 400" test "$(api PUT $win '{}')" = 400
+check "of another tenant with a tenant token: 404" test \
+    "$(api GET /admin/v1/tenants/other/users/alice/devices/api-phone/window '' "$acme_token")" = 404
+check "inherit: 200" test "$(api PUT $win '{"inherit": true}')" = 200
+check "the tenant's again" test "$(field "j['source']")" = "'tenant'"
+check "the device's own is gone" test "$(sql "SELECT window_past_days IS NULL FROM devices WHERE device_uri = 'api-phone'")" = t
 check "device reset" test "$(api POST /admin/v1/tenants/acme/devices/api-phone/reset)" = 200
 check "resets one device" test "$(field "j['devices_reset']")" = 1
 check "its next sync is slow" test "$(sql "SELECT bool_and(needs_slow_sync) FROM device_stores")" = t
