@@ -46,6 +46,7 @@ inline constexpr int unsupported_media_type = 415;
 inline constexpr int already_exists = 418;
 inline constexpr int conflict_server_won = 419;
 inline constexpr int device_full = 420;
+inline constexpr int bad_cgi_script = 422;  // a filter's CGI expression that does not parse
 inline constexpr int size_mismatch = 424;
 inline constexpr int command_failed = 500;
 inline constexpr int refresh_required = 508;
