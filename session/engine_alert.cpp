@@ -3,8 +3,12 @@
 
 #include "session/engine_run.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
+#include "persistence/log_event.hpp"
+#include "session/store_filter.hpp"
 #include "session/store_names.hpp"
 #include "session/sync_mode.hpp"
 
@@ -104,10 +108,42 @@ void start_over(run& r, persistence::device_store_record ds) {
 }
 
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
+// The status refusing the filter the Alert item asks for (its <Filter> or options in its Target URI); 0 for none.
+// Filters are read but not applied to syncs yet: a datastore asked for with one is refused rather than synced whole,
+// which for a refresh from the client would delete every server item outside the filter.
+int refused_filter(const run& r, const item& it) {
+    if (!it.target) return 0;
+    const auto wanted = client_filter(it.target->loc_uri, it.target->filter ? &*it.target->filter : nullptr);
+    int code = 0;
+    std::string reason;
+    if (const auto* refusal = std::get_if<filter_refusal>(&wanted)) {
+        code = refusal->status;
+        reason = refusal->reason;
+    } else if (std::get<store_filter>(wanted).filter != matching::item_filter{}) {
+        code = status_codes::optional_feature_not_supported;
+        reason = "filtered syncs are not supported yet";
+    }
+    if (code != 0) {
+        persistence::log_event(spdlog::level::info, "sync: datastore filter refused",
+                               {{"datastore", it.target->loc_uri},
+                                {"status", code},
+                                {"reason", reason},
+                                {"device", r.in.header.source.loc_uri},
+                                {"session", r.in.header.session_id}});
+    }
+    return code;
+}
+
 void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
     std::string target = it.target ? it.target->loc_uri : "";
     std::string source = it.source ? it.source->loc_uri : "";
+    if (const int refused = refused_filter(r, it); refused != 0) {
+        auto& s = r.add_status(cmd.cmd_id, "Alert", refused);
+        s.target_refs = {target};
+        s.source_refs = {source};
+        return;
+    }
     auto kind = datastore_kind(target);
     if (!kind) {
         auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
