@@ -319,7 +319,11 @@ scenario_5-tasks-ctcap() { ctcap s5t3 tasks ical20 11calendar-profile.xml SUMMAR
 set_policy() {
     "$server" admin tenant set "$1" --conflict-policy "$2" >>"$work/logs/admin.log" 2>&1 ||
         { fail "admin tenant set $1 --conflict-policy $2 failed (see $work/logs/admin.log)"; return 1; }
-    "$server" admin tenant list 2>/dev/null | grep -qE "^$1[[:space:]]+conflict=${2//-/[-_]}\b" ||
+    # The whole list first: grep -q stops reading at the first match, and a longer list would then end the
+    # server with SIGPIPE, a failed pipeline under pipefail.
+    local tenants
+    tenants=$("$server" admin tenant list 2>/dev/null)
+    grep -qE "^$1[[:space:]]+conflict=${2//-/[-_]}\b" <<<"$tenants" ||
         fail "admin tenant list does not show conflict policy $2 for tenant $1"
 }
 
