@@ -70,7 +70,9 @@ admin() { "$server" admin "$@" >>"$work/logs/admin.log" 2>&1 || fail "admin $* f
 
 # account TENANT USER: a tenant (created once) with one user, password pw.
 account() {
-    "$server" admin tenant list 2>/dev/null | cut -f1 | grep -qx "$1" || admin tenant add "$1" || return 1
+    local names
+    names=$("$server" admin tenant list 2>/dev/null | cut -f1)  # whole, as in set_policy below
+    grep -qx "$1" <<<"$names" || admin tenant add "$1" || return 1
     admin user add --tenant "$1" --user "$2" --password pw
 }
 
