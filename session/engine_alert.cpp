@@ -107,7 +107,6 @@ void start_over(run& r, persistence::device_store_record ds) {
     r.store.save_device_store(r.tenant(), ds);
 }
 
-// `requested`: the mode asked for, nullopt for a resume (Alert 225).
 // The status refusing the filter the Alert item asks for (its <Filter> or options in its Target URI); 0 for none.
 // Filters are read but not applied to syncs yet: a datastore asked for with one is refused rather than synced whole,
 // which for a refresh from the client would delete every server item outside the filter.
@@ -134,6 +133,7 @@ int refused_filter(const run& r, const item& it) {
     return code;
 }
 
+// `requested`: the mode asked for, nullopt for a resume (Alert 225).
 void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
     std::string target = it.target ? it.target->loc_uri : "";
