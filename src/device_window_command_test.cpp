@@ -15,30 +15,22 @@
 #include "persistence/sync_window.hpp"
 #include "persistence/test_query.hpp"
 #include "src/admin_command.hpp"
+#include "src/own_tenant_test_support.hpp"
 
 namespace syncml::server {
 namespace {
 
 // A tenant of its own with a 30/365 window, user ann and her device IMEI:1; the tenant goes at the end.
-class device_window_db : public ::testing::Test {
+class device_window_db : public testing::own_tenant_test {
   protected:
     void SetUp() override {
-        const char* url = std::getenv("SYNCML_TEST_DATABASE_URL");
-        if (url == nullptr || *url == '\0') GTEST_SKIP() << "SYNCML_TEST_DATABASE_URL not set";
-        db_ = std::make_unique<persistence::database>(url);
-        persistence::apply_migrations(*db_);
-        static int counter = 0;
-        tenant_ = "window-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
         persistence::tenant_settings settings;
         settings.window = {30, 365, 0, 0};
-        persistence::add_tenant(*db_, tenant_, settings);
-        const auto ann = persistence::add_user(*db_, tenant_, "ann", "pw");
+        open_tenant("window-test", settings);
+        if (IsSkipped()) return;
         persistence::query_value(*db_, "INSERT INTO devices (tenant_id, user_id, device_uri) VALUES (" +
-                                           std::to_string(ann.tenant_id) + ", " + std::to_string(ann.id) +
+                                           std::to_string(ann_.tenant_id) + ", " + std::to_string(ann_.id) +
                                            ", 'IMEI:1') RETURNING device_id");
-    }
-    void TearDown() override {
-        if (db_) persistence::delete_tenant(*db_, tenant_, true);
     }
 
     std::string run(std::vector<std::pair<std::string, std::string>> options, bool inherit = false, bool json = false) {
@@ -46,9 +38,6 @@ class device_window_db : public ::testing::Test {
         run_device_window(*db_, {tenant_, "ann", "IMEI:1", std::move(options), inherit, json}, out);
         return out.str();
     }
-
-    std::unique_ptr<persistence::database> db_;
-    std::string tenant_;
 };
 
 TEST_F(device_window_db, shows_the_tenants_window_until_the_device_gets_its_own) {

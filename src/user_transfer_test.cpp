@@ -13,6 +13,7 @@
 #include "persistence/migrations.hpp"
 #include "persistence/sync_store.hpp"
 #include "persistence/test_query.hpp"
+#include "src/own_tenant_test_support.hpp"
 
 namespace syncml::server {
 namespace {
@@ -29,24 +30,17 @@ const std::string event =
     "DTSTART:20261210T090000Z\r\nSUMMARY:Standup\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
 
 // A user of a tenant of its own in the test database, and a directory for its files; both go at the end.
-class user_transfer_db : public ::testing::Test {
+class user_transfer_db : public testing::own_tenant_test {
   protected:
     void SetUp() override {
-        const char* url = std::getenv("SYNCML_TEST_DATABASE_URL");
-        if (url == nullptr || *url == '\0') GTEST_SKIP() << "SYNCML_TEST_DATABASE_URL not set";
-        db_ = std::make_unique<persistence::database>(url);
-        persistence::apply_migrations(*db_);
-        static int counter = 0;
-        tenant_ = "xfer-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-        persistence::add_tenant(*db_, tenant_);
-        persistence::add_user(*db_, tenant_, "ann", "pw");
+        open_tenant("xfer-test");
+        if (IsSkipped()) return;
         dir_ = fs::temp_directory_path() / tenant_;
         fs::create_directories(dir_ / "memos");
     }
     void TearDown() override {
-        if (!db_) return;
-        persistence::delete_tenant(*db_, tenant_, true);
-        fs::remove_all(dir_);
+        own_tenant_test::TearDown();
+        if (!dir_.empty()) fs::remove_all(dir_);
     }
 
     void write(const std::string& name, const std::string& text) {
@@ -62,8 +56,6 @@ class user_transfer_db : public ::testing::Test {
             tenant_ + "' AND ds.kind = '" + kind + "' AND NOT i.deleted");
     }
 
-    std::unique_ptr<persistence::database> db_;
-    std::string tenant_;
     fs::path dir_;
 };
 
