@@ -45,12 +45,19 @@ class pg_sync_store final : public pg_session_store {
     device_store_record device_store(int64_t tenant, int64_t device, int64_t datastore,
                                      const std::string& remote_uri) override {
         auto row = exec_sql1(tx_, sql::upsert_device_store, tenant, device, datastore, remote_uri);
-        return {row[0].as<int64_t>(), datastore,        row[1].as<std::string>(), row[2].as<std::string>(),
-                row[3].as<int64_t>(), row[4].as<bool>()};
+        device_store_record ds{
+            row[0].as<int64_t>(), datastore,         row[1].as<std::string>(), row[2].as<std::string>(),
+            row[3].as<int64_t>(), row[4].as<bool>(), row[5].as<std::string>(), {}};
+        auto window = exec_sql(tx_, sql::window_of_device, tenant, device);
+        if (!window.empty()) {
+            const auto& w = window[0];
+            ds.window = {w[0].as<int>(), w[1].as<int>(), w[2].as<int>(), w[3].as<int>()};
+        }
+        return ds;
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
         exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
-                  ds.needs_slow_sync);
+                  ds.needs_slow_sync, ds.sync_filter);
     }
 
     item_record add_item(int64_t tenant, int64_t datastore, const std::string& content,

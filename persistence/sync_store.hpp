@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "persistence/sync_window.hpp"
+
 namespace syncml::persistence {
 
 class database;
@@ -32,6 +34,10 @@ struct device_store_record {
     std::string server_anchor;  // our Next anchor of the last completed sync
     std::int64_t last_seen_modseq = 0;
     bool needs_slow_sync = true;  // set by an admin reset or before the first sync
+    // The filter the last completed sync ran with (matching/filter_codec.hpp text, empty: none); saved.
+    std::string sync_filter;
+    // Read with the row, never saved: the device's own sync window, else its tenant's.
+    sync_window window;
 };
 
 struct item_record {

@@ -36,8 +36,11 @@ session_record session_of(const pqxx::row& row) {
 
 // The columns of sql::device_store_of_kind and sql::open_device_store.
 device_store_record device_store_of(const pqxx::row& row) {
-    return {row[0].as<int64_t>(),     row[1].as<int64_t>(), row[2].as<std::string>(),
-            row[3].as<std::string>(), row[4].as<int64_t>(), row[5].as<bool>()};
+    device_store_record ds{
+        row[0].as<int64_t>(), row[1].as<int64_t>(), row[2].as<std::string>(), row[3].as<std::string>(),
+        row[4].as<int64_t>(), row[5].as<bool>(),    row[6].as<std::string>(), {}};
+    ds.window = {row[7].as<int>(), row[8].as<int>(), row[9].as<int>(), row[10].as<int>()};
+    return ds;
 }
 
 std::optional<session_record> first_session(const pqxx::result& rows) {

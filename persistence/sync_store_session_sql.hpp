@@ -76,8 +76,14 @@ inline constexpr const char* open_message_session =
     "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM " \
     "created) AS d ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = "   \
     "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "     \
-    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync) "
-inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND "SELECT * FROM ds";
+    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter) "
+// The device store row with the sync window in effect for device $3 (see sql::window_of_device).
+#define SYNCML_DEVICE_STORE_WITH_WINDOW                                                                            \
+    "SELECT ds.*, coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, "               \
+    "t.window_future_days), coalesce(d.window_max_items, t.window_max_items), coalesce(d.window_max_photo_bytes, " \
+    "t.window_max_photo_bytes) FROM ds JOIN devices d ON d.tenant_id = $1 AND d.device_id = $3 JOIN tenants t ON " \
+    "t.tenant_id = $1"
+inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND SYNCML_DEVICE_STORE_WITH_WINDOW;
 
 // The per-device resume pointer row (see sync_store::set_resume_pointer) as lock_session, create_session and
 // save_session leave it, in one statement; its expiry moves like a session's (see save_session).
@@ -100,7 +106,7 @@ inline constexpr const char* set_resume_pointer =
 inline constexpr const char* open_device_store =
     SYNCML_DEVICE_STORE_OF_KIND ", p AS (" SYNCML_SET_RESUME_POINTER(
         "SELECT $1, $6, $7 || device_store_id, $8, '', '\\x', '', now() + interval '30 minutes' FROM ds") ") "
-                                "SELECT * FROM ds";
+                                SYNCML_DEVICE_STORE_WITH_WINDOW;
 
 // The live session a live resume pointer row `p` names, both locked.
 inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS

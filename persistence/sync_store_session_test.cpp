@@ -532,5 +532,41 @@ TEST_F(sync_store_session_test, open_device_store_moves_the_resume_pointer_only_
     });
 }
 
+// Issue 18: the filter a device store last synced with is saved with it, and every way of reading the row brings the
+// sync window in effect for the device: its own, else its tenant's.
+TEST_F(sync_store_session_test, a_device_store_keeps_its_sync_filter_and_reads_the_window_in_effect) {
+    std::int64_t device = 0, datastore = 0;
+    const std::string filter = "type=exclusive\nwindow=span r-30 r365\n";
+    tx([&](sync_store& s) {
+        device = s.device(tenant_, user_, "phone").id;
+        auto ds = s.open_device_store(tenant_, {user_, device, "calendar", "./cal", "phone", "resume:", "S1"});
+        datastore = ds.datastore_id;
+        EXPECT_EQ(ds.sync_filter, "");
+        EXPECT_TRUE(ds.window.unlimited());
+        ds.sync_filter = filter;
+        s.save_device_store(tenant_, ds);
+    });
+    auto set_windows = [&](const std::string& sql) {
+        in_transaction(*db_, [&](pqxx::work& t) { t.exec_params0(sql, tenant_, device); });
+    };
+    auto expect_rows = [&](const sync_window& expected) {
+        tx([&](sync_store& s) {
+            for (const auto& ds :
+                 {s.open_device_store(tenant_, {user_, device, "calendar", "./cal", "phone", "resume:", "S2"}),
+                  s.device_store_of_kind(tenant_, user_, device, "calendar", "./cal"),
+                  s.device_store(tenant_, device, datastore, "./cal")}) {
+                EXPECT_EQ(ds.sync_filter, filter);
+                EXPECT_EQ(ds.window, expected);
+            }
+        });
+    };
+    set_windows("UPDATE tenants SET window_past_days = 30, window_future_days = 365 WHERE tenant_id = $1 AND $2 > 0");
+    expect_rows({30, 365, 0, 0});
+    set_windows(
+        "UPDATE devices SET window_past_days = 7, window_future_days = 0, window_max_items = 50, "
+        "window_max_photo_bytes = 1000 WHERE tenant_id = $1 AND device_id = $2");
+    expect_rows({7, 0, 50, 1000});
+}
+
 }  // namespace
 }  // namespace syncml::persistence

@@ -14,10 +14,16 @@ inline constexpr const char* upsert_device_store =
     "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = EXCLUDED.remote_uri "
     "RETURNING device_store_id, coalesce(client_last_anchor, ''), coalesce(server_last_anchor, ''), "
-    "last_modseq_seen, needs_slow_sync";
+    "last_modseq_seen, needs_slow_sync, sync_filter";
+// The sync window in effect for device $2: its own (all four columns set, or none), else its tenant's.
+inline constexpr const char* window_of_device =
+    "SELECT coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, t.window_future_days), "
+    "coalesce(d.window_max_items, t.window_max_items), "
+    "coalesce(d.window_max_photo_bytes, t.window_max_photo_bytes) "
+    "FROM devices d JOIN tenants t ON t.tenant_id = d.tenant_id WHERE d.tenant_id = $1 AND d.device_id = $2";
 inline constexpr const char* save_device_store =
     "UPDATE device_stores SET client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
-    "needs_slow_sync = $6, last_sync_at = now() WHERE tenant_id = $1 AND device_store_id = $2";
+    "needs_slow_sync = $6, sync_filter = $7, last_sync_at = now() WHERE tenant_id = $1 AND device_store_id = $2";
 
 // The datastore row stays locked until commit: modseqs become visible in the order they were taken.
 inline constexpr const char* bump =

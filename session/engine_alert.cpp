@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "persistence/log_event.hpp"
-#include "session/store_filter.hpp"
+#include "session/engine_filter.hpp"
 #include "session/store_names.hpp"
 #include "session/sync_mode.hpp"
 
@@ -107,44 +107,15 @@ void start_over(run& r, persistence::device_store_record ds) {
     r.store.save_device_store(r.tenant(), ds);
 }
 
-// The status refusing the filter the Alert item asks for (its <Filter> or options in its Target URI); 0 for none.
-// Filters are read but not applied to syncs yet: a datastore asked for with one is refused rather than synced whole,
-// which for a refresh from the client would delete every server item outside the filter.
-int refused_filter(const run& r, const item& it) {
-    if (!it.target) return 0;
-    const auto wanted = client_filter(it.target->loc_uri, it.target->filter ? &*it.target->filter : nullptr);
-    int code = 0;
-    std::string reason;
-    if (const auto* refusal = std::get_if<filter_refusal>(&wanted)) {
-        code = refusal->status;
-        reason = refusal->reason;
-    } else if (std::get<store_filter>(wanted).filter != matching::item_filter{}) {
-        code = status_codes::optional_feature_not_supported;
-        reason = "filtered syncs are not supported yet";
-    }
-    if (code != 0) {
-        persistence::log_event(spdlog::level::info, "sync: datastore filter refused",
-                               {{"datastore", it.target->loc_uri},
-                                {"status", code},
-                                {"reason", reason},
-                                {"device", r.in.header.source.loc_uri},
-                                {"session", r.in.header.session_id}});
-    }
-    return code;
-}
-
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
 void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
     std::string target = it.target ? it.target->loc_uri : "";
     std::string source = it.source ? it.source->loc_uri : "";
-    if (const int refused = refused_filter(r, it); refused != 0) {
-        auto& s = r.add_status(cmd.cmd_id, "Alert", refused);
-        s.target_refs = {target};
-        s.source_refs = {source};
-        return;
-    }
-    auto kind = datastore_kind(target);
+    const auto filter = alert_filter(r, cmd, it);
+    if (!filter) return;
+    if (filter->force_slow_sync && requested) requested = requested->with_everything();
+    auto kind = datastore_kind(filter->datastore_uri.empty() ? target : filter->datastore_uri);
     if (!kind) {
         auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
         s.target_refs = {target};
@@ -181,6 +152,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
         s.server_next = std::to_string(r.ctx.now_ms);
         if (mode.everything) start_over(r, ds);
     }
+    set_store_filter(s, *filter, ds);
     if (resuming) remember_session(r, ds.id);
     const bool as_asked = old || (requested && s.mode == requested->alert_code());
     acknowledge_alert(r, cmd, s, as_asked ? status_codes::ok : status_codes::refresh_required);

@@ -1,10 +1,13 @@
-// Filters a client asks for (issue 18). Until the engine applies them, a datastore asked for with a filter is
-// refused with a status that says why, never synced whole: a refresh from a client that holds only part of the
-// datastore would otherwise delete every server item outside that part.
+// Filtered syncs (issue 18, engine_filter.hpp): a device gets only the items inside its filter (its own <Filter> or
+// URI options, ANDed with its sync window), items move into a window as time passes, a changed filter sends what the
+// old one left out, and a refresh from the client never deletes what the device could not see.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "session/engine.hpp"
@@ -14,15 +17,58 @@
 namespace syncml::session {
 namespace {
 
+using namespace std::chrono_literals;
 using testing::phone;
 using testing::vcard;
+
+constexpr std::int64_t k_day_s = 24 * 3600;
+// The server's clock in these tests: 2026-12-01 00:00 UTC.
+constexpr std::int64_t k_now_s =
+    std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::sys_days{std::chrono::year{2026} / std::chrono::December / 1}.time_since_epoch())
+        .count();
+
+std::string ical_time(std::int64_t unix_s) {
+    std::time_t t = unix_s;
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char out[32];
+    std::strftime(out, sizeof out, "%Y%m%dT%H%M%SZ", &tm);
+    return out;
+}
+
+// An iCalendar 2.0 event from `start` (seconds since 1970) for `hours`.
+std::string event(const std::string& uid, std::int64_t start, int hours = 1) {
+    return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:" + uid +
+           "\r\nDTSTART:" + ical_time(start) + "\r\nDTEND:" + ical_time(start + hours * 3600) + "\r\nSUMMARY:" + uid +
+           "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+}
+
+phone calendar_phone(testing::fake_sync_store& store, const std::string& device) {
+    phone p(store, device, "text/calendar");
+    p.datastore = "calendar";
+    p.clock_ms = k_now_s * 1000;
+    return p;
+}
+
+// The UIDs of the events a phone holds.
+std::set<std::string> uids(const phone& p) {
+    std::set<std::string> out;
+    for (const auto& [luid, data] : p.items) {
+        auto at = data.find("UID:");
+        if (at != std::string::npos) out.insert(data.substr(at + 4, data.find('\r', at) - at - 4));
+    }
+    return out;
+}
+
+std::size_t live(const testing::fake_sync_store& store) {
+    return store.items.empty() ? 0 : store.live_items(store.items.at(0).datastore).size();
+}
 
 // `m`'s Alert asks for the datastore through `target` with `filter` (when given) in the item's Target.
 message with_filter(message m, const std::string& target, std::optional<item_filter> filter) {
     for (auto& c : m.body.commands) {
-        if (auto* a = std::get_if<alert>(&c.value)) {
-            a->items.at(0).target = location{target, std::nullopt, std::move(filter)};
-        }
+        if (auto* a = std::get_if<alert>(&c.value)) a->items.at(0).target = location{target, std::nullopt, filter};
     }
     return m;
 }
@@ -34,40 +80,178 @@ item_filter cgi(const std::string& expression) {
     return f;
 }
 
-// Alice and Bob on the server; phone B then opens a refresh from the client with `opening`, sends no item, and
-// ends the session. Returns the status of B's Alert.
-std::string refresh_with(testing::fake_sync_store& store, const std::function<message(message)>& opening) {
-    phone a(store, "phone-a");
-    testing::full_sync(a, 201, {{"1", vcard("Alice")}, {"2", vcard("Bob")}});
-    phone b(store, "phone-b");
-    auto reply = b.send(opening(b.start(203))).reply;
+// The Alert status of `p`'s session that opens with `opening` and sends `changes`; the session completes.
+std::string session_with(phone& p, int mode, const std::function<message(message)>& opening,
+                         const std::map<std::string, std::string>& changes = {}) {
+    auto reply = p.send(opening(p.start(mode))).reply;
     const auto statuses = testing::statuses_of(reply, "Alert");
-    b.send(b.changes({}));
+    p.package4 = p.send(p.changes(changes)).reply;
+    if (!statuses.empty() && statuses.at(0)->data.starts_with("2")) {
+        EXPECT_TRUE(p.receive_package4(p.package4));
+        p.finish();
+    }
     return statuses.empty() ? "no Alert status" : statuses.at(0)->data;
 }
 
-TEST(engine_filter, a_refresh_from_the_client_with_a_record_filter_is_refused_and_deletes_nothing) {
-    testing::fake_sync_store store;
-    const auto status =
-        refresh_with(store, [](message m) { return with_filter(m, "contacts", cgi("CATEGORIES&iCON;Work")); });
-    EXPECT_EQ(status, "406");
-    EXPECT_EQ(store.live_items(store.items.at(0).datastore).size(), 2u) << "the server's items outside the filter stay";
+// Phone A puts three events on the server: two years ago, next week, three years ahead. Returns phone A.
+phone three_events(testing::fake_sync_store& store) {
+    auto a = calendar_phone(store, "phone-a");
+    testing::full_sync(a, 201,
+                       {{"1", event("past", k_now_s - 730 * k_day_s)},
+                        {"2", event("soon", k_now_s + 7 * k_day_s)},
+                        {"3", event("far", k_now_s + 3 * 365 * k_day_s)}});
+    EXPECT_EQ(live(store), 3u);
+    return a;
 }
 
-TEST(engine_filter, a_date_range_in_the_datastore_uri_is_refused_the_same_way) {
+TEST(engine_filter, a_device_with_a_window_gets_only_the_events_inside_it) {
     testing::fake_sync_store store;
-    const auto status =
-        refresh_with(store, [](message m) { return with_filter(m, "contacts?/dr(-30,365)", std::nullopt); });
-    EXPECT_EQ(status, "406");
-    EXPECT_EQ(store.live_items(store.items.at(0).datastore).size(), 2u);
+    three_events(store);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    EXPECT_EQ(session_with(b, 201, [](message m) { return m; }), "200");
+    EXPECT_EQ(uids(b), std::set<std::string>{"soon"});
+    auto c = calendar_phone(store, "phone-c");  // no window: everything
+    EXPECT_EQ(session_with(c, 201, [](message m) { return m; }), "200");
+    EXPECT_EQ(uids(c), (std::set<std::string>{"past", "soon", "far"}));
+}
+
+TEST(engine_filter, a_refresh_from_a_client_with_a_window_deletes_nothing_outside_it) {
+    testing::fake_sync_store store;
+    three_events(store);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    // The phone holds nothing of the window any more and one event of its own: the server's event inside goes.
+    EXPECT_EQ(session_with(b, 203, [](message m) { return m; }, {{"9", event("mine", k_now_s + k_day_s)}}), "200");
+    std::set<std::string> left;
+    for (const auto* it : store.live_items(store.items.at(0).datastore)) {
+        auto at = it->content.find("UID:");
+        left.insert(it->content.substr(at + 4, it->content.find('\r', at) - at - 4));
+    }
+    EXPECT_EQ(left, (std::set<std::string>{"past", "far", "mine"}));
+}
+
+TEST(engine_filter, without_a_window_the_same_refresh_deletes_everything_the_client_did_not_send) {
+    testing::fake_sync_store store;
+    three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    EXPECT_EQ(session_with(b, 203, [](message m) { return m; }, {{"9", event("mine", k_now_s + k_day_s)}}), "200");
+    EXPECT_EQ(live(store), 1u);
+}
+
+TEST(engine_filter, an_event_that_moves_into_the_window_is_sent_as_an_add_in_a_two_way_sync) {
+    testing::fake_sync_store store;
+    three_events(store);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    session_with(b, 201, [](message m) { return m; });
+    ASSERT_EQ(uids(b), std::set<std::string>{"soon"});
+    // Two years and a half later "far" (three years ahead then) is less than a year away; "soon" is long past but
+    // stays on the phone, which holds it.
+    b.clock_ms = (k_now_s + 900 * k_day_s) * 1000;
+    EXPECT_EQ(session_with(b, 200, [](message m) { return m; }), "200");
+    EXPECT_EQ(uids(b), (std::set<std::string>{"soon", "far"}));
+    EXPECT_EQ(live(store), 3u) << "nothing was added or deleted on the server";
+}
+
+TEST(engine_filter, a_changed_window_sends_what_the_old_one_left_out_without_a_slow_sync) {
+    testing::fake_sync_store store;
+    three_events(store);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    session_with(b, 201, [](message m) { return m; });
+    ASSERT_EQ(uids(b), std::set<std::string>{"soon"});
+    store.windows.erase("phone-b");
+    EXPECT_EQ(session_with(b, 200, [](message m) { return m; }), "200") << "a two-way sync, not a slow one";
+    EXPECT_EQ(uids(b), (std::set<std::string>{"past", "soon", "far"}));
+    EXPECT_EQ(b.items.size(), 3u) << "no duplicate of the event the phone held";
+}
+
+TEST(engine_filter, changes_to_an_item_the_device_holds_reach_it_even_outside_its_window) {
+    testing::fake_sync_store store;
+    auto a = three_events(store);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    session_with(b, 201, [](message m) { return m; });
+    ASSERT_EQ(b.items.size(), 1u);
+    // Phone A moves "soon" two years back: outside B's window, but B holds it and gets the change.
+    a.sync(200, {{"2", event("soon", k_now_s - 730 * k_day_s), true}});
+    session_with(b, 200, [](message m) { return m; });
+    ASSERT_EQ(b.items.size(), 1u);
+    EXPECT_NE(b.items.begin()->second.find(ical_time(k_now_s - 730 * k_day_s)), std::string::npos);
+}
+
+TEST(engine_filter, a_cgi_record_filter_selects_contacts_and_limits_a_refresh_to_them) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(
+        a, 201,
+        {{"1", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Alice\r\nN:Alice;;;;\r\nCATEGORIES:Work\r\nEND:VCARD\r\n"},
+         {"2", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nN:Bob;;;;\r\nCATEGORIES:Home\r\nEND:VCARD\r\n"}});
+    phone b(store, "phone-b");
+    const auto work = [](message m) { return with_filter(m, "contacts", cgi("CATEGORIES&iCON;work")); };
+    EXPECT_EQ(session_with(b, 201, work), "200");
+    ASSERT_EQ(b.items.size(), 1u);
+    EXPECT_NE(b.items.begin()->second.find("Alice"), std::string::npos);
+    // A refresh from B that no longer has Alice deletes her, not Bob, whom B never saw.
+    b.items.clear();
+    EXPECT_EQ(session_with(b, 203, work), "200");
+    ASSERT_EQ(live(store), 1u);
+    EXPECT_NE(store.live_items(store.items.at(0).datastore).at(0)->content.find("Bob"), std::string::npos);
+}
+
+TEST(engine_filter, a_date_range_in_the_datastore_uri_is_applied_like_a_window) {
+    testing::fake_sync_store store;
+    three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    EXPECT_EQ(session_with(b, 201, [](message m) { return with_filter(m, "calendar?/dr(-30,365)", std::nullopt); }),
+              "200");
+    EXPECT_EQ(uids(b), std::set<std::string>{"soon"});
+}
+
+TEST(engine_filter, a_ten_year_calendar_reaches_a_windowed_phone_as_exactly_the_overlapping_events) {
+    testing::fake_sync_store store;
+    // 2000 events of three hours, one every 43 hours, from five years ago on.
+    const std::int64_t first = k_now_s - 5 * 365 * k_day_s, step = 43 * 3600, length = 3 * 3600;
+    std::map<std::string, std::string> calendar;
+    std::set<std::string> expected;
+    for (int i = 0; i < 2000; ++i) {
+        const auto start = first + i * step;
+        const auto uid = "ev" + std::to_string(i);
+        calendar["l" + std::to_string(10000 + i)] = event(uid, start, 3);
+        if (start + length > k_now_s - 30 * k_day_s && start < k_now_s + 365 * k_day_s) expected.insert(uid);
+    }
+    auto a = calendar_phone(store, "phone-a");
+    testing::full_sync(a, 201, calendar);
+    ASSERT_EQ(live(store), 2000u);
+    store.windows["phone-b"] = {30, 365, 0, 0};
+    auto b = calendar_phone(store, "phone-b");
+    session_with(b, 201, [](message m) { return m; });
+    EXPECT_EQ(uids(b), expected);
+    // B's refresh with what it holds leaves all 2000 for the phone without a window.
+    auto held = b.items;
+    EXPECT_EQ(session_with(
+                  b, 203, [](message m) { return m; }, held),
+              "200");
+    EXPECT_EQ(live(store), 2000u);
+}
+
+TEST(engine_filter, item_limits_and_field_filters_are_refused_not_ignored) {
+    testing::fake_sync_store store;
+    three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar?/max(5)", std::nullopt); }), "406");
+    EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar?/li(100)", std::nullopt); }), "406");
+    EXPECT_EQ(live(store), 3u);
 }
 
 TEST(engine_filter, a_filter_that_does_not_parse_is_a_bad_cgi_script) {
     testing::fake_sync_store store;
-    const auto status =
-        refresh_with(store, [](message m) { return with_filter(m, "contacts", cgi("CATEGORIES&EQ;Work&AND;(")); });
-    EXPECT_EQ(status, "422");
-    EXPECT_EQ(store.live_items(store.items.at(0).datastore).size(), 2u);
+    three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar", cgi("SUMMARY&EQ;x&AND;(")); }),
+              "422");
+    EXPECT_EQ(live(store), 3u);
 }
 
 TEST(engine_filter, an_empty_filter_element_is_no_filter) {

@@ -98,6 +98,11 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
                       .Help("Datastores synced in slow or refresh mode")
                       .Register(registry)
                       .Add({})),
+      filtered_out_(prometheus::BuildCounter()
+                        .Name("syncml_items_filtered_out_total")
+                        .Help("Items not sent to a device because they are outside its filter or sync window")
+                        .Register(registry)
+                        .Add({})),
       auth_failures_(prometheus::BuildCounter()
                          .Name("syncml_auth_failures_total")
                          .Help("Messages rejected for missing or wrong credentials")
@@ -168,6 +173,7 @@ void engine_metrics::session_end(const session_state& state, std::chrono::durati
     for (const auto& s : state.stores) {
         sessions_.Add({{"mode", mode_name(s.mode)}}).Increment();
         if (s.mode == 201 || s.mode == 203 || s.mode == 205) slow_syncs_.Increment();
+        if (s.filtered_out > 0) filtered_out_.Increment(static_cast<double>(s.filtered_out));
         auto count = [&](const char* op, const char* direction, std::int64_t n) {
             if (n > 0) items_.Add({{"operation", op}, {"direction", direction}}).Increment(static_cast<double>(n));
         };

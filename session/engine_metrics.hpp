@@ -47,6 +47,7 @@ class engine_metrics {
     prometheus::Family<prometheus::Counter>& sessions_;
     prometheus::Family<prometheus::Counter>& items_;
     prometheus::Counter& slow_syncs_;
+    prometheus::Counter& filtered_out_;
     prometheus::Counter& auth_failures_;
     prometheus::Histogram& session_duration_;
     prometheus::Family<prometheus::Counter>& conflicts_;

@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "persistence/log_event.hpp"
 #include "session/codec.hpp"
+#include "session/engine_filter.hpp"
 #include "session/item_convert.hpp"
 #include "session/store_names.hpp"
 #include "session/sync_mode.hpp"
@@ -72,7 +74,8 @@ command empty_sync(const run& r, const store_state& s) {
     sync out;
     out.target = location{s.client_uri, std::nullopt, std::nullopt};
     out.source = location{s.server_uri, std::nullopt, std::nullopt};
-    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started)
+    // With a filter, the queue holds items the package will leave out: the count would be wrong, and it is optional.
+    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started && s.filter.empty())
         out.number_of_changes = static_cast<std::uint64_t>(s.out_count);
     return command{std::move(out)};
 }
@@ -104,6 +107,10 @@ class item_reader {
         }
         return &found->second;
     }
+    bool inside(const run& r, const store_state& s, const std::string& content) {
+        if (!filter_) filter_.emplace(r.ctx.now_ms);
+        return filter_->inside(s, content);
+    }
 
   private:
     // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
@@ -133,6 +140,7 @@ class item_reader {
 
     std::map<std::string, persistence::outgoing_item> items_;
     std::set<std::string> asked_;
+    std::optional<filter_check> filter_;
 };
 
 // The Add (or Replace) of `change` carrying data[offset, offset + length).
@@ -175,6 +183,11 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     }
     const auto* stored = reader.find(r, s, at, room);
     if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
+    // An item the device does not hold is sent only inside its filter (engine_filter.hpp).
+    if (change.luid.empty() && !stored->confirmed_luid && !reader.inside(r, s, stored->item.content)) {
+        ++s.filtered_out;
+        return outcome::skip;
+    }
     // A resumed client may have received the Add before the interruption and mapped it since.
     if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
     auto data = to_device(stored->item.content, s.device_mime, s.device_version, s.kind);
@@ -338,11 +351,13 @@ void start_server_changes(run& r) {
     for (auto& s : r.st.stores) {
         auto mode = sync_mode::granted(s.mode);
         bool slow = mode.server_sends_all_items();
-        auto start =
-            r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, mode.server_sends(), slow, !slow);
+        // A filtered sync looks at every item the device does not hold (engine_filter.hpp), deletes included.
+        bool from_start = slow || s.rescan;
+        auto start = r.store.server_changes(r.tenant(), s.datastore_id, s.device_store_id, mode.server_sends(),
+                                            from_start, !slow);
         // One-way from the client: the server's changes stay unsent.
         s.upto_modseq = mode == sync_modes::one_way_from_client ? start.last_seen_modseq : start.current_modseq;
-        s.out_position = !mode.server_sends() ? s.upto_modseq : slow ? 0 : start.last_seen_modseq;
+        s.out_position = !mode.server_sends() ? s.upto_modseq : from_start ? 0 : start.last_seen_modseq;
         s.out_offset = 0;
         s.out_partial.clear();
         resolve_device_format(r, s);
@@ -384,8 +399,8 @@ void complete_session(run& r) {
         // the package up to its end, except the changes it refused; a client that answered our Alert with 508
         // gets a slow sync next time.
         auto seen = s.resend_after < 0 ? s.upto_modseq : std::min(s.upto_modseq, s.resend_after);
-        persistence::device_store_record ds{s.device_store_id, s.datastore_id, s.client_next,
-                                            s.server_next,     seen,           s.slow_sync_required};
+        persistence::device_store_record ds{
+            s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
         r.store.save_device_store(r.tenant(), ds);
     }
     r.st.current = phase::done;

@@ -6,6 +6,7 @@
 #include <set>
 #include <type_traits>
 
+#include "session/engine_filter.hpp"
 #include "session/engine_match.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/item_convert.hpp"
@@ -338,8 +339,12 @@ void handle_status(run& r, const status& st) {
 void finish_client_changes(run& r) {
     for (auto& s : r.st.stores) {
         if (sync_mode::granted(s.mode) != sync_modes::refresh_from_client) continue;
-        // Refresh from client: what the client did not send no longer exists.
-        r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
+        // Refresh from client: what the client did not send no longer exists, of what its filter let it see.
+        if (s.filter.empty()) {
+            r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
+        } else {
+            delete_unheld_inside(r, s);
+        }
     }
 }
 

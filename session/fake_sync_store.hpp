@@ -44,6 +44,17 @@ class fake_sync_store final : public persistence::sync_store {
     int live_item_counts = 0;  // live_items calls: a quota check counts only near the limit
     std::map<std::int64_t, std::map<std::int64_t, std::string>> chunks;  // device store -> offset -> large object chunk
     std::int64_t chunk_bytes_written = 0;
+    // The sync window in effect per device LocURI, as the database resolves the device's own and its tenant's.
+    std::map<std::string, persistence::sync_window> windows;
+
+    persistence::sync_window window_of(std::int64_t device) const {
+        for (const auto& [key, d] : devices) {
+            if (d.id != device) continue;
+            auto found = windows.find(key.substr(key.find(':') + 1));
+            if (found != windows.end()) return found->second;
+        }
+        return {};
+    }
 
     std::vector<const stored_item*> live_items(std::int64_t datastore) const {
         std::vector<const stored_item*> out;
@@ -104,9 +115,12 @@ class fake_sync_store final : public persistence::sync_store {
         auto [it, inserted] = device_store_ids.try_emplace(key);
         if (inserted) {
             it->second = next_id++;
-            device_stores[it->second] = persistence::device_store_record{it->second, datastore, {}, {}, 0, true};
+            device_stores[it->second] =
+                persistence::device_store_record{it->second, datastore, {}, {}, 0, true, {}, {}};
         }
-        return device_stores[it->second];
+        auto ds = device_stores[it->second];
+        ds.window = window_of(device);
+        return ds;
     }
     void save_device_store(std::int64_t, const persistence::device_store_record& ds) override {
         device_stores[ds.id] = ds;

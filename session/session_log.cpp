@@ -2,17 +2,25 @@
 
 #include <spdlog/spdlog.h>
 
+#include "matching/filter_codec.hpp"
+#include "matching/filter_describe.hpp"
 #include "persistence/log_event.hpp"
 
 namespace syncml::session {
 
 void log_session_end(const std::string& tenant, const session_state& state, const std::string& device,
                      std::int64_t now_ms) {
-    std::string modes;
-    std::int64_t received = 0, sent = 0;
+    std::string modes, filters;
+    std::int64_t received = 0, sent = 0, filtered_out = 0;
     for (const auto& s : state.stores) {
         if (!modes.empty()) modes += ',';
         modes += s.kind + ":" + std::to_string(s.mode);
+        if (!s.filter.empty()) {
+            auto filter = matching::decode_filter(s.filter);
+            if (!filters.empty()) filters += "; ";
+            filters += s.kind + ": " + (filter ? matching::describe(*filter) : std::string("unreadable"));
+        }
+        filtered_out += s.filtered_out;
         received += s.received_add + s.received_replace + s.received_delete;
         sent += s.sent_add + s.sent_replace + s.sent_delete;
     }
@@ -23,6 +31,8 @@ void log_session_end(const std::string& tenant, const session_state& state, cons
                             {"modes", modes},
                             {"received", received},
                             {"sent", sent},
+                            {"filters", filters.empty() ? std::string("none") : filters},
+                            {"filtered_out", filtered_out},
                             {"bytes_in", state.bytes_in},
                             {"bytes_out", state.bytes_out},
                             {"duration_ms", now_ms - state.started_unix_ms}});

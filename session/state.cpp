@@ -117,6 +117,9 @@ std::string encode_store(const store_state& s) {
     w.put("resumed", s.resumed);
     if (s.resend_after >= 0) w.put("resend_after", s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
+    if (!s.filter.empty()) w.put("filter", s.filter);
+    if (s.rescan) w.put("rescan", s.rescan);
+    if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
@@ -176,16 +179,17 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"server_next", &store_state::server_next},
         {"device_mime", &store_state::device_mime},
         {"device_version", &store_state::device_version},
-        {"out_guid", &store_state::out_partial}};
+        {"out_guid", &store_state::out_partial},
+        {"filter", &store_state::filter}};
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},   {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},         {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},       {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},    {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},       {"s_del", &store_state::sent_delete},
-        {"own_modseqs", &store_state::own_modseqs},  {"out_pos", &store_state::out_position},
-        {"out_count", &store_state::out_count},      {"pkg_upto", &store_state::upto_modseq},
-        {"resend_after", &store_state::resend_after}};
+        {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},          {"out_offset", &store_state::out_offset},
+        {"r_add", &store_state::received_add},        {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},     {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},        {"s_del", &store_state::sent_delete},
+        {"own_modseqs", &store_state::own_modseqs},   {"out_pos", &store_state::out_position},
+        {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
+        {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
@@ -193,6 +197,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "server_started") s.server_sync_started = value == "1";
     if (name == "resumed") s.resumed = value == "1";
     if (name == "slow_required") s.slow_sync_required = value == "1";
+    if (name == "rescan") s.rescan = value == "1";
     if (name == "out" || name == "flight") {
         outgoing_change change;
         if (!decode_change(value, change)) return false;

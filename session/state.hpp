@@ -75,8 +75,14 @@ struct store_state {
     // higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
     std::int64_t resend_after = -1;
     bool slow_sync_required = false;  // the client answered our Alert with 508: its next sync is a slow sync
-    bool resumed = false;             // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;      // bytes of out_partial already sent as a large object
+    // The filter of this sync (matching/filter_codec.hpp text; empty: the whole datastore): the client's ANDed with
+    // the device's sync window (store_filter.hpp). `rescan`: package 4 looks at every item the device does not
+    // hold, not only the changes since its last sync, because the filter is relative to the clock or changed.
+    std::string filter;
+    bool rescan = false;
+    std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
+    bool resumed = false;           // continues an interrupted session (Alert 225)
+    std::int64_t out_offset = 0;    // bytes of out_partial already sent as a large object
     std::optional<incoming_chunks> partial;
     // Not stored: the datastore's live items as this message knows them (-1: not looked at yet), an upper bound
     // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.

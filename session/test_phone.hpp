@@ -45,9 +45,11 @@ class phone {
 
     std::map<std::string, std::string> items;  // luid -> data, as the phone holds them
     std::string last_anchor;
-    std::optional<dev_inf> devinf;  // sent with Put beside the Alert of the first session
-    message package4;               // the server's reply to the phone's Sync in the last sync()
-    engine_context limits;          // its max_obj_size and max_items_per_datastore apply to every message
+    std::optional<dev_inf> devinf;         // sent with Put beside the Alert of the first session
+    message package4;                      // the server's reply to the phone's Sync in the last sync()
+    engine_context limits;                 // its max_obj_size and max_items_per_datastore apply to every message
+    std::string datastore = "contacts";    // the server datastore its Alerts, Syncs and Maps address
+    std::optional<std::int64_t> clock_ms;  // the server's clock in its sessions (default: one second per session)
 
     message start(int mode) {
         ++session_;
@@ -60,8 +62,8 @@ class phone {
         a.cmd_id = "1";
         a.data = std::to_string(mode);
         item it;
-        it.target = location{"contacts", std::nullopt, std::nullopt};
-        it.source = location{"./contacts", std::nullopt, std::nullopt};
+        it.target = location{datastore, std::nullopt, std::nullopt};
+        it.source = location{"./" + datastore, std::nullopt, std::nullopt};
         it.meta = meta_info{};
         next_anchor_ = "anchor-" + std::to_string(session_);
         it.meta->anchor = sync_anchor{last_anchor, next_anchor_};
@@ -91,8 +93,8 @@ class phone {
         message m = blank();
         session::sync s;
         s.cmd_id = "1";
-        s.target = location{"contacts", std::nullopt, std::nullopt};
-        s.source = location{"./contacts", std::nullopt, std::nullopt};
+        s.target = location{datastore, std::nullopt, std::nullopt};
+        s.source = location{"./" + datastore, std::nullopt, std::nullopt};
         int id = 2;
         for (const auto& c : list) s.commands.push_back(item_change(c, std::to_string(id++)));
         m.body.commands.push_back(command{s});
@@ -112,7 +114,7 @@ class phone {
         engine_context ctx;
         ctx.tenant_id = 1;
         ctx.account = account_info{7, "u1", true, {}};
-        ctx.now_ms = 1000 * session_;
+        ctx.now_ms = clock_ms.value_or(1000 * session_);
         ctx.max_obj_size = limits.max_obj_size;
         ctx.max_items_per_datastore = limits.max_items_per_datastore;
         auto device = store_.device(1, 7, device_);
@@ -139,8 +141,8 @@ class phone {
         message m = blank();
         map mp;
         mp.cmd_id = "1";
-        mp.target = location{"contacts", std::nullopt, std::nullopt};
-        mp.source = location{"./contacts", std::nullopt, std::nullopt};
+        mp.target = location{datastore, std::nullopt, std::nullopt};
+        mp.source = location{"./" + datastore, std::nullopt, std::nullopt};
         for (const auto& cmd : reply.body.commands) {
             auto* s = std::get_if<session::sync>(&cmd.value);
             if (!s) continue;

@@ -1,0 +1,122 @@
+#include "session/engine_filter.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "matching/filter_codec.hpp"
+#include "persistence/log_event.hpp"
+#include "session/item_convert.hpp"
+#include "session/sync_mode.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+void log_refusal(const run& r, const std::string& datastore, int code, const std::string& reason) {
+    persistence::log_event(spdlog::level::info, "sync: datastore filter refused",
+                           {{"datastore", datastore},
+                            {"status", code},
+                            {"reason", reason},
+                            {"device", r.in.header.source.loc_uri},
+                            {"session", r.in.header.session_id}});
+}
+
+// Why the engine cannot honour this filter yet (empty: it can).
+std::string not_applied(const matching::item_filter& filter) {
+    if (!filter.fields.empty()) return "field filters are not supported yet";
+    if (filter.record.max_items) return "item limits are not supported yet";
+    return {};
+}
+
+// The parts of a window the engine applies: the date range.
+persistence::sync_window applied_part(const persistence::sync_window& window) {
+    return {window.past_days, window.future_days, 0, 0};
+}
+
+bool has_record_condition(const matching::item_filter& filter) {
+    return !filter.record.where.empty() || !filter.record.windows.empty();
+}
+
+// delete_unheld_inside reads at most this many unheld items per query, and their contents while they take less than
+// this many bytes (so large items are not all in memory at once).
+constexpr std::size_t k_refresh_batch = 200;
+constexpr std::size_t k_refresh_batch_bytes = std::size_t{8} << 20;
+
+}  // namespace
+
+std::optional<store_filter> alert_filter(run& r, const alert& cmd, const item& it) {
+    if (!it.target) return store_filter{};
+    const auto& target = it.target->loc_uri;
+    auto wanted = client_filter(target, it.target->filter ? &*it.target->filter : nullptr);
+    int code = 0;
+    std::string reason;
+    if (const auto* refusal = std::get_if<filter_refusal>(&wanted)) {
+        code = refusal->status;
+        reason = refusal->reason;
+    } else if (auto why = not_applied(std::get<store_filter>(wanted).filter); !why.empty()) {
+        code = status_codes::optional_feature_not_supported;
+        reason = std::move(why);
+    }
+    if (code == 0) return std::get<store_filter>(std::move(wanted));
+    log_refusal(r, target, code, reason);
+    auto& s = r.add_status(cmd.cmd_id, "Alert", code);
+    s.target_refs = {target};
+    s.source_refs = {it.source ? it.source->loc_uri : ""};
+    return std::nullopt;
+}
+
+void set_store_filter(store_state& s, const store_filter& client, const persistence::device_store_record& ds) {
+    auto effective = with_window(client, applied_part(ds.window));
+    s.filter = effective.filter == matching::item_filter{} ? std::string{} : matching::encode_filter(effective.filter);
+    s.rescan = has_record_condition(effective.filter) || s.filter != ds.sync_filter;
+}
+
+filter_check::filter_check(std::int64_t now_ms)
+    : now_(std::chrono::system_clock::time_point{std::chrono::milliseconds{now_ms}}) {}
+
+bool filter_check::inside(const store_state& s, const std::string& canonical_content) {
+    if (s.filter.empty()) return true;
+    auto found = decoded_.find(s.filter);
+    if (found == decoded_.end()) {
+        auto decoded = matching::decode_filter(s.filter);
+        found = decoded_.emplace(s.filter, decoded ? std::optional(std::move(*decoded)) : std::nullopt).first;
+    }
+    // A stored filter this version cannot read lets everything through rather than hide items.
+    if (!found->second) return true;
+    auto parsed = parse_canonical(canonical_content);
+    if (!parsed) return true;
+    return matching::matches(found->second->record, *parsed, now_);
+}
+
+std::int64_t delete_unheld_inside(run& r, const store_state& s) {
+    const auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
+    const auto unheld = r.store.changes(r.tenant(), s.device_store_id, 0, upto, false);
+    filter_check check(r.ctx.now_ms);
+    std::int64_t deleted = 0;
+    std::size_t next = 0;
+    while (next < unheld.size()) {
+        std::vector<persistence::item_ref> refs;
+        for (auto i = next; i < unheld.size() && refs.size() < k_refresh_batch; ++i)
+            refs.push_back({unheld[i].guid, unheld[i].item_id});
+        std::set<std::string> unread;  // beyond the batch's bytes: read again by the next batch
+        for (const auto& o :
+             r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, k_refresh_batch_bytes, 0)) {
+            if (!o.content_read) {
+                unread.insert(o.item.guid);
+                continue;
+            }
+            if (o.item.deleted || !check.inside(s, o.item.content)) continue;
+            if (r.store.delete_item(r.tenant(), s.datastore_id, o.item.guid)) ++deleted;
+            r.store.remove_mapping(r.tenant(), s.device_store_id, o.item.guid);
+        }
+        // The first item is always read, so every batch moves on; one read again is deleted already, or outside.
+        std::size_t done = 0;
+        while (done < refs.size() && !unread.count(refs[done].guid)) ++done;
+        next += done;
+    }
+    return deleted;
+}
+
+}  // namespace syncml::session::detail
