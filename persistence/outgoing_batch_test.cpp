@@ -210,6 +210,23 @@ TEST_F(outgoing_batch_test, change_page_is_a_page_of_what_the_per_item_default_l
     }));
 }
 
+// Issue 18: a filtered sync checks the items the device holds: a (at its modseq) and e (changed since) have confirmed
+// mappings; b is deleted, c unmapped and d's mapping unconfirmed.
+TEST_F(outgoing_batch_test, held_items_are_the_live_items_with_a_confirmed_mapping_in_modseq_order) {
+    auto u = user("u");
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        auto f = seed(s, u);
+        std::string held;
+        for (const auto& c : s.held_items(f.tenant, f.phone)) {
+            held += f.roles.at(c.guid) + c.luid.value_or("-") + " ";
+            EXPECT_EQ(c.modseq, f.items.at(f.roles.at(c.guid)).modseq);
+            EXPECT_EQ(c.item_id, f.items.at(f.roles.at(c.guid)).item_id);
+            EXPECT_FALSE(c.deleted);
+        }
+        EXPECT_EQ(held, "aLA eLE ");
+    }));
+}
+
 TEST_F(outgoing_batch_test, delete_unheld_items_deletes_what_the_per_item_calls_delete) {
     auto batched_user = user("batched"), one_by_one_user = user("one-by-one");
     struct outcome {

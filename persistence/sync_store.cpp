@@ -119,6 +119,14 @@ class pg_sync_store final : public pg_session_store {
         return out;
     }
 
+    std::vector<change_record> held_items(int64_t tenant, int64_t device_store) override {
+        std::vector<change_record> out;
+        for (const auto& row : exec_sql(tx_, sql::held_items, tenant, device_store)) {
+            out.push_back({row[0].as<std::string>(), row[1].as<int64_t>(), false, row[2].as<std::string>(),
+                           row[3].as<int64_t>()});
+        }
+        return out;
+    }
     std::vector<change_record> change_page(int64_t tenant, int64_t datastore, int64_t device_store, int64_t after,
                                            int64_t upto, bool include_deleted, std::size_t limit) override {
         std::vector<change_record> out;

@@ -314,6 +314,9 @@ class sync_store {
     // Package 4's next page: at most `limit` of changes() after `after` up to `upto` in modseq order, with item
     // ids, without deleted items the device holds no confirmed LUID of (it never had them). The default filters
     // changes(); PostgreSQL needs one query that reads no further than the page.
+    // The live items the device holds (a confirmed mapping, at any revision), in modseq order, with their LUIDs and
+    // item ids: what a filtered sync checks for items that left the device's filter. One query.
+    virtual std::vector<change_record> held_items(std::int64_t tenant, std::int64_t device_store) = 0;
     virtual std::vector<change_record> change_page(std::int64_t tenant, std::int64_t datastore,
                                                    std::int64_t device_store, std::int64_t after, std::int64_t upto,
                                                    bool include_deleted, std::size_t limit);

@@ -81,6 +81,11 @@ inline constexpr const char* change_page =
     "WHERE i.tenant_id = $1 AND i.datastore_id = $2 AND i.modseq > $4 AND i.modseq <= $5 AND ($6 OR NOT i.deleted) "
     "AND (m.luid IS NULL OR m.revision < i.modseq) AND (NOT i.deleted OR m.revision >= 0) ORDER BY i.modseq LIMIT $7";
 
+inline constexpr const char* held_items =
+    "SELECT i.guid, i.modseq, m.luid, i.item_id FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND "
+    "i.item_id = m.item_id WHERE m.tenant_id = $1 AND m.device_store_id = $2 AND NOT i.deleted AND "
+    "GREATEST(m.last_modseq_sent, m.last_modseq_received) >= 0 ORDER BY i.modseq";
+
 // The item of a device store with guid $3 (device store $2).
 #define SYNCML_ITEM_OF_STORE                                                                                 \
     "(SELECT i.item_id FROM items i JOIN device_stores d ON d.tenant_id = i.tenant_id AND d.datastore_id = " \

@@ -2,11 +2,32 @@
 
 #include "session/engine_run.hpp"
 
+#include <array>
+
+#include "matching/filter_values.hpp"
 #include "session/codec.hpp"
+#include "session/engine_filter.hpp"
 #include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
+
+// A client whose MaxMsgSize is below this gets our DevInf without FilterCap, which makes it about half again as large:
+// a DevInf is one command and is never split over messages.
+constexpr std::int64_t k_filter_cap_min_msg_size = 16 * 1024;
+
+// DS 1.2 FilterRx and FilterCap: the CGI filter grammar, announced per content type with the keywords and properties
+// the engine applies (engine_filter.hpp).
+void announce_filters(datastore& ds, matching::item_kind kind, bool with_caps) {
+    ds.filter_rx.push_back({"syncml:filtertype-cgi", "1.0"});
+    if (!with_caps) return;
+    for (const auto& type : ds.rx) {
+        filter_cap cap{type.ct_type, type.ver_ct, {}, {}};
+        for (auto keyword : applied_filter_keywords()) cap.filter_keywords.emplace_back(keyword);
+        for (auto property : matching::filterable_properties(kind)) cap.prop_names.emplace_back(property);
+        ds.filter_caps.push_back(std::move(cap));
+    }
+}
 
 datastore our_datastore(const std::string& name, std::vector<content_type_ref> types) {
     datastore ds;
@@ -64,7 +85,7 @@ bool store_client_devinf(run& r, const std::vector<item>& items) {
 
 }  // namespace
 
-dev_inf server_devinf(syncml_version version) {
+dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size) {
     dev_inf info;
     info.ver_dtd = version == syncml_version::v1_2 ? "1.2" : (version == syncml_version::v1_1 ? "1.1" : "1.0");
     info.man = "syncml-server";
@@ -79,6 +100,12 @@ dev_inf server_devinf(syncml_version version) {
     info.datastores.push_back(our_datastore("calendar", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
     info.datastores.push_back(our_datastore("tasks", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
     info.datastores.push_back(our_datastore("memos", {{"text/plain", "1.0"}, {"text/calendar", "2.0"}}));
+    if (version == syncml_version::v1_2) {
+        const bool caps = client_max_msg_size == 0 || client_max_msg_size >= k_filter_cap_min_msg_size;
+        const std::array<matching::item_kind, 4> kinds{matching::item_kind::contact, matching::item_kind::event,
+                                                       matching::item_kind::task, matching::item_kind::memo};
+        for (std::size_t i = 0; i < kinds.size(); ++i) announce_filters(info.datastores[i], kinds[i], caps);
+    }
     return info;
 }
 
@@ -106,7 +133,7 @@ void handle_get(run& r, const get& cmd) {
     res.target_ref = target;
     item it;
     it.source = location{devinf_uri(r.in.version), std::nullopt, std::nullopt};
-    it.data = item_data{{}, server_devinf(r.in.version), std::nullopt};
+    it.data = item_data{{}, server_devinf(r.in.version, r.st.max_msg_size), std::nullopt};
     res.items.push_back(std::move(it));
     r.commands.push_back(command{std::move(res)});
 }

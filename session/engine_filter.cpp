@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <set>
 #include <utility>
 #include <vector>
@@ -39,12 +40,44 @@ bool has_record_condition(const matching::item_filter& filter) {
     return !filter.record.where.empty() || !filter.record.windows.empty();
 }
 
-// delete_unheld_inside reads at most this many unheld items per query, and their contents while they take less than
+// for_each_content reads at most this many items per query, and their contents while they take less than
 // this many bytes (so large items are not all in memory at once).
 constexpr std::size_t k_refresh_batch = 200;
 constexpr std::size_t k_refresh_batch_bytes = std::size_t{8} << 20;
 
+constexpr std::array<std::string_view, 2> k_applied_keywords{"SINCE", "BEFORE"};
+
+// Calls `fn` with each live item of `items` as stored, read a batch at a time.
+template <class Fn>
+void for_each_content(run& r, const store_state& s, const std::vector<persistence::change_record>& items, Fn fn) {
+    std::set<std::string> seen;  // a batch after one with unread items reads some items again
+    std::size_t next = 0;
+    while (next < items.size()) {
+        std::vector<persistence::item_ref> refs;
+        std::map<std::string, const persistence::change_record*> by_guid;
+        for (auto i = next; i < items.size() && refs.size() < k_refresh_batch; ++i) {
+            refs.push_back({items[i].guid, items[i].item_id});
+            by_guid[items[i].guid] = &items[i];
+        }
+        std::set<std::string> unread;  // beyond the batch's bytes: read again by the next batch
+        for (const auto& o :
+             r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, k_refresh_batch_bytes, 0)) {
+            if (!o.content_read) {
+                unread.insert(o.item.guid);
+            } else if (!o.item.deleted && seen.insert(o.item.guid).second) {
+                fn(*by_guid.at(o.item.guid), o.item);
+            }
+        }
+        // The first item is always read, so every batch moves on.
+        std::size_t taken = 0;
+        while (taken < refs.size() && !unread.count(refs[taken].guid)) ++taken;
+        next += taken;
+    }
+}
+
 }  // namespace
+
+std::span<const std::string_view> applied_filter_keywords() { return k_applied_keywords; }
 
 std::optional<store_filter> alert_filter(run& r, const alert& cmd, const item& it) {
     if (!it.target) return store_filter{};
@@ -76,47 +109,52 @@ void set_store_filter(store_state& s, const store_filter& client, const persiste
 filter_check::filter_check(std::int64_t now_ms)
     : now_(std::chrono::system_clock::time_point{std::chrono::milliseconds{now_ms}}) {}
 
-bool filter_check::inside(const store_state& s, const std::string& canonical_content) {
-    if (s.filter.empty()) return true;
+const matching::item_filter* filter_check::filter_of(const store_state& s) {
+    if (s.filter.empty()) return nullptr;
     auto found = decoded_.find(s.filter);
     if (found == decoded_.end()) {
         auto decoded = matching::decode_filter(s.filter);
         found = decoded_.emplace(s.filter, decoded ? std::optional(std::move(*decoded)) : std::nullopt).first;
     }
     // A stored filter this version cannot read lets everything through rather than hide items.
-    if (!found->second) return true;
+    return found->second ? &*found->second : nullptr;
+}
+
+bool filter_check::inside(const store_state& s, const std::string& canonical_content) {
+    const auto* filter = filter_of(s);
+    if (!filter) return true;
     auto parsed = parse_canonical(canonical_content);
     if (!parsed) return true;
-    return matching::matches(found->second->record, *parsed, now_);
+    return matching::matches(filter->record, *parsed, now_);
+}
+
+bool filter_check::exclusive(const store_state& s) {
+    const auto* filter = filter_of(s);
+    return filter && has_record_condition(*filter) && filter->record.semantics == matching::filter_semantics::exclusive;
 }
 
 std::int64_t delete_unheld_inside(run& r, const store_state& s) {
     const auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
-    const auto unheld = r.store.changes(r.tenant(), s.device_store_id, 0, upto, false);
     filter_check check(r.ctx.now_ms);
     std::int64_t deleted = 0;
-    std::size_t next = 0;
-    while (next < unheld.size()) {
-        std::vector<persistence::item_ref> refs;
-        for (auto i = next; i < unheld.size() && refs.size() < k_refresh_batch; ++i)
-            refs.push_back({unheld[i].guid, unheld[i].item_id});
-        std::set<std::string> unread;  // beyond the batch's bytes: read again by the next batch
-        for (const auto& o :
-             r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, k_refresh_batch_bytes, 0)) {
-            if (!o.content_read) {
-                unread.insert(o.item.guid);
-                continue;
-            }
-            if (o.item.deleted || !check.inside(s, o.item.content)) continue;
-            if (r.store.delete_item(r.tenant(), s.datastore_id, o.item.guid)) ++deleted;
-            r.store.remove_mapping(r.tenant(), s.device_store_id, o.item.guid);
-        }
-        // The first item is always read, so every batch moves on; one read again is deleted already, or outside.
-        std::size_t done = 0;
-        while (done < refs.size() && !unread.count(refs[done].guid)) ++done;
-        next += done;
-    }
+    for_each_content(r, s, r.store.changes(r.tenant(), s.device_store_id, 0, upto, false),
+                     [&](const persistence::change_record&, const persistence::item_record& stored) {
+                         if (!check.inside(s, stored.content)) return;
+                         if (r.store.delete_item(r.tenant(), s.datastore_id, stored.guid)) ++deleted;
+                         r.store.remove_mapping(r.tenant(), s.device_store_id, stored.guid);
+                     });
     return deleted;
+}
+
+void plan_removals(run& r, store_state& s) {
+    s.removals.clear();
+    filter_check check(r.ctx.now_ms);
+    if (!check.exclusive(s)) return;
+    for_each_content(r, s, r.store.held_items(r.tenant(), s.device_store_id),
+                     [&](const persistence::change_record& held, const persistence::item_record& stored) {
+                         if (check.inside(s, stored.content)) return;
+                         s.removals.push_back({held.guid, held.modseq, true, held.luid.value_or(""), held.item_id});
+                     });
 }
 
 }  // namespace syncml::session::detail

@@ -6,21 +6,29 @@
 //   a filter is in effect or when it differs from the last sync's: an item that moved into a window, or that an
 //   earlier filter left out, is sent as an Add;
 // - a refresh from the client deletes only the server items inside the filter that the device did not send;
-// - items the device holds keep receiving their changes and deletes even when they are outside the filter, and are
-//   never deleted on the server because of it: the device keeps what it has until it deletes it itself.
+// - items the device holds that are outside an EXCLUSIVE filter (OMA's default; windows are exclusive) are removed
+//   from the device: package 4 sends a Delete and drops the device's mapping, the server and other devices keep
+//   the item, and it comes back as an Add if it moves inside again. Under an INCLUSIVE filter the device keeps them
+//   and they keep receiving their changes;
+// - nothing is ever deleted on the server because it is outside a filter.
 // Not applied yet, and refused (406) when a client asks for them: field filters and item limits (LIMIT, /max).
 // A server window's max_items and max_photo_bytes are stored but not applied.
 
 #include <chrono>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "matching/item_filter.hpp"
 #include "session/engine_run.hpp"
 #include "session/store_filter.hpp"
 
 namespace syncml::session::detail {
+
+// The FilterKeyword values of the CGI grammar the engine applies (DevInf FilterCap); the others are refused.
+std::span<const std::string_view> applied_filter_keywords();
 
 // The client's filter for the datastore the Alert item targets; nullopt after answering the Alert with the status
 // refusing it (422 for a record filter that does not parse, 406 for what the server does not do), logged.
@@ -36,11 +44,18 @@ class filter_check {
     explicit filter_check(std::int64_t now_ms);
     // An item that does not parse is inside: the device gets it, as it would without a filter.
     bool inside(const store_state& s, const std::string& canonical_content);
+    // The filter's result replaces what the device holds (EXCLUSIVE): items outside are removed from the device.
+    bool exclusive(const store_state& s);
 
   private:
+    const matching::item_filter* filter_of(const store_state& s);
+
     std::chrono::system_clock::time_point now_;
     std::map<std::string, std::optional<matching::item_filter>> decoded_;  // by filter text
 };
+
+// Package 4 starts: s.removals lists the items the device holds that are outside an EXCLUSIVE filter.
+void plan_removals(run& r, store_state& s);
 
 // Refresh from the client with a filter: deletes the server items inside the filter that the device neither sent
 // nor received, drops their mappings; what it could not see stays. Returns how many.

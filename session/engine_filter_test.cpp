@@ -3,12 +3,14 @@
 // old one left out, and a refresh from the client never deletes what the device could not see.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <functional>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "session/engine.hpp"
 #include "session/sync_mode.hpp"
@@ -139,19 +141,22 @@ TEST(engine_filter, without_a_window_the_same_refresh_deletes_everything_the_cli
     EXPECT_EQ(live(store), 1u);
 }
 
-TEST(engine_filter, an_event_that_moves_into_the_window_is_sent_as_an_add_in_a_two_way_sync) {
+TEST(engine_filter, events_move_into_the_window_as_adds_and_out_of_it_from_the_device_only) {
     testing::fake_sync_store store;
     three_events(store);
     store.windows["phone-b"] = {30, 365, 0, 0};
     auto b = calendar_phone(store, "phone-b");
     session_with(b, 201, [](message m) { return m; });
     ASSERT_EQ(uids(b), std::set<std::string>{"soon"});
-    // Two years and a half later "far" (three years ahead then) is less than a year away; "soon" is long past but
-    // stays on the phone, which holds it.
+    // Two years and a half later "far" (three years ahead then) is less than a year away and "soon" long past.
     b.clock_ms = (k_now_s + 900 * k_day_s) * 1000;
     EXPECT_EQ(session_with(b, 200, [](message m) { return m; }), "200");
-    EXPECT_EQ(uids(b), (std::set<std::string>{"soon", "far"}));
+    EXPECT_EQ(uids(b), std::set<std::string>{"far"});
     EXPECT_EQ(live(store), 3u) << "nothing was added or deleted on the server";
+    // The next sync has nothing to send: the removal was recorded.
+    session_with(b, 200, [](message m) { return m; });
+    EXPECT_EQ(b.sent("Delete") + b.sent("Add") + b.sent("Replace"), 0u);
+    EXPECT_EQ(uids(b), std::set<std::string>{"far"});
 }
 
 TEST(engine_filter, a_changed_window_sends_what_the_old_one_left_out_without_a_slow_sync) {
@@ -167,18 +172,56 @@ TEST(engine_filter, a_changed_window_sends_what_the_old_one_left_out_without_a_s
     EXPECT_EQ(b.items.size(), 3u) << "no duplicate of the event the phone held";
 }
 
-TEST(engine_filter, changes_to_an_item_the_device_holds_reach_it_even_outside_its_window) {
+std::string contact(const std::string& name, const std::string& category) {
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:" + name + ";;;;\r\nCATEGORIES:" + category +
+           "\r\nEND:VCARD\r\n";
+}
+
+// Phone A puts Alice and Bob on the server; phone B syncs the contacts named Alice with a filter of `filter_type`.
+// Returns phone A; B holds Alice.
+item_filter alice_filter(std::optional<std::string> filter_type) {
+    auto filter = cgi("FN&EQ;Alice");
+    filter.filter_type = std::move(filter_type);
+    return filter;
+}
+
+phone alice_on_b(testing::fake_sync_store& store, phone& b, const item_filter& filter) {
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", contact("Alice", "Work")}, {"2", contact("Bob", "Home")}});
+    EXPECT_EQ(session_with(b, 201, [&](message m) { return with_filter(m, "contacts", filter); }), "200");
+    EXPECT_EQ(b.items.size(), 1u);
+    return a;
+}
+
+TEST(engine_filter, an_item_that_leaves_an_exclusive_filter_leaves_the_device_only_and_comes_back_when_it_returns) {
     testing::fake_sync_store store;
-    auto a = three_events(store);
-    store.windows["phone-b"] = {30, 365, 0, 0};
-    auto b = calendar_phone(store, "phone-b");
-    session_with(b, 201, [](message m) { return m; });
+    phone b(store, "phone-b");
+    const auto filter = alice_filter(std::nullopt);  // no FilterType: EXCLUSIVE
+    auto a = alice_on_b(store, b, filter);
+    const auto work = [&](message m) { return with_filter(m, "contacts", filter); };
+    a.sync(200, {{"1", contact("Alicia", "Work"), true}});
+    session_with(b, 200, work);
+    EXPECT_EQ(b.sent("Delete"), 1u);
+    EXPECT_TRUE(b.items.empty());
+    EXPECT_EQ(live(store), 2u) << "the server and phone A keep Alicia";
+    a.sync(200, {{"1", contact("Alice", "Home"), true}});
+    session_with(b, 200, work);
+    EXPECT_EQ(b.sent("Add"), 1u);
     ASSERT_EQ(b.items.size(), 1u);
-    // Phone A moves "soon" two years back: outside B's window, but B holds it and gets the change.
-    a.sync(200, {{"2", event("soon", k_now_s - 730 * k_day_s), true}});
-    session_with(b, 200, [](message m) { return m; });
+    EXPECT_NE(b.items.begin()->second.find("FN:Alice\r"), std::string::npos);
+    EXPECT_EQ(live(store), 2u);
+}
+
+TEST(engine_filter, an_item_that_leaves_an_inclusive_filter_stays_on_the_device_and_gets_its_changes) {
+    testing::fake_sync_store store;
+    phone b(store, "phone-b");
+    const auto filter = alice_filter("INCLUSIVE");
+    auto a = alice_on_b(store, b, filter);
+    a.sync(200, {{"1", contact("Alicia", "Work"), true}});
+    session_with(b, 200, [&](message m) { return with_filter(m, "contacts", filter); });
+    EXPECT_EQ(b.sent("Replace"), 1u);
     ASSERT_EQ(b.items.size(), 1u);
-    EXPECT_NE(b.items.begin()->second.find(ical_time(k_now_s - 730 * k_day_s)), std::string::npos);
+    EXPECT_NE(b.items.begin()->second.find("Alicia"), std::string::npos);
 }
 
 TEST(engine_filter, a_cgi_record_filter_selects_contacts_and_limits_a_refresh_to_them) {
@@ -259,6 +302,58 @@ TEST(engine_filter, an_empty_filter_element_is_no_filter) {
     phone a(store, "phone-a");
     auto reply = a.send(with_filter(a.start(201), "contacts", item_filter{})).reply;
     EXPECT_EQ(testing::statuses_of(reply, "Alert").at(0)->data, "200");
+}
+
+// The server's DevInf (Results of a Get in the phone's first message), as the reply carries it.
+std::optional<dev_inf> server_devinf_in(phone& p, std::optional<std::uint64_t> max_msg_size) {
+    auto m = p.start(201);
+    get g;
+    g.cmd_id = "2";
+    g.items.push_back(item{location{"./devinf12", std::nullopt, std::nullopt}, {}, {}, {}, {}, {}, false});
+    m.body.commands.push_back(command{g});
+    if (max_msg_size) m = testing::with_max_msg_size(m, *max_msg_size);
+    for (const auto& c : p.send(m).reply.body.commands) {
+        const auto* r = std::get_if<results>(&c.value);
+        if (r && !r->items.empty() && r->items[0].data && r->items[0].data->devinf) return r->items[0].data->devinf;
+    }
+    return std::nullopt;
+}
+
+const datastore* datastore_named(const dev_inf& info, const std::string& name) {
+    for (const auto& ds : info.datastores) {
+        if (ds.source_ref == name) return &ds;
+    }
+    return nullptr;
+}
+
+TEST(engine_filter, the_server_devinf_announces_the_cgi_filter_grammar_and_what_it_filters_on) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto info = server_devinf_in(a, std::nullopt);
+    ASSERT_TRUE(info);
+    const auto* calendar = datastore_named(*info, "calendar");
+    ASSERT_NE(calendar, nullptr);
+    EXPECT_EQ(calendar->filter_rx, (std::vector<content_type_ref>{{"syncml:filtertype-cgi", "1.0"}}));
+    ASSERT_EQ(calendar->filter_caps.size(), calendar->rx.size()) << "one FilterCap per content type it takes";
+    const auto& cap = calendar->filter_caps.at(0);
+    EXPECT_EQ(cap.filter_keywords, (std::vector<std::string>{"SINCE", "BEFORE"})) << "LIMIT and the rest are refused";
+    EXPECT_NE(std::find(cap.prop_names.begin(), cap.prop_names.end(), "DTSTART"), cap.prop_names.end());
+    const auto* contacts = datastore_named(*info, "contacts");
+    ASSERT_NE(contacts, nullptr);
+    ASSERT_FALSE(contacts->filter_caps.empty());
+    const auto& names = contacts->filter_caps.at(0).prop_names;
+    EXPECT_NE(std::find(names.begin(), names.end(), "CATEGORIES"), names.end());
+}
+
+TEST(engine_filter, a_client_with_a_small_max_msg_size_gets_the_devinf_without_filter_caps) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    auto info = server_devinf_in(a, 8000);
+    ASSERT_TRUE(info);
+    for (const auto& ds : info->datastores) {
+        EXPECT_FALSE(ds.filter_rx.empty()) << ds.source_ref;
+        EXPECT_TRUE(ds.filter_caps.empty()) << ds.source_ref;
+    }
 }
 
 }  // namespace

@@ -107,10 +107,8 @@ class item_reader {
         }
         return &found->second;
     }
-    bool inside(const run& r, const store_state& s, const std::string& content) {
-        if (!filter_) filter_.emplace(r.ctx.now_ms);
-        return filter_->inside(s, content);
-    }
+    bool inside(const run& r, const store_state& s, const std::string& content) { return check(r).inside(s, content); }
+    bool exclusive(const run& r, const store_state& s) { return check(r).exclusive(s); }
 
   private:
     // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
@@ -140,6 +138,11 @@ class item_reader {
 
     std::map<std::string, persistence::outgoing_item> items_;
     std::set<std::string> asked_;
+    filter_check& check(const run& r) {
+        if (!filter_) filter_.emplace(r.ctx.now_ms);
+        return *filter_;
+    }
+
     std::optional<filter_check> filter_;
 };
 
@@ -162,6 +165,15 @@ command item_command_of(const store_state& s, const outgoing_change& change, con
     return command{replace{std::move(cmd)}};
 }
 
+// The Delete of the device's copy of `change`.
+command delete_command(const outgoing_change& change) {
+    item it;
+    it.target = location{change.luid, std::nullopt, std::nullopt};
+    delete_ del;
+    del.items.push_back(std::move(it));
+    return command{std::move(del)};
+}
+
 // How many bytes of an item a chunk carries at the least: below that the client's MaxMsgSize leaves no useful room.
 constexpr std::size_t k_min_chunk = 64;
 
@@ -174,18 +186,16 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     // The item partly sent as a large object changed or went since (it left the package's range).
     if (s.out_offset > 0 && s.out_partial != change.guid) s.out_offset = 0;
     if (change.deleted) {
-        item it;
-        it.target = location{change.luid, std::nullopt, std::nullopt};
-        delete_ del;
-        del.items.push_back(std::move(it));
-        result = command{std::move(del)};
+        result = delete_command(change);
         return outcome::command;
     }
     const auto* stored = reader.find(r, s, at, room);
     if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
-    // An item the device does not hold is sent only inside its filter (engine_filter.hpp).
-    if (change.luid.empty() && !stored->confirmed_luid && !reader.inside(r, s, stored->item.content)) {
-        ++s.filtered_out;
+    // An item the device does not hold is sent only inside its filter; one it holds outside an EXCLUSIVE filter is in
+    // s.removals (engine_filter.hpp).
+    const bool held = !change.luid.empty() || stored->confirmed_luid;
+    if ((!held || reader.exclusive(r, s)) && !reader.inside(r, s, stored->item.content)) {
+        if (!held) ++s.filtered_out;
         return outcome::skip;
     }
     // A resumed client may have received the Add before the interruption and mapped it since.
@@ -283,6 +293,22 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
     }
     bool full = false;
     std::size_t at = 0;
+    // Items leaving the device because they left its filter go first: they free room on it.
+    std::size_t removed = 0;
+    for (; removed < s.removals.size(); ++removed) {
+        auto cmd = delete_command(s.removals[removed]);
+        auto size = encoded_size(cmd, r.in.version, r.in.encoding);
+        if (used + size > budget) {
+            if (light_message(r) && sent.empty() && out.commands.empty()) too_small(r);
+            full = true;
+            break;
+        }
+        used += size;
+        out.commands.push_back(std::move(cmd));
+        sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
+        s.in_flight.push_back(std::move(s.removals[removed]));
+    }
+    s.removals.erase(s.removals.begin(), s.removals.begin() + static_cast<std::ptrdiff_t>(removed));
     while (!full) {
         if (at == s.outgoing.size()) {
             take(s, std::exchange(at, 0));
@@ -361,6 +387,7 @@ void start_server_changes(run& r) {
         s.out_offset = 0;
         s.out_partial.clear();
         resolve_device_format(r, s);
+        if (mode.server_sends()) plan_removals(r, s);
         s.outgoing.clear();
         queue_changes(s, start.changes);
         s.out_count = static_cast<std::int64_t>(s.outgoing.size());
@@ -374,7 +401,8 @@ void fill_server_changes(run& r, std::size_t budget) {
     bool done = true;
     std::vector<sent_position> sent;
     for (auto& s : r.st.stores) {
-        if (s.server_sync_started && s.outgoing.empty() && s.out_position >= s.upto_modseq) continue;
+        if (s.server_sync_started && s.outgoing.empty() && s.removals.empty() && s.out_position >= s.upto_modseq)
+            continue;
         if (!fill_store(r, s, reader, budget, sent)) {
             done = false;
             break;

@@ -48,7 +48,8 @@ void handle_put(run& r, const put& cmd);
 void handle_get(run& r, const get& cmd);
 void handle_results(run& r, const results& cmd);
 void request_devinf(run& r);
-dev_inf server_devinf(syncml_version version);
+// Our DevInf for a client speaking `version`; client_max_msg_size: the client's MaxMsgSize (0: none).
+dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size);
 // engine_sync.cpp: package 3 (client changes) and package 5 (map)
 void handle_sync(run& r, const sync& cmd);
 void handle_map(run& r, const map& cmd);

@@ -198,6 +198,18 @@ class fake_sync_store final : public persistence::sync_store {
         }
         return out;
     }
+    std::vector<persistence::change_record> held_items(std::int64_t, std::int64_t device_store) override {
+        std::vector<const stored_item*> held;
+        const auto& m = mappings[device_store];
+        for (const auto& it : items) {
+            auto found = m.find(it.guid);
+            if (!it.deleted && found != m.end() && found->second.modseq >= 0) held.push_back(&it);
+        }
+        std::sort(held.begin(), held.end(), [](auto* a, auto* b) { return a->modseq < b->modseq; });
+        std::vector<persistence::change_record> out;
+        for (const auto* it : held) out.push_back({it->guid, it->modseq, false, m.at(it->guid).luid});
+        return out;
+    }
     persistence::server_changes_record server_changes(std::int64_t tenant, std::int64_t ds, std::int64_t device_store,
                                                       bool wanted, bool from_start, bool include_deleted) override {
         ++server_changes_queries;

@@ -114,6 +114,7 @@ std::string encode_store(const store_state& s) {
     w.put("out_guid", s.out_partial);
     w.put("out_count", s.out_count);
     for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
+    for (const auto& change : s.removals) w.put("removal", encode_change(change));
     w.put("resumed", s.resumed);
     if (s.resend_after >= 0) w.put("resend_after", s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
@@ -198,10 +199,10 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "resumed") s.resumed = value == "1";
     if (name == "slow_required") s.slow_sync_required = value == "1";
     if (name == "rescan") s.rescan = value == "1";
-    if (name == "out" || name == "flight") {
+    if (name == "out" || name == "flight" || name == "removal") {
         outgoing_change change;
         if (!decode_change(value, change)) return false;
-        (name == "out" ? s.outgoing : s.in_flight).push_back(std::move(change));
+        (name == "out" ? s.outgoing : name == "flight" ? s.in_flight : s.removals).push_back(std::move(change));
     }
     if (name == "partial") {
         incoming_chunks partial;

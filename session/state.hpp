@@ -81,8 +81,11 @@ struct store_state {
     std::string filter;
     bool rescan = false;
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
-    bool resumed = false;           // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;    // bytes of out_partial already sent as a large object
+    // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
+    // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
+    std::vector<outgoing_change> removals;
+    bool resumed = false;         // continues an interrupted session (Alert 225)
+    std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
     std::optional<incoming_chunks> partial;
     // Not stored: the datastore's live items as this message knows them (-1: not looked at yet), an upper bound
     // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.

@@ -90,6 +90,7 @@ class counting_store final : public persistence::sync_store {
                    (int64_t t, int64_t s, int64_t a, int64_t u, bool d), (t, s, a, u, d))
     SYNCML_FORWARD(persistence::server_changes_record, server_changes,
                    (int64_t t, int64_t ds, int64_t s, bool w, bool f, bool d), (t, ds, s, w, f, d))
+    SYNCML_FORWARD(std::vector<persistence::change_record>, held_items, (int64_t t, int64_t s), (t, s))
     SYNCML_FORWARD(std::vector<persistence::change_record>, change_page,
                    (int64_t t, int64_t ds, int64_t s, int64_t a, int64_t u, bool d, std::size_t l),
                    (t, ds, s, a, u, d, l))
