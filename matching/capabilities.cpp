@@ -35,11 +35,13 @@ property_capability& device_capabilities::add_property(std::string_view name) {
 }
 
 bool device_capabilities::can_store(std::string_view property) const {
-    return !known || properties.count(upper(property)) > 0;
+    const auto name = upper(property);
+    if (withheld.count(name)) return false;
+    return !known || properties.count(name) > 0;
 }
 
 const property_capability* device_capabilities::find(std::string_view property) const {
-    if (!known) return nullptr;
+    if (!known || withheld.count(upper(property))) return nullptr;
     auto it = properties.find(upper(property));
     return it == properties.end() ? nullptr : &it->second;
 }

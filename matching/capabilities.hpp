@@ -31,12 +31,15 @@ struct property_capability {
 struct device_capabilities {
     bool known = false;
     std::map<std::string, property_capability> properties;  // upper-case property name
+    // Upper-case properties the server did not send the device (its field filter): whatever its copy says of them,
+    // the server's values stay, as for a property the device cannot store.
+    std::set<std::string> withheld;
 
     // Adds (or returns) the entry of property `name` and marks the capabilities known.
     property_capability& add_property(std::string_view name);
-    // True when unknown (assume yes) or listed.
+    // True when unknown (assume yes) or listed, and not withheld.
     bool can_store(std::string_view property) const;
-    // Null when unknown or not listed.
+    // Null when unknown, not listed or withheld.
     const property_capability* find(std::string_view property) const;
 };
 

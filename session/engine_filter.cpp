@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "matching/filter_codec.hpp"
+#include "matching/filter_fields.hpp"
 #include "persistence/log_event.hpp"
 #include "session/item_convert.hpp"
 #include "session/sync_mode.hpp"
@@ -26,14 +27,13 @@ void log_refusal(const run& r, const std::string& datastore, int code, const std
 
 // Why the engine cannot honour this filter yet (empty: it can).
 std::string not_applied(const matching::item_filter& filter) {
-    if (!filter.fields.empty()) return "field filters are not supported yet";
     if (filter.record.max_items) return "item limits are not supported yet";
     return {};
 }
 
-// The parts of a window the engine applies: the date range.
+// The parts of a window the engine applies: the date range and the photo size.
 persistence::sync_window applied_part(const persistence::sync_window& window) {
-    return {window.past_days, window.future_days, 0, 0};
+    return {window.past_days, window.future_days, 0, window.max_photo_bytes};
 }
 
 bool has_record_condition(const matching::item_filter& filter) {
@@ -126,6 +126,21 @@ bool filter_check::inside(const store_state& s, const std::string& canonical_con
     auto parsed = parse_canonical(canonical_content);
     if (!parsed) return true;
     return matching::matches(filter->record, *parsed, now_);
+}
+
+std::string filter_check::sendable(const store_state& s, const std::string& canonical_content) {
+    const auto* filter = filter_of(s);
+    if (!filter || filter->fields.empty()) return canonical_content;
+    auto parsed = parse_canonical(canonical_content);
+    if (!parsed || matching::apply_field_filter(filter->fields, *parsed).empty()) return canonical_content;
+    return write_canonical(*parsed, canonical_content).value_or(canonical_content);
+}
+
+std::vector<std::string> filter_check::withheld(const store_state& s, const matching::item& stored) {
+    const auto* filter = filter_of(s);
+    if (!filter || filter->fields.empty()) return {};
+    auto copy = stored;
+    return matching::apply_field_filter(filter->fields, copy);
 }
 
 bool filter_check::exclusive(const store_state& s) {

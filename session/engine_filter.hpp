@@ -11,8 +11,11 @@
 //   the item, and it comes back as an Add if it moves inside again. Under an INCLUSIVE filter the device keeps them
 //   and they keep receiving their changes;
 // - nothing is ever deleted on the server because it is outside a filter.
-// Not applied yet, and refused (406) when a client asks for them: field filters and item limits (LIMIT, /max).
-// A server window's max_items and max_photo_bytes are stored but not applied.
+// - a field filter (URI options /li(n), /na; a window's max_photo_bytes) withholds properties: the device gets the item
+//   without them, and when it sends the item back the server keeps its values of them (the CTCap merge treats them
+//   as properties the device cannot store), so they are never wiped;
+// Not applied yet, and refused (406) when a client asks for them: item limits (LIMIT, /max) and OMA field filters
+// (<Field> with DevInf properties). A server window's max_items is stored but not applied.
 
 #include <chrono>
 #include <map>
@@ -20,6 +23,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "matching/item_filter.hpp"
 #include "session/engine_run.hpp"
@@ -46,6 +50,10 @@ class filter_check {
     bool inside(const store_state& s, const std::string& canonical_content);
     // The filter's result replaces what the device holds (EXCLUSIVE): items outside are removed from the device.
     bool exclusive(const store_state& s);
+    // The canonical content as the device gets it: without the properties its field filter withholds.
+    std::string sendable(const store_state& s, const std::string& canonical_content);
+    // The properties of `stored` the field filter withholds from the device (upper case; empty without one).
+    std::vector<std::string> withheld(const store_state& s, const matching::item& stored);
 
   private:
     const matching::item_filter* filter_of(const store_state& s);

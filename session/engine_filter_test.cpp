@@ -279,13 +279,76 @@ TEST(engine_filter, a_ten_year_calendar_reaches_a_windowed_phone_as_exactly_the_
     EXPECT_EQ(live(store), 2000u);
 }
 
-TEST(engine_filter, item_limits_and_field_filters_are_refused_not_ignored) {
+TEST(engine_filter, item_limits_and_oma_field_filters_are_refused_not_ignored) {
     testing::fake_sync_store store;
     three_events(store);
     auto b = calendar_phone(store, "phone-b");
     EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar?/max(5)", std::nullopt); }), "406");
-    EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar?/li(100)", std::nullopt); }), "406");
+    item_filter fields;
+    fields.field = filter_part{meta_info{}, "<Property><PropName>SUMMARY</PropName></Property>"};
+    EXPECT_EQ(session_with(b, 203, [&](message m) { return with_filter(m, "calendar", fields); }), "406");
     EXPECT_EQ(live(store), 3u);
+}
+
+// A 1.2 DevInf whose contacts CTCap lists these properties: the merge then takes the phone's copy as the truth for
+// them, so a property it lacks would be cleared unless it was withheld.
+dev_inf devinf_storing(std::initializer_list<const char*> names) {
+    dev_inf info;
+    info.ver_dtd = "1.2";
+    info.dev_id = "phone-b";
+    info.dev_typ = "phone";
+    datastore ds;
+    ds.source_ref = "./contacts";
+    ds.rx_pref = content_type_ref{"text/vcard", "3.0"};
+    ds.tx_pref = content_type_ref{"text/vcard", "3.0"};
+    ct_cap cap;
+    cap.ct_type = "text/vcard";
+    cap.ver_ct = "3.0";
+    for (const char* name : names) {
+        ct_property p;
+        p.prop_name = name;
+        cap.properties.push_back(p);
+    }
+    ds.ct_caps.push_back(cap);
+    info.datastores.push_back(ds);
+    return info;
+}
+
+std::string with_photo(const std::string& name, std::size_t photo_bytes, const std::string& note = "") {
+    return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:" + name + ";;;;\r\n" +
+           (note.empty() ? "" : "NOTE:" + note + "\r\n") +
+           (photo_bytes ? "PHOTO;ENCODING=b;TYPE=JPEG:" + std::string(photo_bytes, 'A') + "\r\n" : "") +
+           "END:VCARD\r\n";
+}
+
+TEST(engine_filter, a_window_without_large_photos_never_wipes_them_when_the_phone_sends_the_contact_back) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", with_photo("Alice", 2000)}, {"2", with_photo("Bob", 40)}});
+    store.windows["phone-b"] = {0, 0, 0, 100};
+    phone b(store, "phone-b");
+    b.devinf = devinf_storing({"BEGIN", "END", "VERSION", "N", "FN", "NOTE", "PHOTO"});
+    testing::full_sync(b, 201, {});
+    ASSERT_EQ(b.items.size(), 2u);
+    std::string alice_luid;
+    for (const auto& [luid, data] : b.items) {
+        if (data.find("Alice") != std::string::npos) {
+            alice_luid = luid;
+            EXPECT_EQ(data.find("PHOTO"), std::string::npos) << "the large photo is not sent";
+        } else {
+            EXPECT_NE(data.find("PHOTO"), std::string::npos) << "a small one is";
+        }
+    }
+    // The phone edits Alice and sends its copy back, without the photo it never got.
+    b.sync(200, {{alice_luid, with_photo("Alice", 0, "met in Berlin"), true}});
+    for (const auto* it : store.live_items(store.items.at(0).datastore)) {
+        if (it->content.find("Alice") == std::string::npos) continue;
+        EXPECT_NE(it->content.find("met in Berlin"), std::string::npos);
+        EXPECT_NE(it->content.find("PHOTO"), std::string::npos) << "the server keeps the photo";
+    }
+    // Nothing goes back and forth afterwards.
+    b.sync(200, {});
+    EXPECT_EQ(b.sent("Replace") + b.sent("Add") + b.sent("Delete"), 0u);
 }
 
 TEST(engine_filter, a_filter_that_does_not_parse_is_a_bad_cgi_script) {

@@ -8,6 +8,7 @@
 #include "matching/match_score.hpp"
 #include "persistence/log_event.hpp"
 #include "session/device_caps.hpp"
+#include "session/engine_filter.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/engine_quota.hpp"
 #include "session/item_convert.hpp"
@@ -72,6 +73,14 @@ persistence::item_record record_of(const persistence::twin_candidate& c) {
 const matching::device_capabilities& item_applier::caps(const std::string& mime) {
     if (!caps_) caps_ = capabilities_of_stored(r_.device.devinf);
     return caps_->for_content_type(mime.empty() ? s_.device_mime : mime);
+}
+
+matching::device_capabilities item_applier::caps_for(const std::string& mime, const matching::item& stored) {
+    auto out = caps(mime);
+    if (s_.filter.empty()) return out;
+    filter_check check(r_.ctx.now_ms);
+    for (auto& name : check.withheld(s_, stored)) out.withheld.insert(std::move(name));
+    return out;
 }
 
 conflict_policy item_applier::policy() {
@@ -141,7 +150,8 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
             set_status(in, status_codes::ok);
             continue;
         }
-        auto result = matching::merge(*p.stored_item, *item, caps(in.mime), policy(), matching::merge_mode::slow_sync);
+        auto result = matching::merge(*p.stored_item, *item, caps_for(in.mime, *p.stored_item), policy(),
+                                      matching::merge_mode::slow_sync);
         store_merged(in, p.stored, result, item);
         if (!result.keep_both) set_status(in, status_codes::ok);
     }
@@ -292,7 +302,7 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
     auto mode = conflict ? matching::merge_mode::slow_sync : matching::merge_mode::update;
     matching::merge_result result;
     if (stored && item) {
-        result = matching::merge(*stored, *item, caps(in.mime), p, mode);
+        result = matching::merge(*stored, *item, caps_for(in.mime, *stored), p, mode);
     } else {
         // Content the item codecs cannot read is replaced whole, unless the server's copy wins.
         bool server = p == conflict_policy::server_wins || p == conflict_policy::merge;

@@ -75,6 +75,9 @@ class item_applier {
     void set_status(const incoming_item& in, int code);
 
     const matching::device_capabilities& caps(const std::string& mime);
+    // caps(), with the properties of `stored` the store's field filter kept from the device withheld, so that the
+    // merge keeps the server's values of them (engine_filter.hpp).
+    matching::device_capabilities caps_for(const std::string& mime, const matching::item& stored);
     matching::conflict_policy policy();
 
     run& r_;

@@ -109,6 +109,9 @@ class item_reader {
     }
     bool inside(const run& r, const store_state& s, const std::string& content) { return check(r).inside(s, content); }
     bool exclusive(const run& r, const store_state& s) { return check(r).exclusive(s); }
+    std::string sendable(const run& r, const store_state& s, const std::string& content) {
+        return check(r).sendable(s, content);
+    }
 
   private:
     // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
@@ -200,7 +203,7 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     }
     // A resumed client may have received the Add before the interruption and mapped it since.
     if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
-    auto data = to_device(stored->item.content, s.device_mime, s.device_version, s.kind);
+    auto data = to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
     auto offset = static_cast<std::size_t>(s.out_offset);
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {
