@@ -141,13 +141,19 @@ TEST(engine_filter, without_a_window_the_same_refresh_deletes_everything_the_cli
     EXPECT_EQ(live(store), 1u);
 }
 
-TEST(engine_filter, events_move_into_the_window_as_adds_and_out_of_it_from_the_device_only) {
-    testing::fake_sync_store store;
+// Phone B with the window -30/+365 days slow-syncs the three events: it holds "soon".
+phone windowed_phone_b(testing::fake_sync_store& store) {
     three_events(store);
     store.windows["phone-b"] = {30, 365, 0, 0};
     auto b = calendar_phone(store, "phone-b");
     session_with(b, 201, [](message m) { return m; });
-    ASSERT_EQ(uids(b), std::set<std::string>{"soon"});
+    EXPECT_EQ(uids(b), std::set<std::string>{"soon"});
+    return b;
+}
+
+TEST(engine_filter, events_move_into_the_window_as_adds_and_out_of_it_from_the_device_only) {
+    testing::fake_sync_store store;
+    auto b = windowed_phone_b(store);
     // Two years and a half later "far" (three years ahead then) is less than a year away and "soon" long past.
     b.clock_ms = (k_now_s + 900 * k_day_s) * 1000;
     EXPECT_EQ(session_with(b, 200, [](message m) { return m; }), "200");
@@ -161,11 +167,7 @@ TEST(engine_filter, events_move_into_the_window_as_adds_and_out_of_it_from_the_d
 
 TEST(engine_filter, a_changed_window_sends_what_the_old_one_left_out_without_a_slow_sync) {
     testing::fake_sync_store store;
-    three_events(store);
-    store.windows["phone-b"] = {30, 365, 0, 0};
-    auto b = calendar_phone(store, "phone-b");
-    session_with(b, 201, [](message m) { return m; });
-    ASSERT_EQ(uids(b), std::set<std::string>{"soon"});
+    auto b = windowed_phone_b(store);
     store.windows.erase("phone-b");
     EXPECT_EQ(session_with(b, 200, [](message m) { return m; }), "200") << "a two-way sync, not a slow one";
     EXPECT_EQ(uids(b), (std::set<std::string>{"past", "soon", "far"}));
@@ -290,30 +292,6 @@ TEST(engine_filter, item_limits_and_oma_field_filters_are_refused_not_ignored) {
     EXPECT_EQ(live(store), 3u);
 }
 
-// A 1.2 DevInf whose contacts CTCap lists these properties: the merge then takes the phone's copy as the truth for
-// them, so a property it lacks would be cleared unless it was withheld.
-dev_inf devinf_storing(std::initializer_list<const char*> names) {
-    dev_inf info;
-    info.ver_dtd = "1.2";
-    info.dev_id = "phone-b";
-    info.dev_typ = "phone";
-    datastore ds;
-    ds.source_ref = "./contacts";
-    ds.rx_pref = content_type_ref{"text/vcard", "3.0"};
-    ds.tx_pref = content_type_ref{"text/vcard", "3.0"};
-    ct_cap cap;
-    cap.ct_type = "text/vcard";
-    cap.ver_ct = "3.0";
-    for (const char* name : names) {
-        ct_property p;
-        p.prop_name = name;
-        cap.properties.push_back(p);
-    }
-    ds.ct_caps.push_back(cap);
-    info.datastores.push_back(ds);
-    return info;
-}
-
 std::string with_photo(const std::string& name, std::size_t photo_bytes, const std::string& note = "") {
     return "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + name + "\r\nN:" + name + ";;;;\r\n" +
            (note.empty() ? "" : "NOTE:" + note + "\r\n") +
@@ -327,7 +305,8 @@ TEST(engine_filter, a_window_without_large_photos_never_wipes_them_when_the_phon
     testing::full_sync(a, 201, {{"1", with_photo("Alice", 2000)}, {"2", with_photo("Bob", 40)}});
     store.windows["phone-b"] = {0, 0, 0, 100};
     phone b(store, "phone-b");
-    b.devinf = devinf_storing({"BEGIN", "END", "VERSION", "N", "FN", "NOTE", "PHOTO"});
+    // Its CTCap lists PHOTO: without the filter, its copy without the photo would clear the server's.
+    b.devinf = testing::devinf_storing("text/vcard", "3.0", {"BEGIN", "END", "VERSION", "N", "FN", "NOTE", "PHOTO"});
     testing::full_sync(b, 201, {});
     ASSERT_EQ(b.items.size(), 2u);
     std::string alice_luid;

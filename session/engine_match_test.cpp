@@ -39,25 +39,7 @@ const store_t::stored_item* live_with(const store_t& store, const std::string& t
 
 // A 1.2 DevInf whose contacts CTCap lists only these properties.
 dev_inf devinf_storing(const std::string& ct_type, const std::string& version) {
-    dev_inf info;
-    info.ver_dtd = "1.2";
-    info.dev_id = "phone-b";
-    info.dev_typ = "phone";
-    datastore ds;
-    ds.source_ref = "./contacts";
-    ds.rx_pref = content_type_ref{ct_type, version};
-    ds.tx_pref = content_type_ref{ct_type, version};
-    ct_cap cap;
-    cap.ct_type = ct_type;
-    cap.ver_ct = version;
-    for (const char* name : {"BEGIN", "END", "VERSION", "N", "FN", "TEL", "EMAIL"}) {
-        ct_property p;
-        p.prop_name = name;
-        cap.properties.push_back(p);
-    }
-    ds.ct_caps.push_back(cap);
-    info.datastores.push_back(ds);
-    return info;
+    return testing::devinf_storing(ct_type, version, {"BEGIN", "END", "VERSION", "N", "FN", "TEL", "EMAIL"});
 }
 
 TEST(engine_match, repeated_slow_syncs_pair_every_item_with_one_lookup_per_message) {

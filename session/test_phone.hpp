@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -281,6 +282,31 @@ inline message with_max_msg_size(message m, std::uint64_t size) {
 }
 
 // Runs a whole session: alert, the client's changes, the server's changes, map.
+// A 1.2 DevInf of phone `dev_id` whose contacts datastore takes `ct_type`/`version` and whose CTCap lists only these
+// properties: the merge then takes the phone's copy as the truth for them.
+inline dev_inf devinf_storing(const std::string& ct_type, const std::string& version,
+                              std::initializer_list<const char*> names, const std::string& dev_id = "phone-b") {
+    dev_inf info;
+    info.ver_dtd = "1.2";
+    info.dev_id = dev_id;
+    info.dev_typ = "phone";
+    datastore ds;
+    ds.source_ref = "./contacts";
+    ds.rx_pref = content_type_ref{ct_type, version};
+    ds.tx_pref = content_type_ref{ct_type, version};
+    ct_cap cap;
+    cap.ct_type = ct_type;
+    cap.ver_ct = version;
+    for (const char* name : names) {
+        ct_property p;
+        p.prop_name = name;
+        cap.properties.push_back(p);
+    }
+    ds.ct_caps.push_back(cap);
+    info.datastores.push_back(ds);
+    return info;
+}
+
 inline message full_sync(phone& p, int mode, const std::map<std::string, std::string>& changes,
                          bool as_replace = false) {
     p.sync(mode, in_luid_order(changes, as_replace));

@@ -99,9 +99,10 @@ class counting_store final : public persistence::sync_store {
                    (int64_t t, int64_t ds, int64_t s, const std::vector<persistence::item_ref>& g, std::size_t b,
                     std::size_t o),
                    (t, ds, s, g, b, o))
-    using held_items = std::vector<std::pair<persistence::item_ref, int64_t>>;
+    using delivered_items = std::vector<std::pair<persistence::item_ref, int64_t>>;
     SYNCML_FORWARD(void, record_delivery,
-                   (int64_t t, int64_t ds, int64_t s, const held_items& h, const std::vector<persistence::item_ref>& r),
+                   (int64_t t, int64_t ds, int64_t s, const delivered_items& h,
+                    const std::vector<persistence::item_ref>& r),
                    (t, ds, s, h, r))
     SYNCML_FORWARD(int64_t, delete_unheld_items, (int64_t t, int64_t ds, int64_t s), (t, ds, s))
     SYNCML_FORWARD(std::optional<std::string>, guid_for_luid, (int64_t t, int64_t s, const std::string& l), (t, s, l))

@@ -36,26 +36,9 @@ export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_po
 idle_seconds=3
 "$server" migrate > /dev/null || { echo "FAIL: migrate"; exit 1; }
 "$server" admin tenant add "$tenant" > /dev/null 2>&1
-"$server" serve > "$work/server.log" 2>&1 &
-server_pid=$!
-tap_pid=""
-cleanup() {
-    [ -n "$tap_pid" ] && kill "$tap_pid" 2> /dev/null
-    kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
-    echo "work directory: $work (server log: $work/server.log)"
-}
-trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$metrics_port/healthz" > /dev/null 2>&1 && break
-    sleep 0.2
-done
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-    return 1
-}
+# shellcheck source=lib/tapped_server.bash
+source "$here/lib/tapped_server.bash"
+start_tapped_server
 
 add_user() { "$server" admin user add --tenant "$tenant" --user "$1" --password pw > /dev/null; }
 
@@ -68,20 +51,6 @@ phone() {
         > "$work/$name.setup.log" 2>&1 || fail "setup of phone $name"
 }
 data() { echo "$work/$1/data/contacts"; }
-
-start_tap() {
-    python3 "$interop/wiretap.py" --listen "$tap_port" --target "http://127.0.0.1:$port" --dump "$work/$1" \
-        --decode > "$work/$1.tap.log" 2>&1 &
-    tap_pid=$!
-    for _ in $(seq 1 50); do
-        (exec 3<> "/dev/tcp/127.0.0.1/$tap_port") 2> /dev/null && return 0
-        sleep 0.1
-    done
-}
-stop_tap() {
-    kill "$tap_pid" 2> /dev/null && wait "$tap_pid" 2> /dev/null
-    tap_pid=""
-}
 
 # tapped_sync DUMP PHONE [client.sh sync options...]: one sync recorded in $work/DUMP.
 tapped_sync() {
@@ -285,14 +254,5 @@ scenario_e() {
     same_data "$(data e1)" "$(data e2)" "e"
 }
 
-for s in ${SYNCML_SCENARIOS:-a b c d e}; do
-    before=$failures
-    start=$(date +%s)
-    "scenario_$s"
-    if [ $failures -eq $before ]; then
-        echo "PASS: scenario $s ($(($(date +%s) - start)) s)"
-    else
-        echo "FAIL: scenario $s ($(($(date +%s) - start)) s)"
-    fi
-done
-[ $failures -eq 0 ]
+# shellcheck disable=SC2086
+run_scenarios ${SYNCML_SCENARIOS:-a b c d e}

@@ -42,26 +42,9 @@ export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_po
 "$server" migrate > /dev/null || { echo "FAIL: migrate"; exit 1; }
 "$server" admin tenant add "$tenant" > /dev/null 2>&1
 "$server" admin user add --tenant "$tenant" --user "$user" --password pw > /dev/null
-"$server" serve > "$work/server.log" 2>&1 &
-server_pid=$!
-tap_pid=""
-cleanup() {
-    [ -n "$tap_pid" ] && kill "$tap_pid" 2> /dev/null
-    kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
-    echo "work directory: $work (server log: $work/server.log)"
-}
-trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$metrics_port/healthz" > /dev/null 2>&1 && break
-    sleep 0.2
-done
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-    return 1
-}
+# shellcheck source=lib/tapped_server.bash
+source "$here/lib/tapped_server.bash"
+start_tapped_server
 
 # phone NAME [client.sh setup options...]: a phone with a calendar store, talking through the wiretap port.
 phone() {
@@ -72,20 +55,6 @@ phone() {
         --timeout 120 "$@" > "$work/$name.setup.log" 2>&1 || fail "setup of phone $name"
 }
 data() { echo "$work/$1/data/calendar"; }
-
-start_tap() {
-    python3 "$interop/wiretap.py" --listen "$tap_port" --target "http://127.0.0.1:$port" --dump "$work/$1" \
-        --decode > "$work/$1.tap.log" 2>&1 &
-    tap_pid=$!
-    for _ in $(seq 1 50); do
-        (exec 3<> "/dev/tcp/127.0.0.1/$tap_port") 2> /dev/null && return 0
-        sleep 0.1
-    done
-}
-stop_tap() {
-    kill "$tap_pid" 2> /dev/null && wait "$tap_pid" 2> /dev/null
-    tap_pid=""
-}
 
 # timed_sync DUMP PHONE [client.sh sync options...]: one sync recorded in $work/DUMP, its wall time printed.
 timed_sync() {
@@ -211,14 +180,4 @@ scenario_d() {
     expect_server "$((events - 1))" "d"
 }
 
-for s in a b c d; do
-    before=$failures
-    start=$(date +%s)
-    "scenario_$s"
-    if [ $failures -eq $before ]; then
-        echo "PASS: scenario $s ($(($(date +%s) - start)) s)"
-    else
-        echo "FAIL: scenario $s ($(($(date +%s) - start)) s)"
-    fi
-done
-[ $failures -eq 0 ]
+run_scenarios a b c d
