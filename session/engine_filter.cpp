@@ -45,7 +45,8 @@ bool has_record_condition(const matching::item_filter& filter) {
 constexpr std::size_t k_refresh_batch = 200;
 constexpr std::size_t k_refresh_batch_bytes = std::size_t{8} << 20;
 
-constexpr std::array<std::string_view, 2> k_applied_keywords{"SINCE", "BEFORE"};
+// LIMIT and MAXCOUNT (item limits) are refused.
+constexpr std::array<std::string_view, 4> k_applied_keywords{"SINCE", "BEFORE", "MAXSIZE", "NOATT"};
 
 // Calls `fn` with each live item of `items` as stored, read a batch at a time.
 template <class Fn>

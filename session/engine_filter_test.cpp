@@ -378,7 +378,8 @@ TEST(engine_filter, the_server_devinf_announces_the_cgi_filter_grammar_and_what_
     EXPECT_EQ(calendar->filter_rx, (std::vector<content_type_ref>{{"syncml:filtertype-cgi", "1.0"}}));
     ASSERT_EQ(calendar->filter_caps.size(), calendar->rx.size()) << "one FilterCap per content type it takes";
     const auto& cap = calendar->filter_caps.at(0);
-    EXPECT_EQ(cap.filter_keywords, (std::vector<std::string>{"SINCE", "BEFORE"})) << "LIMIT and the rest are refused";
+    EXPECT_EQ(cap.filter_keywords, (std::vector<std::string>{"SINCE", "BEFORE", "MAXSIZE", "NOATT"}))
+        << "LIMIT and MAXCOUNT are refused";
     EXPECT_NE(std::find(cap.prop_names.begin(), cap.prop_names.end(), "DTSTART"), cap.prop_names.end());
     const auto* contacts = datastore_named(*info, "contacts");
     ASSERT_NE(contacts, nullptr);
