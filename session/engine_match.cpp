@@ -78,8 +78,8 @@ const matching::device_capabilities& item_applier::caps(const std::string& mime)
 matching::device_capabilities item_applier::caps_for(const std::string& mime, const matching::item& stored) {
     auto out = caps(mime);
     if (s_.filter.empty()) return out;
-    filter_check check(r_.ctx.now_ms);
-    for (auto& name : check.withheld(s_, stored)) out.withheld.insert(std::move(name));
+    if (!filter_) filter_.emplace(r_.ctx.now_ms);  // decodes the store's filter once per message
+    for (auto& name : filter_->withheld(s_, stored)) out.withheld.insert(std::move(name));
     return out;
 }
 

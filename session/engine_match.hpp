@@ -9,6 +9,7 @@
 
 #include "matching/capabilities.hpp"
 #include "matching/merge_items.hpp"
+#include "session/engine_filter.hpp"
 #include "session/engine_run.hpp"
 
 namespace syncml::session::detail {
@@ -84,6 +85,7 @@ class item_applier {
     store_state& s_;
     std::optional<matching::device_capability_set> caps_;
     std::optional<matching::conflict_policy> policy_;
+    std::optional<filter_check> filter_;
     std::vector<persistence::item_write> writes_;
 };
 
