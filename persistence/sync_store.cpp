@@ -114,6 +114,7 @@ class pg_sync_store final : public pg_session_store {
         for (const auto& row : exec_sql(tx_, sql::changes, tenant, device_store, after, upto, include_deleted)) {
             change_record c{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<bool>(), std::nullopt};
             if (!row[3].is_null() && row[4].as<int64_t>() >= 0) c.luid = row[3].as<std::string>();
+            c.mapped = !row[3].is_null();
             out.push_back(std::move(c));
         }
         return out;

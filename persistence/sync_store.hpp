@@ -55,6 +55,9 @@ struct change_record {
     bool deleted = false;
     std::optional<std::string> luid;  // the device's id for the item, when the mapping is confirmed
     std::int64_t item_id = 0;         // the row's key (0: unknown)
+    // changes() only: the device store has a mapping of the item, confirmed or not. A refresh unconfirms every
+    // mapping when it starts, so after the client's data this tells an item the device held from one it never had.
+    bool mapped = false;
 };
 
 // An item named by GUID and, when known (not 0), by its row's key, which finds it whatever the planner

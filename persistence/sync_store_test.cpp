@@ -78,7 +78,20 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         auto for_a = s.changes(tenant_, store_a, 0, 3, true);
         ASSERT_EQ(for_a.size(), 1u);
         EXPECT_TRUE(for_a[0].deleted);
+        EXPECT_FALSE(for_a[0].luid);
+        EXPECT_TRUE(for_a[0].mapped) << "the device held it before the mappings were unconfirmed";
         EXPECT_TRUE(s.changes(tenant_, store_a, 0, 3, false).empty());
+        auto held = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:C\r\nEND:VCARD\r\n", {"k3"});
+        s.set_mapping(tenant_, store_a, "c1", held.guid, held.modseq);
+        s.unconfirm_mappings(tenant_, store_a);
+        auto never = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:D\r\nEND:VCARD\r\n", {"k4"});
+        auto live = s.changes(tenant_, store_a, 3, never.modseq, false);
+        ASSERT_EQ(live.size(), 2u);
+        EXPECT_EQ(live[0].guid, held.guid);
+        EXPECT_TRUE(live[0].mapped);
+        EXPECT_FALSE(live[0].luid);
+        EXPECT_EQ(live[1].guid, never.guid);
+        EXPECT_FALSE(live[1].mapped) << "never sent to the device";
     });
 }
 

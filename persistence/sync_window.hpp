@@ -15,7 +15,7 @@ class database;
 struct sync_window {
     int past_days = 0;        // events and tasks that ended more than this many days ago are not sent
     int future_days = 0;      // events and tasks that start more than this many days ahead are not sent
-    int max_items = 0;        // at most this many items of a datastore are sent
+    int max_items = 0;        // a device is sent items of a datastore while it holds fewer than this many
     int max_photo_bytes = 0;  // contact photos larger than this are not sent (the server keeps them)
     bool unlimited() const { return past_days == 0 && future_days == 0 && max_items == 0 && max_photo_bytes == 0; }
     bool operator==(const sync_window&) const = default;

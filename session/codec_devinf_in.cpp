@@ -58,22 +58,6 @@ prop_param param_of(const codec_node& node) {
     return out;
 }
 
-ct_property property_of(const codec_node& node) {
-    ct_property out;
-    out.prop_name = text_of(node.child("PropName"));
-    out.data_type = optional_text(node.child("DataType"));
-    out.max_occur = number_of(node.child("MaxOccur"));
-    out.max_size = number_of(node.child("MaxSize"));
-    if (!out.max_size) out.max_size = number_of(node.child("Size"));
-    out.no_truncate = node.child("NoTruncate") != nullptr;
-    out.display_name = optional_text(node.child("DisplayName"));
-    for (const auto& c : node.children) {
-        if (c.name == "ValEnum") out.val_enums.push_back(text_of(&c));
-        if (c.name == "PropParam") out.params.push_back(param_of(c));
-    }
-    return out;
-}
-
 // 1.0/1.1 flat CTCap: a run of siblings; CTType opens a cap, PropName a property, ParamName a
 // parameter, and the other elements describe whatever was opened last.
 void flat_ct_caps(const codec_node& node, std::vector<ct_cap>& out) {
@@ -183,6 +167,22 @@ dev_ext ext_of(const codec_node& node) {
 }
 
 }  // namespace
+
+ct_property property_of(const codec_node& node) {
+    ct_property out;
+    out.prop_name = text_of(node.child("PropName"));
+    out.data_type = optional_text(node.child("DataType"));
+    out.max_occur = number_of(node.child("MaxOccur"));
+    out.max_size = number_of(node.child("MaxSize"));
+    if (!out.max_size) out.max_size = number_of(node.child("Size"));
+    out.no_truncate = node.child("NoTruncate") != nullptr;
+    out.display_name = optional_text(node.child("DisplayName"));
+    for (const auto& c : node.children) {
+        if (c.name == "ValEnum") out.val_enums.push_back(text_of(&c));
+        if (c.name == "PropParam") out.params.push_back(param_of(c));
+    }
+    return out;
+}
 
 meta_info meta_from_tree(const codec_node& meta) {
     if (const auto* wrapped = meta.child("MetInf")) return meta_from_tree(*wrapped);

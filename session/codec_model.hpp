@@ -21,6 +21,8 @@ std::variant<dev_inf, decode_error> devinf_from_tree(const codec_node& root);
 // checked against decode_limits::max_model_bytes before it runs.
 std::size_t devinf_model_cost(const codec_node& root);
 meta_info meta_from_tree(const codec_node& meta);
+// A DevInf <Property> element (CTCap, or an OMA field filter).
+ct_property property_of(const codec_node& node);
 
 // A DevInf document carried as item data bytes (WBXML opaque, or XML escaped as text); no `info` when
 // the bytes are not a DevInf document. limits.max_text_bytes is what the enclosing message left of its

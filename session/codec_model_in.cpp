@@ -3,9 +3,11 @@
 // VerDTD, SessionID and MsgID; one SyncBody) is required.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "session/codec_budget.hpp"
 #include "session/codec_model.hpp"
+#include "session/xml_writer.hpp"
 
 namespace syncml::session {
 
@@ -110,8 +112,42 @@ class model_reader {
         const auto* it = node->child("Item");
         const auto& source = it ? *it : *node;
         out.meta = meta(source);
-        if (const auto* d = source.child("Data")) out.data = d->text;
+        if (const auto* d = source.child("Data")) out.data = markup_of(*d);
         return out;
+    }
+
+    // A filter's Data as text: a field filter's is DevInf markup (<Property> elements), kept as the XML the client
+    // sent, or written out as XML when it came as WBXML elements (element names spelled out: more than the WBXML
+    // took, so bounded before it is written).
+    std::string markup_of(const codec_node& data) {
+        if (data.raw) return *data.raw;
+        if (data.children.empty()) return data.text;
+        if (markup_bound(data) > k_max_filter_markup) {
+            fail(data, "filter data of at most " + std::to_string(k_max_filter_markup) + " bytes");
+            return {};
+        }
+        std::string out;
+        for (const auto& c : data.children) write_xml(c, syncml_version::v1_2, out);
+        if (!charge(data, out.size())) return {};
+        return out;
+    }
+
+    static constexpr std::size_t k_max_filter_markup = 64 * 1024;
+
+    // An upper bound on the XML of `data`'s children: tags twice, text escaped (at most 6 bytes per byte). Stops
+    // counting once over the limit.
+    static std::size_t markup_bound(const codec_node& data) {
+        std::size_t bound = 0;
+        std::vector<const codec_node*> pending{&data};
+        while (!pending.empty() && bound <= k_max_filter_markup) {
+            const auto* node = pending.back();
+            pending.pop_back();
+            for (const auto& c : node->children) {
+                bound += 2 * c.name.size() + 5 + 6 * c.text.size();
+                pending.push_back(&c);
+            }
+        }
+        return bound;
     }
 
     std::optional<location> loc(const codec_node* node) {

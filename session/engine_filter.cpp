@@ -25,17 +25,6 @@ void log_refusal(const run& r, const std::string& datastore, int code, const std
                             {"session", r.in.header.session_id}});
 }
 
-// Why the engine cannot honour this filter yet (empty: it can).
-std::string not_applied(const matching::item_filter& filter) {
-    if (filter.record.max_items) return "item limits are not supported yet";
-    return {};
-}
-
-// The parts of a window the engine applies: the date range and the photo size.
-persistence::sync_window applied_part(const persistence::sync_window& window) {
-    return {window.past_days, window.future_days, 0, window.max_photo_bytes};
-}
-
 bool has_record_condition(const matching::item_filter& filter) {
     return !filter.record.where.empty() || !filter.record.windows.empty();
 }
@@ -45,8 +34,11 @@ bool has_record_condition(const matching::item_filter& filter) {
 constexpr std::size_t k_refresh_batch = 200;
 constexpr std::size_t k_refresh_batch_bytes = std::size_t{8} << 20;
 
-// LIMIT and MAXCOUNT (item limits) are refused.
-constexpr std::array<std::string_view, 4> k_applied_keywords{"SINCE", "BEFORE", "MAXSIZE", "NOATT"};
+// An item limit beyond any datastore's size.
+constexpr std::size_t k_no_limit = std::size_t{1} << 40;
+
+constexpr std::array<std::string_view, 6> k_applied_keywords{"SINCE",    "BEFORE",  "LIMIT",
+                                                             "MAXCOUNT", "MAXSIZE", "NOATT"};
 
 // Calls `fn` with each live item of `items` as stored, read a batch at a time.
 template <class Fn>
@@ -84,27 +76,21 @@ std::optional<store_filter> alert_filter(run& r, const alert& cmd, const item& i
     if (!it.target) return store_filter{};
     const auto& target = it.target->loc_uri;
     auto wanted = client_filter(target, it.target->filter ? &*it.target->filter : nullptr);
-    int code = 0;
-    std::string reason;
-    if (const auto* refusal = std::get_if<filter_refusal>(&wanted)) {
-        code = refusal->status;
-        reason = refusal->reason;
-    } else if (auto why = not_applied(std::get<store_filter>(wanted).filter); !why.empty()) {
-        code = status_codes::optional_feature_not_supported;
-        reason = std::move(why);
-    }
-    if (code == 0) return std::get<store_filter>(std::move(wanted));
-    log_refusal(r, target, code, reason);
-    auto& s = r.add_status(cmd.cmd_id, "Alert", code);
+    const auto* refusal = std::get_if<filter_refusal>(&wanted);
+    if (!refusal) return std::get<store_filter>(std::move(wanted));
+    log_refusal(r, target, refusal->status, refusal->reason);
+    auto& s = r.add_status(cmd.cmd_id, "Alert", refusal->status);
     s.target_refs = {target};
     s.source_refs = {it.source ? it.source->loc_uri : ""};
     return std::nullopt;
 }
 
 void set_store_filter(store_state& s, const store_filter& client, const persistence::device_store_record& ds) {
-    auto effective = with_window(client, applied_part(ds.window));
+    auto effective = with_window(client, ds.window);
     s.filter = effective.filter == matching::item_filter{} ? std::string{} : matching::encode_filter(effective.filter);
-    s.rescan = has_record_condition(effective.filter) || s.filter != ds.sync_filter;
+    // Under a limit, items left out for want of room go out once the device has room again.
+    s.rescan =
+        has_record_condition(effective.filter) || effective.filter.record.max_items || s.filter != ds.sync_filter;
 }
 
 filter_check::filter_check(std::int64_t now_ms)
@@ -149,12 +135,21 @@ bool filter_check::exclusive(const store_state& s) {
     return filter && has_record_condition(*filter) && filter->record.semantics == matching::filter_semantics::exclusive;
 }
 
+std::optional<std::size_t> filter_check::limit(const store_state& s) {
+    const auto* filter = filter_of(s);
+    return filter ? filter->record.max_items : std::nullopt;
+}
+
 std::int64_t delete_unheld_inside(run& r, const store_state& s) {
     const auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
     filter_check check(r.ctx.now_ms);
+    // Under a limit the device may not have received an item inside the filter: only what it held (a mapping the
+    // refresh unconfirmed) and did not send is gone.
+    const bool limited = check.limit(s).has_value();
     std::int64_t deleted = 0;
     for_each_content(r, s, r.store.changes(r.tenant(), s.device_store_id, 0, upto, false),
-                     [&](const persistence::change_record&, const persistence::item_record& stored) {
+                     [&](const persistence::change_record& change, const persistence::item_record& stored) {
+                         if (limited && !change.mapped) return;
                          if (!check.inside(s, stored.content)) return;
                          if (r.store.delete_item(r.tenant(), s.datastore_id, stored.guid)) ++deleted;
                          r.store.remove_mapping(r.tenant(), s.device_store_id, stored.guid);
@@ -162,15 +157,32 @@ std::int64_t delete_unheld_inside(run& r, const store_state& s) {
     return deleted;
 }
 
-void plan_removals(run& r, store_state& s) {
+void drop_unconfirmed_mappings(run& r, const store_state& s) {
+    const auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
+    for (const auto& change : r.store.changes(r.tenant(), s.device_store_id, 0, upto, true)) {
+        if (change.mapped && !change.luid) r.store.remove_mapping(r.tenant(), s.device_store_id, change.guid);
+    }
+}
+
+void plan_filtered_package(run& r, store_state& s) {
     s.removals.clear();
+    s.limit_room = -1;
     filter_check check(r.ctx.now_ms);
-    if (!check.exclusive(s)) return;
-    for_each_content(r, s, r.store.held_items(r.tenant(), s.device_store_id),
-                     [&](const persistence::change_record& held, const persistence::item_record& stored) {
-                         if (check.inside(s, stored.content)) return;
-                         s.removals.push_back({held.guid, held.modseq, true, held.luid.value_or(""), held.item_id});
-                     });
+    const bool exclusive = check.exclusive(s);
+    const auto limit = check.limit(s);
+    if (!exclusive && !limit) return;
+    auto held = r.store.held_items(r.tenant(), s.device_store_id);
+    if (exclusive) {
+        for_each_content(r, s, held, [&](const persistence::change_record& h, const persistence::item_record& stored) {
+            if (check.inside(s, stored.content)) return;
+            s.removals.push_back({h.guid, h.modseq, true, h.luid.value_or(""), h.item_id});
+        });
+    }
+    if (limit) {
+        auto keeps = static_cast<std::int64_t>(held.size() - s.removals.size());
+        const auto most = static_cast<std::int64_t>(std::min<std::size_t>(*limit, k_no_limit));
+        s.limit_room = std::max<std::int64_t>(0, most - keeps);
+    }
 }
 
 }  // namespace syncml::session::detail

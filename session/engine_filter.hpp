@@ -14,8 +14,13 @@
 // - a field filter (URI options /li(n), /na; a window's max_photo_bytes) withholds properties: the device gets the item
 //   without them, and when it sends the item back the server keeps its values of them (the CTCap merge treats them
 //   as properties the device cannot store), so they are never wiped;
-// Not applied yet, and refused (406) when a client asks for them: item limits (LIMIT, /max) and OMA field filters
-// (<Field> with DevInf properties). A server window's max_items is stored but not applied.
+// - an item limit (LIMIT, MAXCOUNT, /max(n), a window's max_items) caps how many items of the datastore the device
+//   holds: package 4 adds items the device does not hold, in the order of the datastore's changes, only while the
+//   device holds fewer; the others wait (counted as filtered out) for a sync where it has room, and every sync under
+//   a limit looks at all of them (`rescan`). The device keeps what it holds beyond the limit (a slow sync may bring
+//   more): nothing is removed from it, nor deleted on the server, for being over the limit. A refresh from a client
+//   under a limit deletes only the items inside the filter that the device held and did not send, since an item it
+//   never received is no sign that it was deleted.
 
 #include <chrono>
 #include <map>
@@ -54,6 +59,8 @@ class filter_check {
     std::string sendable(const store_state& s, const std::string& canonical_content);
     // The properties of `stored` the field filter withholds from the device (upper case; empty without one).
     std::vector<std::string> withheld(const store_state& s, const matching::item& stored);
+    // The item limit of store `s`, if it has one.
+    std::optional<std::size_t> limit(const store_state& s);
 
   private:
     const matching::item_filter* filter_of(const store_state& s);
@@ -62,8 +69,14 @@ class filter_check {
     std::map<std::string, std::optional<matching::item_filter>> decoded_;  // by filter text
 };
 
-// Package 4 starts: s.removals lists the items the device holds that are outside an EXCLUSIVE filter.
-void plan_removals(run& r, store_state& s);
+// Package 4 starts: s.removals lists the items the device holds that are outside an EXCLUSIVE filter, and
+// s.limit_room how many items it may still get under an item limit (-1: no limit).
+void plan_filtered_package(run& r, store_state& s);
+
+// A slow sync or refresh under a filter completed: the mappings it did not confirm again are of items the device no
+// longer holds (it did not send them, the filter kept them from it). They are dropped, so that a later refresh under
+// an item limit does not take them for items the device held.
+void drop_unconfirmed_mappings(run& r, const store_state& s);
 
 // Refresh from the client with a filter: deletes the server items inside the filter that the device neither sent
 // nor received, drops their mappings; what it could not see stays. Returns how many.

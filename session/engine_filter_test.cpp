@@ -53,12 +53,16 @@ phone calendar_phone(testing::fake_sync_store& store, const std::string& device)
     return p;
 }
 
+std::string uid_of(const std::string& data) {
+    auto at = data.find("UID:");
+    return at == std::string::npos ? std::string{} : data.substr(at + 4, data.find('\r', at) - at - 4);
+}
+
 // The UIDs of the events a phone holds.
 std::set<std::string> uids(const phone& p) {
     std::set<std::string> out;
     for (const auto& [luid, data] : p.items) {
-        auto at = data.find("UID:");
-        if (at != std::string::npos) out.insert(data.substr(at + 4, data.find('\r', at) - at - 4));
+        if (auto uid = uid_of(data); !uid.empty()) out.insert(uid);
     }
     return out;
 }
@@ -84,10 +88,10 @@ item_filter cgi(const std::string& expression) {
 
 // The Alert status of `p`'s session that opens with `opening` and sends `changes`; the session completes.
 std::string session_with(phone& p, int mode, const std::function<message(message)>& opening,
-                         const std::map<std::string, std::string>& changes = {}) {
+                         const std::map<std::string, std::string>& changes = {}, bool as_replace = false) {
     auto reply = p.send(opening(p.start(mode))).reply;
     const auto statuses = testing::statuses_of(reply, "Alert");
-    p.package4 = p.send(p.changes(changes)).reply;
+    p.package4 = p.send(p.changes(changes, as_replace)).reply;
     if (!statuses.empty() && statuses.at(0)->data.starts_with("2")) {
         EXPECT_TRUE(p.receive_package4(p.package4));
         p.finish();
@@ -281,14 +285,108 @@ TEST(engine_filter, a_ten_year_calendar_reaches_a_windowed_phone_as_exactly_the_
     EXPECT_EQ(live(store), 2000u);
 }
 
-TEST(engine_filter, item_limits_and_oma_field_filters_are_refused_not_ignored) {
+// The UIDs of the live events on the server.
+std::set<std::string> server_uids(const testing::fake_sync_store& store) {
+    std::set<std::string> out;
+    for (const auto* it : store.live_items(store.items.at(0).datastore)) out.insert(uid_of(it->content));
+    return out;
+}
+
+TEST(engine_filter, an_item_limit_caps_what_the_device_holds_and_the_rest_waits_for_room) {
+    testing::fake_sync_store store;
+    auto a = three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    const auto limited = [](message m) { return with_filter(m, "calendar?/max(2)", std::nullopt); };
+    EXPECT_EQ(session_with(b, 201, limited), "200");
+    ASSERT_EQ(b.items.size(), 2u);
+    // Full: a two-way sync adds nothing, and nothing is taken from the phone or the server.
+    EXPECT_EQ(session_with(b, 200, limited), "200");
+    EXPECT_EQ(b.sent("Add") + b.sent("Delete"), 0u);
+    EXPECT_EQ(live(store), 3u);
+    // The phone deletes one of its events: the server's third event takes its place.
+    const auto gone = b.items.begin()->first;
+    const auto kept_uid = uid_of(std::next(b.items.begin())->second);
+    EXPECT_EQ(session_with(b, 200, limited, {{gone, ""}}), "200");
+    EXPECT_EQ(b.items.size(), 2u);
+    EXPECT_EQ(uids(b), server_uids(store));
+    EXPECT_TRUE(uids(b).count(kept_uid));
+    // Phone A, without a limit, has the same two events.
+    a.sync(200, {});
+    EXPECT_EQ(uids(a), server_uids(store));
+}
+
+TEST(engine_filter, a_refresh_under_a_limit_keeps_an_item_a_refresh_from_the_server_left_off_the_device) {
+    testing::fake_sync_store store;
+    auto a = three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    const auto limited = [](message m) { return with_filter(m, "calendar?/max(2)", std::nullopt); };
+    EXPECT_EQ(session_with(b, 201, limited), "200");
+    ASSERT_EQ(uids(b), (std::set<std::string>{"past", "soon"}));
+    // A edits "past": it is now the server's latest change, so a refresh from the server fills B with the others.
+    a.sync(200, {{"1", event("past", k_now_s - 730 * k_day_s, 2), true}});
+    b.items.clear();
+    EXPECT_EQ(session_with(b, 205, limited), "200");
+    ASSERT_EQ(uids(b), (std::set<std::string>{"soon", "far"}));
+    // B refreshes the server with exactly what it holds: "past", which it no longer had, stays.
+    const auto holds = b.items;
+    EXPECT_EQ(session_with(b, 203, limited, holds), "200");
+    EXPECT_EQ(server_uids(store), (std::set<std::string>{"past", "soon", "far"}));
+}
+
+TEST(engine_filter, a_window_item_limit_counts_what_the_device_already_holds) {
+    testing::fake_sync_store store;
+    three_events(store);
+    store.windows["phone-b"] = {0, 0, 1, 0};
+    auto b = calendar_phone(store, "phone-b");
+    // A slow sync where the phone brings two events of its own: it is over the limit, so it gets none.
+    EXPECT_EQ(session_with(b, 201, [](message m) { return m; },
+                           {{"8", event("own-1", k_now_s)}, {"9", event("own-2", k_now_s + k_day_s)}}),
+              "200");
+    EXPECT_EQ(uids(b), (std::set<std::string>{"own-1", "own-2"}));
+    EXPECT_EQ(live(store), 5u) << "nothing deleted anywhere for being over the limit";
+}
+
+TEST(engine_filter, a_refresh_under_an_item_limit_deletes_only_what_the_device_held_and_did_not_send) {
     testing::fake_sync_store store;
     three_events(store);
     auto b = calendar_phone(store, "phone-b");
-    EXPECT_EQ(session_with(b, 203, [](message m) { return with_filter(m, "calendar?/max(5)", std::nullopt); }), "406");
-    item_filter fields;
-    fields.field = filter_part{meta_info{}, "<Property><PropName>SUMMARY</PropName></Property>"};
-    EXPECT_EQ(session_with(b, 203, [&](message m) { return with_filter(m, "calendar", fields); }), "406");
+    const auto limited = [](message m) { return with_filter(m, "calendar?/max(2)", std::nullopt); };
+    EXPECT_EQ(session_with(b, 201, limited), "200");
+    ASSERT_EQ(b.items.size(), 2u);
+    const auto held = uids(b);
+    std::set<std::string> never_received;
+    for (const auto& uid : server_uids(store))
+        if (!held.count(uid)) never_received.insert(uid);
+    ASSERT_EQ(never_received.size(), 1u);
+    // The phone lost one of its two events and refreshes the server with the other.
+    const auto& [luid, data] = *b.items.begin();
+    const auto sent_uid = uid_of(data);
+    EXPECT_EQ(session_with(b, 203, limited, {{luid, data}}), "200");
+    auto expected = never_received;
+    expected.insert(sent_uid);
+    EXPECT_EQ(server_uids(store), expected) << "the event it never received stays, the one it dropped goes";
+}
+
+// A Filter whose Field lists these DevInf properties.
+item_filter fields_only(const std::string& properties,
+                        std::optional<std::string> type = std::string("application/vnd.syncml-devinf+xml")) {
+    item_filter f;
+    meta_info meta;
+    meta.type = std::move(type);
+    f.field = filter_part{meta, properties};
+    return f;
+}
+
+TEST(engine_filter, an_oma_field_filter_refused_when_it_cannot_be_read) {
+    testing::fake_sync_store store;
+    three_events(store);
+    auto b = calendar_phone(store, "phone-b");
+    const std::string summary = "<Property><PropName>SUMMARY</PropName></Property>";
+    EXPECT_EQ(
+        session_with(b, 203, [&](message m) { return with_filter(m, "calendar", fields_only(summary, "text/plain")); }),
+        "406");
+    EXPECT_EQ(session_with(b, 203, [&](message m) { return with_filter(m, "calendar", fields_only("SUMMARY")); }),
+              "406");
     EXPECT_EQ(live(store), 3u);
 }
 
@@ -328,6 +426,43 @@ TEST(engine_filter, a_window_without_large_photos_never_wipes_them_when_the_phon
     // Nothing goes back and forth afterwards.
     b.sync(200, {});
     EXPECT_EQ(b.sent("Replace") + b.sent("Add") + b.sent("Delete"), 0u);
+}
+
+TEST(engine_filter, an_oma_field_filter_sends_only_the_listed_properties_and_never_wipes_the_others) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201,
+                       {{"1", with_photo("Alice", 2000, "from work")},
+                        {"2", with_photo("Bob", 0, "a note longer than twenty bytes")}});
+    phone b(store, "phone-b");
+    b.devinf = testing::devinf_storing("text/vcard", "3.0", {"BEGIN", "END", "VERSION", "N", "FN", "NOTE", "PHOTO"});
+    // N and FN, and NOTE up to 20 bytes: no PHOTO.
+    const auto filtered = [](message m) {
+        return with_filter(m, "contacts",
+                           fields_only("<Property><PropName>N</PropName></Property><Property><PropName>fn</PropName>"
+                                       "</Property><Property><PropName>NOTE</PropName><MaxSize>20</MaxSize>"
+                                       "</Property>"));
+    };
+    EXPECT_EQ(session_with(b, 201, filtered), "200");
+    ASSERT_EQ(b.items.size(), 2u);
+    std::string alice;
+    for (const auto& [luid, data] : b.items) {
+        EXPECT_EQ(data.find("PHOTO"), std::string::npos) << "not listed";
+        if (data.find("Alice") != std::string::npos) {
+            alice = luid;
+            EXPECT_NE(data.find("NOTE:from work"), std::string::npos);
+        } else {
+            EXPECT_EQ(data.find("NOTE"), std::string::npos) << "over its MaxSize";
+        }
+    }
+    // The phone edits Alice's note and sends its copy back, without the photo it never got.
+    EXPECT_EQ(session_with(b, 200, filtered, {{alice, with_photo("Alice", 0, "met in Berlin")}}, true), "200");
+    ASSERT_EQ(live(store), 2u);
+    for (const auto* it : store.live_items(store.items.at(0).datastore)) {
+        if (it->content.find("Alice") == std::string::npos) continue;
+        EXPECT_NE(it->content.find("met in Berlin"), std::string::npos);
+        EXPECT_NE(it->content.find("PHOTO"), std::string::npos) << "the server keeps the photo";
+    }
 }
 
 TEST(engine_filter, a_filter_that_does_not_parse_is_a_bad_cgi_script) {
@@ -378,8 +513,8 @@ TEST(engine_filter, the_server_devinf_announces_the_cgi_filter_grammar_and_what_
     EXPECT_EQ(calendar->filter_rx, (std::vector<content_type_ref>{{"syncml:filtertype-cgi", "1.0"}}));
     ASSERT_EQ(calendar->filter_caps.size(), calendar->rx.size()) << "one FilterCap per content type it takes";
     const auto& cap = calendar->filter_caps.at(0);
-    EXPECT_EQ(cap.filter_keywords, (std::vector<std::string>{"SINCE", "BEFORE", "MAXSIZE", "NOATT"}))
-        << "LIMIT and MAXCOUNT are refused";
+    EXPECT_EQ(cap.filter_keywords,
+              (std::vector<std::string>{"SINCE", "BEFORE", "LIMIT", "MAXCOUNT", "MAXSIZE", "NOATT"}));
     EXPECT_NE(std::find(cap.prop_names.begin(), cap.prop_names.end(), "DTSTART"), cap.prop_names.end());
     const auto* contacts = datastore_named(*info, "contacts");
     ASSERT_NE(contacts, nullptr);

@@ -192,6 +192,12 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
         result = delete_command(change);
         return outcome::command;
     }
+    // A device at its item limit gets no item it does not hold (a mapping makes it one it holds): the item waits,
+    // unread, for a sync where the device has room.
+    if (s.limit_room == 0 && change.luid.empty() && s.out_offset == 0) {
+        ++s.filtered_out;
+        return outcome::skip;
+    }
     const auto* stored = reader.find(r, s, at, room);
     if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
     // An item the device does not hold is sent only inside its filter; one it holds outside an EXCLUSIVE filter is in
@@ -337,11 +343,13 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
             break;
         }
         used += size;
+        const bool adds = std::holds_alternative<add>(cmd.value);
         out.commands.push_back(std::move(cmd));
         if (!complete) {
             full = true;
             break;
         }
+        if (adds && s.limit_room > 0) --s.limit_room;
         sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
         s.in_flight.push_back(std::move(s.outgoing[at++]));
     }
@@ -390,7 +398,7 @@ void start_server_changes(run& r) {
         s.out_offset = 0;
         s.out_partial.clear();
         resolve_device_format(r, s);
-        if (mode.server_sends()) plan_removals(r, s);
+        if (mode.server_sends()) plan_filtered_package(r, s);
         s.outgoing.clear();
         queue_changes(s, start.changes);
         s.out_count = static_cast<std::int64_t>(s.outgoing.size());
@@ -433,6 +441,7 @@ void complete_session(run& r) {
         persistence::device_store_record ds{
             s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
         r.store.save_device_store(r.tenant(), ds);
+        if (sync_mode::granted(s.mode).everything && !s.filter.empty()) drop_unconfirmed_mappings(r, s);
     }
     r.st.current = phase::done;
 }

@@ -192,8 +192,9 @@ class fake_sync_store final : public persistence::sync_store {
         for (const auto* it : picked) {
             persistence::change_record c{it->guid, it->modseq, it->deleted, std::nullopt};
             auto& m = mappings[device_store];
-            if (auto found = m.find(it->guid); found != m.end() && found->second.modseq >= 0)
-                c.luid = found->second.luid;
+            auto found = m.find(it->guid);
+            c.mapped = found != m.end();
+            if (c.mapped && found->second.modseq >= 0) c.luid = found->second.luid;
             out.push_back(std::move(c));
         }
         return out;

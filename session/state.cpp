@@ -121,6 +121,7 @@ std::string encode_store(const store_state& s) {
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
+    if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
@@ -190,7 +191,8 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"s_rep", &store_state::sent_replace},        {"s_del", &store_state::sent_delete},
         {"own_modseqs", &store_state::own_modseqs},   {"out_pos", &store_state::out_position},
         {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
-        {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out}};
+        {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
+        {"limit_room", &store_state::limit_room}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));

@@ -81,6 +81,9 @@ struct store_state {
     std::string filter;
     bool rescan = false;
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
+    // Under an item limit (LIMIT, MAXCOUNT, /max, a window's max_items): how many more items package 4 may add to
+    // the device (-1: no limit). Set when package 4 starts from the items the device holds then.
+    std::int64_t limit_room = -1;
     // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
     // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
     std::vector<outgoing_change> removals;

@@ -27,6 +27,7 @@ session_state sample_state() {
     store.out_partial = "g6";
     store.out_offset = 1200;
     store.out_count = 31;
+    store.limit_room = 0;  // full: not the same as no limit
     store.outgoing.push_back({"g6", 6, false, ""});
     store.outgoing.push_back({"g7", 7, true, "17", 42});
     store.in_flight.push_back({"g0", 4, false, "12"});
@@ -62,6 +63,10 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     EXPECT_EQ(store.out_partial, "g6");
     EXPECT_EQ(store.out_offset, 1200);
     EXPECT_EQ(store.out_count, 31);
+    EXPECT_EQ(store.limit_room, 0);
+    session_state unlimited;
+    unlimited.stores.emplace_back();
+    EXPECT_EQ(decode_state(encode_state(unlimited))->stores.at(0).limit_room, -1) << "no limit unless one was set";
     EXPECT_TRUE(store.outgoing.empty()) << "the queue is read again from the cursor, never stored";
     ASSERT_TRUE(store.partial);
     EXPECT_EQ(store.partial->legacy_data, std::string("x\0y=1:2", 7));

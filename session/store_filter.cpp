@@ -1,15 +1,22 @@
 #include "session/store_filter.hpp"
 
+#include <cctype>
+#include <string_view>
 #include <utility>
 
 #include "matching/filter_cgi.hpp"
+#include "matching/filter_codec.hpp"
 #include "matching/target_options.hpp"
+#include "session/field_filter_codec.hpp"
 #include "session/sync_mode.hpp"
 
 namespace syncml::session {
 namespace {
 
 constexpr const char* k_cgi_type = "syncml:filtertype-cgi";
+// application/vnd.syncml-devinf+xml or +wbxml: the decoder keeps either as XML text.
+constexpr std::string_view k_devinf_type = "application/vnd.syncml-devinf+";
+constexpr std::size_t k_max_encoded_filter = 32 * 1024;
 
 filter_refusal refusal_of(const matching::item_error& e, const char* what) {
     const int status = e.code == matching::item_errc::unsupported ? status_codes::optional_feature_not_supported
@@ -18,6 +25,30 @@ filter_refusal refusal_of(const matching::item_error& e, const char* what) {
 }
 
 bool is_cgi(const filter_part& part) { return part.meta && part.meta->type && *part.meta->type == k_cgi_type; }
+
+std::string upper(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+}
+
+// An OMA field filter: the device gets only the properties it lists, each up to its MaxSize (0 or none: any size).
+// PropParams are not read: every instance of a listed property is sent.
+std::variant<matching::item_filter, filter_refusal> field_filter_of(const filter_part& field) {
+    if (field.meta && field.meta->type && !field.meta->type->starts_with(k_devinf_type))
+        return filter_refusal{status_codes::optional_feature_not_supported,
+                              "field filter type " + *field.meta->type + " is not supported"};
+    auto properties = field_filter_properties(*field.data);
+    if (!properties)
+        return filter_refusal{status_codes::optional_feature_not_supported,
+                              "field filter lists no DevInf <Property> the server can read"};
+    matching::item_filter out;
+    for (const auto& p : *properties) {
+        matching::field_rule rule{upper(p.prop_name), std::nullopt};
+        if (p.max_size && *p.max_size > 0) rule.max_size = static_cast<std::size_t>(*p.max_size);
+        out.fields.include.push_back(std::move(rule));
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -36,8 +67,9 @@ store_filter_result client_filter(const std::string& target_uri, const item_filt
         semantics = *parsed;
     }
     if (filter->field && filter->field->data && !filter->field->data->empty()) {
-        // A field filter lists DevInf <Property> elements; the server does not read them yet.
-        return filter_refusal{status_codes::optional_feature_not_supported, "field filters are not supported"};
+        auto fields = field_filter_of(*filter->field);
+        if (auto* refusal = std::get_if<filter_refusal>(&fields)) return std::move(*refusal);
+        matching::and_into(out.filter, std::get<matching::item_filter>(fields));
     }
     if (filter->record && filter->record->data && !filter->record->data->empty()) {
         if (!is_cgi(*filter->record)) {
@@ -51,6 +83,10 @@ store_filter_result client_filter(const std::string& target_uri, const item_filt
         matching::and_into(out.filter, *record);
     }
     out.filter.record.semantics = semantics;
+    // The session stores the filter (matching/filter_codec.hpp), which reads back at most 64 KiB; a sync window is
+    // ANDed to it later.
+    if (matching::encode_filter(out.filter).size() > k_max_encoded_filter)
+        return filter_refusal{status_codes::optional_feature_not_supported, "filter too large"};
     return out;
 }
 

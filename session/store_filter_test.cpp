@@ -64,9 +64,35 @@ TEST(store_filter, filters_the_server_cannot_do_or_read_are_refused_with_the_sta
     weird_semantics.filter_type = "SOMETIMES";
     EXPECT_EQ(refused_with(client_filter("./contacts", &weird_semantics)),
               status_codes::optional_feature_not_supported);
+    item_filter not_devinf;
+    not_devinf.field = filter_part{meta_info{}, "<Property><PropName>PHOTO</PropName></Property>"};
+    not_devinf.field->meta->type = "text/plain";
+    EXPECT_EQ(refused_with(client_filter("./contacts", &not_devinf)), status_codes::optional_feature_not_supported);
+    item_filter huge;
+    std::string properties;
+    for (int i = 0; i < 500; ++i)
+        properties += "<Property><PropName>X-" + std::string(100, 'A') + std::to_string(i) + "</PropName></Property>";
+    huge.field = filter_part{meta_info{}, properties};
+    EXPECT_EQ(refused_with(client_filter("./contacts", &huge)), status_codes::optional_feature_not_supported)
+        << "a filter the session could not store and read back";
+    item_filter no_property;
+    no_property.field = filter_part{meta_info{}, "PHOTO"};
+    EXPECT_EQ(refused_with(client_filter("./contacts", &no_property)), status_codes::optional_feature_not_supported);
+}
+
+TEST(store_filter, an_oma_field_filter_becomes_the_list_of_properties_the_device_gets) {
     item_filter fields;
-    fields.field = filter_part{meta_info{}, "<Property><PropName>PHOTO</PropName></Property>"};
-    EXPECT_EQ(refused_with(client_filter("./contacts", &fields)), status_codes::optional_feature_not_supported);
+    // As a client may send it: wrapped in a CTCap, names in any case, MaxSize 0 meaning no limit.
+    fields.field = filter_part{meta_info{},
+                               "<CTCap><Property><PropName>tel</PropName><MaxSize>0</MaxSize></Property>"
+                               "<Property><PropName>NOTE</PropName><MaxSize>200</MaxSize>"
+                               "<PropParam><ParamName>TYPE</ParamName></PropParam></Property></CTCap>"};
+    fields.field->meta->type = "application/vnd.syncml-devinf+xml";
+    const auto f = accepted(client_filter("./contacts?/li(5000)", &fields));
+    EXPECT_EQ(f.filter.fields.include,
+              (std::vector<matching::field_rule>{{"TEL", std::nullopt}, {"NOTE", std::size_t{200}}}));
+    EXPECT_EQ(f.filter.fields.max_value_size, 5000u) << "ANDed with the URI's options";
+    EXPECT_TRUE(f.filter.record.where.empty());
 }
 
 TEST(store_filter, a_server_window_is_a_span_window_a_limit_and_a_photo_size) {

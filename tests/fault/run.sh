@@ -7,7 +7,9 @@
 # edits (modify, add, delete), and phone 1, phone 2, phone 1 sync two-way. Every device and the server must then hold exactly the model: every name once, every edit,
 # no deleted item. A status scenario has the proxy turn the phone's 200 for a Replace / Delete into 500:
 # the server must send that command again in the next session.
-# Quick mode (default): a representative subset. SYNCML_FAULT_FULL=1: every mode, fault, boundary, variant.
+# Quick mode (default): a representative subset. SYNCML_FAULT_FULL=1: every mode, fault, boundary, variant
+# (SYNCML_FAULT_MODES / SYNCML_FAULT_FAULTS, space-separated, narrow it to some modes or faults, without the status
+# cases).
 # SYNCML_FAULT_CASES="MODE:FAULT:N:VARIANT ..." runs just those cases (e.g. "two-way:drop-reply:2:resume").
 # Each case prints PASS or FAIL with what diverged; exit status 1 when any failed.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR; optional SYNCML_INTEROP_DIR,
@@ -263,8 +265,8 @@ spawn() { job "$@"; }
 proxy_pid=""
 trap 'kill $(jobs -p) 2> /dev/null' INT TERM
 trap 'echo "work directory: $work"' EXIT
-modes="two-way slow one-way-from-client refresh-from-client one-way-from-server refresh-from-server"
-faults="drop-request drop-reply kill-server"
+modes=${SYNCML_FAULT_MODES:-two-way slow one-way-from-client refresh-from-client one-way-from-server refresh-from-server}
+faults=${SYNCML_FAULT_FAULTS:-drop-request drop-reply kill-server}
 id=1
 # Quick mode: every mode once, each fault twice, both variants, boundaries 2 and 3; the status injector.
 quick="two-way:drop-reply:2:resume slow:kill-server:2:fresh one-way-from-client:drop-request:2:resume
@@ -280,8 +282,10 @@ if [ "${SYNCML_FAULT_FULL:-0}" = 1 ] && [ -z "${SYNCML_FAULT_CASES:-}" ]; then
             done
         done
     done
-    spawn $id status_case $id Replace
-    spawn $((id + 1)) status_case $((id + 1)) Delete
+    if [ -z "${SYNCML_FAULT_MODES:-}${SYNCML_FAULT_FAULTS:-}" ]; then
+        spawn $id status_case $id Replace
+        spawn $((id + 1)) status_case $((id + 1)) Delete
+    fi
 else
     for spec in ${SYNCML_FAULT_CASES:-$quick}; do
         IFS=: read -r m f n v <<< "$spec"

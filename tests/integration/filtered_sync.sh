@@ -9,7 +9,11 @@
 #   c. B deletes one event inside the window and refreshes the server from its data (SyncML 203): the server
 #      loses that one event only, and A's next two-way sync holds all but it, no duplicates;
 #   d. C's window is removed (--inherit) and C two-way syncs: it receives every other event as an Add, in a
-#      two-way session (no slow sync), no duplicates.
+#      two-way session (no slow sync), no duplicates;
+#   e. phone D addresses 'calendar?/max(100)' (an item limit) and slow-syncs: it holds exactly 100 events, each once;
+#      it deletes 10 and two-way syncs: the server deletes those 10 and D gets 10 others, keeping its 90; it
+#      deletes 5 more and refreshes the server: the server loses those 5 only, not the events D never received,
+#      and A's next two-way sync holds everything else.
 # The scenarios build on each other and run in order. Each prints PASS or FAIL and how long each sync took; exit
 # status 1 when any failed.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR; optional SYNCML_INTEROP_DIR,
@@ -180,4 +184,34 @@ scenario_d() {
     expect_server "$((events - 1))" "d"
 }
 
-run_scenarios a b c d
+scenario_e() {
+    local limit=100
+    cp "$work/all-c" "$work/all-e"
+    phone d --uri "calendar?/max($limit)"
+    timed_sync d-slow d --mode slow
+    echo "  e: server: $(session_end d)"
+    check_limited() {  # STEP ALLOWED [KEPT]
+        local report rc
+        report=$($tools limited "$(data d)" "$limit" "$2" ${3:+--kept "$3"} --save "$work/held-d-$1")
+        rc=$?
+        echo "  e: $1: phone D: $report"
+        [ $rc -eq 0 ] || fail "e: $1: phone D does not hold $limit of the server's events"
+    }
+    check_limited slow "$work/all-e"
+    $tools drop "$(data d)" 10 | sort > "$work/d-gone"
+    grep -vxFf "$work/d-gone" "$work/all-e" > "$work/all-e2"
+    grep -vxFf "$work/d-gone" "$work/held-d-slow" > "$work/d-kept"
+    timed_sync d-two-way d
+    echo "  e: server: $(session_end d)"
+    expect_server "$(wc -l < "$work/all-e2")" "e (D deleted 10)"
+    check_limited two-way "$work/all-e2" "$work/d-kept"
+    $tools drop "$(data d)" 5 | sort > "$work/d-gone2"
+    grep -vxFf "$work/d-gone2" "$work/all-e2" > "$work/all-e3"
+    timed_sync d-refresh d --mode refresh-from-client
+    echo "  e: server: $(session_end d)"
+    expect_server "$(wc -l < "$work/all-e3")" "e (D refreshed the server with 95 events)"
+    timed_sync a-two-way-e a
+    holds a "$work/all-e3" "e"
+}
+
+run_scenarios a b c d e

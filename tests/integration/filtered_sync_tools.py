@@ -201,6 +201,33 @@ def compare(a):
     return 0 if not missing and not extra and duplicates == 0 else 1
 
 
+def limited(a):
+    """The phone holds exactly `count` distinct events, all of `allowed`, and every UID of `kept`."""
+    uids = list(held(a.dir).values())
+    got = set(u for u in uids if u)
+    with open(a.allowed, encoding="utf-8") as f:
+        allowed = {line.strip() for line in f if line.strip()}
+    kept = set()
+    if a.kept:
+        with open(a.kept, encoding="utf-8") as f:
+            kept = {line.strip() for line in f if line.strip()}
+    duplicates = len(uids) - len(got)
+    foreign, lost = got - allowed, kept - got
+    print("%d items, %d UIDs (want %d), %d duplicates, %d not on the server, %d it held before missing" %
+          (len(uids), len(got), a.count, duplicates, len(foreign), len(lost)))
+    if a.save:
+        with open(a.save, "w", encoding="utf-8") as f:
+            f.writelines(u + "\n" for u in sorted(got))
+    return 0 if len(got) == a.count and not duplicates and not foreign and not lost else 1
+
+
+def drop(a):
+    """Deletes `count` of the phone's events (the first by file name) and prints their UIDs."""
+    for name, uid in list(held(a.dir).items())[:a.count]:
+        os.remove(os.path.join(a.dir, name))
+        print(uid)
+
+
 def alert_targets(a):
     with open(a.file, encoding="utf-8", errors="replace") as f:
         text = f.read()
@@ -248,6 +275,15 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("dir")
     c.add_argument("expected")
+    lim = sub.add_parser("limited")
+    lim.add_argument("dir")
+    lim.add_argument("count", type=int)
+    lim.add_argument("allowed")
+    lim.add_argument("--kept")
+    lim.add_argument("--save")
+    d = sub.add_parser("drop")
+    d.add_argument("dir")
+    d.add_argument("count", type=int)
     t = sub.add_parser("alert-targets")
     t.add_argument("file")
     e = sub.add_parser("session-end")
@@ -255,7 +291,7 @@ def main():
     e.add_argument("device")
     a = p.parse_args()
     return {"gen": gen, "expected": expected, "in-window-single": in_window_single, "compare": compare,
-            "alert-targets": alert_targets, "session-end": session_end}[a.cmd](a)
+            "alert-targets": alert_targets, "session-end": session_end, "limited": limited, "drop": drop}[a.cmd](a)
 
 
 if __name__ == "__main__":
