@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "persistence/log_event.hpp"
 #include "session/engine_filter.hpp"
@@ -171,16 +172,20 @@ bool resume_supported(const run& r) { return r.in.version == syncml_version::v1_
 
 }  // namespace
 
-store_state* find_store(session_state& st, const std::string& server_uri) {
-    for (auto& s : st.stores) {
+const store_state* find_store(const session_state& st, const std::string& server_uri) {
+    for (const auto& s : st.stores) {
         if (s.server_uri == server_uri) return &s;
     }
     // Tolerated: a Sync addressed by another alias of the same datastore.
     auto kind = datastore_kind(server_uri);
-    for (auto& s : st.stores) {
+    for (const auto& s : st.stores) {
         if (kind && s.kind == *kind) return &s;
     }
     return nullptr;
+}
+
+store_state* find_store(session_state& st, const std::string& server_uri) {
+    return const_cast<store_state*>(find_store(std::as_const(st), server_uri));
 }
 
 void handle_alert(run& r, const alert& cmd) {

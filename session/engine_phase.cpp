@@ -28,6 +28,16 @@ phased_command phased(const command& cmd) {
     return phased_command::other;
 }
 
+// A client resuming an interrupted session (Alert 225) sends the Map of the Adds it received before the interruption
+// with its package 3 (the Synthesis engine does): that Map answers the interrupted package 4, which the session
+// continues. A Map of a store that does not resume stays out of phase there.
+bool pending_map(const session_state& st, const command& cmd) {
+    const auto* m = std::get_if<map>(&cmd.value);
+    if (!m || (st.current != phase::init && st.current != phase::client_changes)) return false;
+    const auto* s = find_store(st, m->target.loc_uri);
+    return s && s->resumed;
+}
+
 bool sync_received(const session_state& st) {
     return std::any_of(st.stores.begin(), st.stores.end(), [](const store_state& s) { return s.client_sync_done; });
 }
@@ -94,7 +104,7 @@ const char* phase_name(phase p) { return handler_of(p).name; }
 
 bool accepted_in_phase(const session_state& st, const command& cmd) {
     const auto c = phased(cmd);
-    return c == phased_command::other || handler_of(st.current).accepts(st, c);
+    return c == phased_command::other || handler_of(st.current).accepts(st, c) || pending_map(st, cmd);
 }
 
 void end_client_package(run& r) { handler_of(r.st.current).client_package_ended(r); }

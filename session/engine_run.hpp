@@ -62,5 +62,6 @@ void complete_session(run& r);
 
 // store_names.cpp
 store_state* find_store(session_state& st, const std::string& server_uri);
+const store_state* find_store(const session_state& st, const std::string& server_uri);
 
 }  // namespace syncml::session::detail

@@ -6,6 +6,9 @@
                                                          change the phone's files and the model alike
   fault_items.py check DIR MODEL --label L               DIR holds exactly the model: every name once, at
                                                          its revision; prints each difference, exit 1
+  fault_items.py follow DIR MODEL --names A,...          the model takes the phone's state of these contacts
+                                                         (its revision when the phone holds one copy, deleted
+                                                         when it holds none)
   fault_items.py names PREFIX FIRST LAST                 PREFIX-FIRST,...,PREFIX-LAST
 
 A contact is identified by its FN; its revision is the "rev-R" word that opens its NOTE. The NOTE is
@@ -100,6 +103,24 @@ def edit(directory, model, modify, delete, add, rev):
     return 0
 
 
+def follow(directory, model, names):
+    data = load(model)
+    have = {}
+    for _, fn, rev in read_dir(directory):
+        have.setdefault(fn, []).append(rev)
+    for n in names:
+        revs = have.get(n, [])
+        if len(revs) > 1:
+            print("follow: %s is on the phone %d times" % (n, len(revs)), file=sys.stderr)
+            return 1
+        if revs:
+            data[n] = revs[0]
+        else:
+            data.pop(n, None)
+    save(model, data)
+    return 0
+
+
 def check(directory, model, label):
     want = load(model)
     have = {}
@@ -126,7 +147,7 @@ def check(directory, model, label):
 
 def main(argv):
     p = argparse.ArgumentParser(usage=__doc__)
-    p.add_argument("cmd", choices=["gen", "edit", "check", "names"])
+    p.add_argument("cmd", choices=["gen", "edit", "check", "follow", "names"])
     p.add_argument("operands", nargs="+")
     for name in ("--names", "--modify", "--delete", "--add", "--rev", "--label"):
         p.add_argument(name)
@@ -136,6 +157,8 @@ def main(argv):
         return 0
     if a.cmd == "edit":
         return edit(a.operands[0], a.operands[1], names_of(a.modify), names_of(a.delete), names_of(a.add), a.rev)
+    if a.cmd == "follow":
+        return follow(a.operands[0], a.operands[1], names_of(a.names))
     if a.cmd == "check":
         return check(a.operands[0], a.operands[1], a.label or a.operands[0])
     prefix, first, last = a.operands
