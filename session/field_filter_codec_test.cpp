@@ -7,6 +7,8 @@
 #include <string>
 
 #include "session/codec.hpp"
+#include "session/codec_model.hpp"
+#include "session/xml_reader.hpp"
 
 namespace syncml::session {
 namespace {
@@ -46,6 +48,41 @@ TEST(field_filter_codec, the_property_list_survives_wbxml_and_xml_reencoding) {
         ASSERT_TRUE(again.ok()) << again.error().describe();
         EXPECT_EQ(field_of(again.value()), field_of(first));
         EXPECT_EQ(field_filter_properties(*field_of(again.value()).data)->size(), 2u);
+    }
+}
+
+// The field filter's <Data> of a document read as XML, found by path.
+codec_node* field_data(codec_node& root) {
+    codec_node* at = &root;
+    for (const char* name : {"SyncBody", "Alert", "Item", "Target", "Filter", "Field", "Item", "Data"}) {
+        codec_node* next = nullptr;
+        for (auto& c : at->children)
+            if (c.name == name) next = &c;
+        if (!next) return nullptr;
+        at = next;
+    }
+    return at;
+}
+
+// WBXML brings a field filter's properties as elements, which the decoder writes out as XML: a million of them must
+// not turn into megabytes of text first.
+TEST(field_filter_codec, property_elements_beyond_64_kib_of_xml_fail_the_message_before_they_are_written) {
+    for (std::size_t count : {std::size_t{10}, std::size_t{100'000}}) {
+        auto doc = read_xml(k_alert_with_field_filter, decode_limits{});
+        ASSERT_FALSE(doc.error);
+        auto* data = field_data(doc.root);
+        ASSERT_NE(data, nullptr);
+        data->raw.reset();
+        data->children.clear();
+        for (std::size_t i = 0; i < count; ++i) data->add("Property").add("PropName", "N");
+        auto decoded = message_from_tree(doc.root, decode_limits{}, std::nullopt);
+        if (count == 10) {
+            ASSERT_TRUE(std::holds_alternative<message>(decoded));
+            EXPECT_EQ(field_filter_properties(*field_of(std::get<message>(decoded)).data)->size(), 10u);
+        } else {
+            ASSERT_TRUE(std::holds_alternative<decode_error>(decoded));
+            EXPECT_NE(std::get<decode_error>(decoded).expected.find("filter data"), std::string::npos);
+        }
     }
 }
 
