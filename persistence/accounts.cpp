@@ -424,6 +424,7 @@ int reset_device(database& db, std::string_view tenant, std::string_view device_
         }
         tx.exec_params(
             "UPDATE device_stores SET client_last_anchor = NULL, server_last_anchor = NULL, last_modseq_seen = 0, "
+            "previous_client_anchor = NULL, previous_modseq_seen = 0, "
             "needs_slow_sync = true WHERE tenant_id = $1 AND device_id IN "
             "(SELECT device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2)",
             tenant_id, std::string(device_uri));

@@ -44,7 +44,8 @@ inline constexpr const char* purge_tombstones =
     "RETURNING i.datastore_id, i.modseq), "
     "horizon AS (SELECT datastore_id, max(modseq) AS modseq FROM purged GROUP BY datastore_id), "
     "reset AS (UPDATE device_stores ds SET client_last_anchor = NULL, server_last_anchor = NULL, "
-    "last_modseq_seen = 0, needs_slow_sync = true FROM horizon h WHERE ds.tenant_id = $1 "
+    "last_modseq_seen = 0, previous_client_anchor = NULL, previous_modseq_seen = 0, needs_slow_sync = true FROM "
+    "horizon h WHERE ds.tenant_id = $1 "
     "AND ds.datastore_id = h.datastore_id AND ds.last_modseq_seen < h.modseq AND NOT ds.needs_slow_sync "
     "RETURNING ds.device_store_id) "
     "SELECT (SELECT count(*) FROM purged), (SELECT count(*) FROM reset)";

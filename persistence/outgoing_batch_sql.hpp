@@ -44,15 +44,17 @@ inline constexpr const char* outgoing_items =
     "FROM unnest($4::text[], $5::bigint[]) WITH ORDINALITY AS q(g, id, pos) " SYNCML_ITEM_OF(
         "q") "WHERE i.datastore_id = $2) AS o";
 
-// The device holds revision $6[p] of item ($4[p], $5[p]) (touch_mapping) and no longer the items ($7, $8)
-// (remove_mapping).
+// The device holds revision $6[p] of item ($4[p], $5[p]) (touch_mapping) and no longer the items ($7, $8): the
+// mapping of a live one goes (remove_mapping), that of a deleted one is touched at the deletion's modseq.
 inline constexpr const char* record_delivery =
     "WITH held AS (SELECT i.item_id, u.r FROM unnest($4::text[], $5::bigint[], $6::bigint[]) AS u(g, id, r) "
-    SYNCML_ITEM_OF("u") "WHERE i.datastore_id = $2), "
+    SYNCML_ITEM_OF("u") "WHERE i.datastore_id = $2 "
+    "UNION ALL SELECT i.item_id, i.modseq FROM unnest($7::text[], $8::bigint[]) AS u(g, id) " SYNCML_ITEM_OF("u")
+    "WHERE i.datastore_id = $2 AND i.deleted), "
     "touched AS (UPDATE mappings m SET last_modseq_sent = held.r FROM held WHERE m.tenant_id = (SELECT $1::bigint) "
     "AND m.device_store_id = (SELECT $3::bigint) AND m.item_id = held.item_id RETURNING m.item_id), "
     "gone AS (SELECT i.item_id FROM unnest($7::text[], $8::bigint[]) AS u(g, id) " SYNCML_ITEM_OF("u")
-    "WHERE i.datastore_id = $2) "
+    "WHERE i.datastore_id = $2 AND NOT i.deleted) "
     "DELETE FROM mappings m USING gone WHERE m.tenant_id = (SELECT $1::bigint) "
     "AND m.device_store_id = (SELECT $3::bigint) AND m.item_id = gone.item_id";
 

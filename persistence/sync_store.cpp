@@ -48,12 +48,17 @@ class pg_sync_store final : public pg_session_store {
         device_store_record ds{
             row[0].as<int64_t>(), datastore,         row[1].as<std::string>(), row[2].as<std::string>(),
             row[3].as<int64_t>(), row[4].as<bool>(), row[5].as<std::string>(), {}};
+        ds.previous_client_anchor = row[6].as<std::string>();
+        ds.previous_seen_modseq = row[7].as<int64_t>();
         auto window = exec_sql(tx_, sql::window_of_device, tenant, device);
         if (!window.empty()) {
             const auto& w = window[0];
             ds.window = {w[0].as<int>(), w[1].as<int>(), w[2].as<int>(), w[3].as<int>()};
         }
         return ds;
+    }
+    void require_slow_sync(int64_t tenant, int64_t device_store) override {
+        exec_sql0(tx_, sql::require_slow_sync, tenant, device_store);
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
         exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
@@ -101,7 +106,7 @@ class pg_sync_store final : public pg_session_store {
         for (const auto& row : exec_sql(tx_, sql::twin_candidates, tenant, datastore, device_store,
                                         text_array(match_keys), k_candidates_per_key)) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
-                           split_keys(row[3].as<std::string>()), row[4].as<int64_t>()});
+                           split_keys(row[3].as<std::string>()), row[4].as<int64_t>(), row[5].as<bool>()});
         }
         return out;
     }
@@ -179,12 +184,13 @@ class pg_sync_store final : public pg_session_store {
         if (rows.empty()) return std::nullopt;
         return mapping_record{rows[0][0].as<std::string>(), rows[0][1].as<int64_t>()};
     }
-    std::vector<std::pair<std::string, mapping_record>> held_mappings(int64_t tenant, int64_t device_store,
-                                                                      const std::vector<std::string>& luids) override {
-        std::vector<std::pair<std::string, mapping_record>> out;
+    std::vector<luid_mapping> mappings_of_luids(int64_t tenant, int64_t device_store,
+                                                const std::vector<std::string>& luids) override {
+        std::vector<luid_mapping> out;
         if (luids.empty()) return out;
-        for (const auto& row : exec_sql(tx_, sql::held_mappings, tenant, device_store, text_array(luids))) {
-            out.emplace_back(row[0].as<std::string>(), mapping_record{row[1].as<std::string>(), row[2].as<int64_t>()});
+        for (const auto& row : exec_sql(tx_, sql::mappings_of_luids, tenant, device_store, text_array(luids))) {
+            out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
+                           row[3].as<int64_t>(), row[4].as<int64_t>(), row[5].as<bool>()});
         }
         return out;
     }
@@ -279,11 +285,18 @@ std::vector<outgoing_item> sync_store::outgoing_items(int64_t tenant, int64_t da
     return out;
 }
 
-void sync_store::record_delivery(int64_t tenant, int64_t, int64_t device_store,
+void sync_store::record_delivery(int64_t tenant, int64_t datastore, int64_t device_store,
                                  const std::vector<std::pair<item_ref, int64_t>>& held,
                                  const std::vector<item_ref>& removed) {
     for (const auto& [ref, modseq] : held) touch_mapping(tenant, device_store, ref.guid, modseq);
-    for (const auto& ref : removed) remove_mapping(tenant, device_store, ref.guid);
+    for (const auto& ref : removed) {
+        auto item = find_item(tenant, datastore, ref.guid);
+        if (item && item->deleted) {
+            touch_mapping(tenant, device_store, ref.guid, item->modseq);
+        } else {
+            remove_mapping(tenant, device_store, ref.guid);
+        }
+    }
 }
 
 int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) {

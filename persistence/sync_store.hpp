@@ -38,6 +38,10 @@ struct device_store_record {
     std::string sync_filter;
     // Read with the row, never saved: the device's own sync window, else its tenant's.
     sync_window window;
+    // Read with the row; save_device_store moves the anchor and seen modseq here: those of the sync before the last
+    // completed one, which a client that lost that completion presents.
+    std::string previous_client_anchor{};
+    std::int64_t previous_seen_modseq = 0;
 };
 
 struct item_record {
@@ -74,6 +78,8 @@ struct twin_candidate {
     std::int64_t modseq = 0;
     std::vector<std::string> keys;  // which of the requested keys the item has
     std::int64_t item_id = 0;
+    // The device store has an unconfirmed mapping of the item: the device held it before this slow sync.
+    bool mapped = false;
 };
 
 // The device's id for a server item and the modseq it last sent or received (-1: unconfirmed, the
@@ -81,6 +87,17 @@ struct twin_candidate {
 struct mapping_record {
     std::string guid;
     std::int64_t revision = -1;
+};
+
+// A mapping of one of the device's LUIDs, confirmed or not, with the item it maps to as it is now (a tombstone
+// keeps its content and the modseq of its deletion).
+struct luid_mapping {
+    std::string luid;
+    std::string guid;
+    std::int64_t revision = -1;  // as in mapping_record
+    std::int64_t item_id = 0;
+    std::int64_t item_modseq = 0;
+    bool item_deleted = false;
 };
 
 struct session_record {
@@ -266,7 +283,10 @@ class sync_store {
     virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;
     virtual device_store_record device_store(std::int64_t tenant, std::int64_t device, std::int64_t datastore,
                                              const std::string& remote_uri) = 0;
+    // A sync completed: its anchors, seen modseq, slow-sync flag and filter; the ones it replaces become the previous.
     virtual void save_device_store(std::int64_t tenant, const device_store_record& store) = 0;
+    // The device store's next sync must be slow (needs_slow_sync); nothing else of the row changes.
+    virtual void require_slow_sync(std::int64_t tenant, std::int64_t device_store) = 0;
     // datastore() and device_store() together: the device's view of the user's datastore of `kind`, created on
     // first use. The default makes both calls; PostgreSQL needs one statement.
     virtual device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
@@ -330,8 +350,9 @@ class sync_store {
     virtual std::vector<outgoing_item> outgoing_items(std::int64_t tenant, std::int64_t datastore,
                                                       std::int64_t device_store, const std::vector<item_ref>& items,
                                                       std::size_t budget, std::size_t overhead);
-    // Package 4 arrived: the device holds each (item, modseq) of `held` (touch_mapping) and none of `removed`
-    // (remove_mapping). The default makes those calls; PostgreSQL needs one statement.
+    // Package 4 arrived: the device holds each (item, modseq) of `held` (touch_mapping) and none of `removed`: the
+    // mapping of a live one goes (remove_mapping), that of a deleted one records the Delete (touch_mapping at the
+    // deletion's modseq) and goes with the tombstone. The default makes those calls; PostgreSQL needs one statement.
     virtual void record_delivery(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
                                  const std::vector<std::pair<item_ref, std::int64_t>>& held,
                                  const std::vector<item_ref>& removed);
@@ -344,9 +365,9 @@ class sync_store {
                                                      const std::string& luid) = 0;
     virtual std::optional<mapping_record> mapping_of_luid(std::int64_t tenant, std::int64_t device_store,
                                                           const std::string& luid) = 0;
-    // The confirmed mappings (revision >= 0) of these LUIDs, as (luid, mapping) pairs. One query.
-    virtual std::vector<std::pair<std::string, mapping_record>> held_mappings(
-        std::int64_t tenant, std::int64_t device_store, const std::vector<std::string>& luids) = 0;
+    // The mappings of these LUIDs that exist, confirmed or not. One query.
+    virtual std::vector<luid_mapping> mappings_of_luids(std::int64_t tenant, std::int64_t device_store,
+                                                        const std::vector<std::string>& luids) = 0;
     // The LUID of the device's confirmed mapping of this item, if any.
     virtual std::optional<std::string> confirmed_luid(std::int64_t tenant, std::int64_t device_store,
                                                       const std::string& guid) = 0;

@@ -39,7 +39,9 @@ device_store_record device_store_of(const pqxx::row& row) {
     device_store_record ds{
         row[0].as<int64_t>(), row[1].as<int64_t>(), row[2].as<std::string>(), row[3].as<std::string>(),
         row[4].as<int64_t>(), row[5].as<bool>(),    row[6].as<std::string>(), {}};
-    ds.window = {row[7].as<int>(), row[8].as<int>(), row[9].as<int>(), row[10].as<int>()};
+    ds.previous_client_anchor = row[7].as<std::string>();
+    ds.previous_seen_modseq = row[8].as<int64_t>();
+    ds.window = {row[9].as<int>(), row[10].as<int>(), row[11].as<int>(), row[12].as<int>()};
     return ds;
 }
 

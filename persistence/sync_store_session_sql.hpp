@@ -76,7 +76,8 @@ inline constexpr const char* open_message_session =
     "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM " \
     "created) AS d ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = "   \
     "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "     \
-    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter) "
+    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter, "                  \
+    "coalesce(previous_client_anchor, '') AS pc, previous_modseq_seen) "
 // The device store row with the sync window in effect for device $3 (see sql::window_of_device).
 #define SYNCML_DEVICE_STORE_WITH_WINDOW                                                                            \
     "SELECT ds.*, coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, "               \

@@ -430,6 +430,23 @@ TEST_F(sync_store_session_test, device_store_of_kind_creates_the_datastore_once_
         EXPECT_EQ(again.server_anchor, "s1");
         EXPECT_EQ(again.last_seen_modseq, 4);
         EXPECT_FALSE(again.needs_slow_sync);
+        EXPECT_EQ(again.previous_client_anchor, "") << "no sync completed before";
+        // The next completed sync keeps the one before as the previous (a client that lost it presents its anchor);
+        // a slow sync required meanwhile changes nothing of that.
+        s.require_slow_sync(tenant_, contacts.id);
+        EXPECT_TRUE(s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts").needs_slow_sync);
+        again.client_anchor = "c2";
+        again.last_seen_modseq = 9;
+        s.save_device_store(tenant_, again);
+        again = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        EXPECT_EQ(again.client_anchor, "c2");
+        EXPECT_EQ(again.last_seen_modseq, 9);
+        EXPECT_EQ(again.previous_client_anchor, "c1");
+        EXPECT_EQ(again.previous_seen_modseq, 4);
+        auto opened =
+            s.open_device_store(tenant_, {user_, device.id, "contacts", "./contacts", "phone", "resume:", ""});
+        EXPECT_EQ(opened.previous_client_anchor, "c1") << "open_device_store reads the same columns";
+        EXPECT_EQ(opened.previous_seen_modseq, 4);
         // Another local store of the device is another view of the same datastore.
         auto sim = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./sim");
         EXPECT_NE(sim.id, contacts.id);

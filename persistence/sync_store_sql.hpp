@@ -14,15 +14,18 @@ inline constexpr const char* upsert_device_store =
     "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = EXCLUDED.remote_uri "
     "RETURNING device_store_id, coalesce(client_last_anchor, ''), coalesce(server_last_anchor, ''), "
-    "last_modseq_seen, needs_slow_sync, sync_filter";
+    "last_modseq_seen, needs_slow_sync, sync_filter, coalesce(previous_client_anchor, ''), previous_modseq_seen";
 // The sync window in effect for device $2: its own (all four columns set, or none), else its tenant's.
 inline constexpr const char* window_of_device =
     "SELECT coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, t.window_future_days), "
     "coalesce(d.window_max_items, t.window_max_items), "
     "coalesce(d.window_max_photo_bytes, t.window_max_photo_bytes) "
     "FROM devices d JOIN tenants t ON t.tenant_id = d.tenant_id WHERE d.tenant_id = $1 AND d.device_id = $2";
+inline constexpr const char* require_slow_sync =
+    "UPDATE device_stores SET needs_slow_sync = true WHERE tenant_id = $1 AND device_store_id = $2";
 inline constexpr const char* save_device_store =
-    "UPDATE device_stores SET client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
+    "UPDATE device_stores SET previous_client_anchor = client_last_anchor, previous_modseq_seen = last_modseq_seen, "
+    "client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
     "needs_slow_sync = $6, sync_filter = $7, last_sync_at = now() WHERE tenant_id = $1 AND device_store_id = $2";
 
 // The datastore row stays locked until commit: modseqs become visible in the order they were taken.
@@ -51,14 +54,15 @@ inline constexpr const char* find_item =
 // keys of one item come back joined by \x1f. The cost is bounded by keys x cap, never by the datastore's size.
 inline constexpr const char* twin_candidates =
     "SELECT h.guid, h.content, h.modseq, string_agg(h.match_key, chr(31) ORDER BY h.match_key), "
-    "h.item_id "
+    "h.item_id, h.mapped "
     "FROM (SELECT DISTINCT unnest($4::text[])) AS q(key) CROSS JOIN LATERAL (SELECT k.match_key, i.item_id, i.guid, "
-    "i.content, "
-    "i.modseq FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
+    "i.content, i.modseq, m.revision IS NOT NULL AS mapped "
+    "FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
+    "LEFT JOIN LATERAL (SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m "
+    "WHERE m.tenant_id = $1 AND m.device_store_id = $3 AND m.item_id = k.item_id) AS m ON true "
     "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = q.key AND NOT i.deleted "
-    "AND coalesce((SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) FROM mappings m "
-    "WHERE m.tenant_id = $1 AND m.device_store_id = $3 AND m.item_id = k.item_id), -1) < 0 "
-    "ORDER BY k.item_id LIMIT $5) AS h GROUP BY h.item_id, h.guid, h.content, h.modseq ORDER BY h.item_id";
+    "AND coalesce(m.revision, -1) < 0 "
+    "ORDER BY k.item_id LIMIT $5) AS h GROUP BY h.item_id, h.guid, h.content, h.modseq, h.mapped ORDER BY h.item_id";
 inline constexpr const char* conflict_policy = "SELECT conflict_policy FROM tenants WHERE tenant_id = $1";
 inline constexpr const char* current_modseq =
     "SELECT modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
@@ -101,12 +105,11 @@ inline constexpr const char* mapping_of_luid =
 // One primary-key probe per LUID (LATERAL, OFFSET 0 so it stays one): `luid = ANY($3)` under a generic plan
 // made while the table was small scans the device's mappings and searches the array per row. Keys hidden as
 // (SELECT $n), or a device store the statistics do not know yet makes any index on it look unique.
-inline constexpr const char* held_mappings =
-    "SELECT m.luid, i.guid, m.revision FROM unnest($3::text[]) AS u(l) CROSS JOIN LATERAL (SELECT m.luid, "
-    "m.item_id, GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m "
-    "WHERE m.tenant_id = (SELECT $1::bigint) AND m.device_store_id = (SELECT $2::bigint) AND m.luid = u.l "
-    "OFFSET 0) AS m JOIN items i "
-    "ON i.tenant_id = $1 AND i.item_id = m.item_id WHERE m.revision >= 0";
+inline constexpr const char* mappings_of_luids =
+    "SELECT m.luid, i.guid, m.revision, i.item_id, i.modseq, i.deleted FROM unnest($3::text[]) AS u(l) CROSS JOIN "
+    "LATERAL (SELECT m.luid, m.item_id, GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision "
+    "FROM mappings m WHERE m.tenant_id = (SELECT $1::bigint) AND m.device_store_id = (SELECT $2::bigint) "
+    "AND m.luid = u.l OFFSET 0) AS m JOIN items i ON i.tenant_id = $1 AND i.item_id = m.item_id";
 inline constexpr const char* confirmed_luid =
     "SELECT luid FROM mappings WHERE tenant_id = $1 AND device_store_id = $2 AND item_id = " SYNCML_ITEM_OF_STORE
     " AND GREATEST(last_modseq_sent, last_modseq_received) >= 0";

@@ -121,15 +121,26 @@ TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_pe
         ASSERT_TRUE(mapping);
         EXPECT_EQ(mapping->guid, bob.guid);
         EXPECT_EQ(mapping->revision, bob.modseq);
-        auto held = s.held_mappings(tenant_, phone, {"L1", "L2"});
+        auto held = s.mappings_of_luids(tenant_, phone, {"L1", "L2"});
         ASSERT_EQ(held.size(), 1u);
-        EXPECT_EQ(held[0].first, "L1");
-        EXPECT_EQ(held[0].second.guid, bob.guid);
+        EXPECT_EQ(held[0].luid, "L1");
+        EXPECT_EQ(held[0].guid, bob.guid);
+        EXPECT_EQ(held[0].revision, bob.modseq);
+        EXPECT_EQ(held[0].item_modseq, bob.modseq);
+        EXPECT_FALSE(held[0].item_deleted);
         s.unconfirm_mappings(tenant_, phone);
         EXPECT_EQ(s.mapping_of_luid(tenant_, phone, "L1")->revision, -1);
-        EXPECT_TRUE(s.held_mappings(tenant_, phone, {"L1"}).empty());
+        auto unconfirmed = s.mappings_of_luids(tenant_, phone, {"L1"});
+        ASSERT_EQ(unconfirmed.size(), 1u) << "an unconfirmed mapping is listed too";
+        EXPECT_EQ(unconfirmed[0].revision, -1);
         EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"}).size(), 2u) << "unconfirmed: a candidate again";
         EXPECT_EQ(s.conflict_policy(tenant_), "merge");
+        auto gone = s.delete_item(tenant_, ds, bob.guid);
+        ASSERT_TRUE(gone);
+        auto tombstone = s.mappings_of_luids(tenant_, phone, {"L1"});
+        ASSERT_EQ(tombstone.size(), 1u) << "a mapping of a deleted item is listed with the deletion";
+        EXPECT_TRUE(tombstone[0].item_deleted);
+        EXPECT_EQ(tombstone[0].item_modseq, gone->modseq);
     });
 }
 

@@ -101,11 +101,19 @@ void acknowledge_alert(run& r, const alert& cmd, const store_state& s, int code)
 // A slow sync or refresh forgets which items the device holds (its mappings are confirmed afresh), but its anchors
 // change only when it completes. Until then the device store waits for one (needs_slow_sync, cleared when a sync
 // completes): a two-way sync after an interrupted one would send every item as new and drop the deletes.
-void start_over(run& r, persistence::device_store_record ds) {
+void start_over(run& r, const persistence::device_store_record& ds) {
     r.store.unconfirm_mappings(r.tenant(), ds.id);
-    if (ds.needs_slow_sync) return;
-    ds.needs_slow_sync = true;
-    r.store.save_device_store(r.tenant(), ds);
+    if (!ds.needs_slow_sync) r.store.require_slow_sync(r.tenant(), ds.id);
+}
+
+// What the device had seen by its last completed sync, as far as the server knows: a client that lost the completion
+// of its last sync (the reply never arrived, or it rolled that session back) presents the anchor of the one before.
+// Any other anchor, or none (the Synthesis engine drops its anchor when a session fails), gets the last completed
+// sync's: 0 for a device that never completed one, or that was reset.
+std::int64_t last_seen_by_device(const sync_anchor& anchor, const persistence::device_store_record& ds) {
+    const auto last = anchor.last.value_or("");
+    if (!last.empty() && last != ds.client_anchor && last == ds.previous_client_anchor) return ds.previous_seen_modseq;
+    return ds.last_seen_modseq;
 }
 
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
@@ -145,6 +153,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
         s.kind = *kind;
         s.datastore_id = datastore_id;
         s.device_store_id = ds.id;
+        s.last_seen_modseq = last_seen_by_device(anchor, ds);
         // Nothing to resume (see resumable_store): restart safely.
         auto mode = requested ? granted_mode(*requested, anchor, ds) : sync_modes::slow_sync;
         s.mode = mode.alert_code();

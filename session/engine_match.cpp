@@ -132,16 +132,26 @@ bool item_applier::only_own_items() {
 void item_applier::apply_slow(std::vector<incoming_item>& batch) {
     std::vector<std::optional<matching::item>> parsed;
     parsed.reserve(batch.size());
+    std::vector<std::string> luids;
     for (auto& in : batch) {
         parsed.push_back(parse_canonical(in.content));
         in.keys = index_keys(in.content, parsed.back() ? &*parsed.back() : nullptr);
+        luids.push_back(in.luid);
     }
-    auto pairs = pair_batch(batch, parsed);
+    std::map<std::string, persistence::luid_mapping> mapped;
+    for (auto& m : r_.store.mappings_of_luids(r_.tenant(), s_.device_store_id, luids)) mapped[m.luid] = std::move(m);
+    auto pairs = pair_batch(batch, parsed, mapped);
     for (std::size_t i = 0; i < batch.size(); ++i) {
         auto& in = batch[i];
         const matching::item* item = parsed[i] ? &*parsed[i] : nullptr;
+        auto m = mapped.find(in.luid);
+        const persistence::luid_mapping* mapping = m == mapped.end() ? nullptr : &m->second;
         if (!pairs[i]) {
-            add_new(in, item);
+            if (mapping && deleted_since_last_sync(*mapping, item)) {
+                leave_deleted(in, *mapping);
+            } else {
+                add_new(in, item);
+            }
             continue;
         }
         const auto& p = *pairs[i];
@@ -150,22 +160,68 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
             set_status(in, status_codes::ok);
             continue;
         }
-        auto result = matching::merge(*p.stored_item, *item, caps_for(in.mime, *p.stored_item), policy(),
+        auto chosen = changed_since_last_sync(p) ? conflict_policy::server_wins : policy();
+        auto result = matching::merge(*p.stored_item, *item, caps_for(in.mime, *p.stored_item), chosen,
                                       matching::merge_mode::slow_sync);
         store_merged(in, p.stored, result, item);
         if (!result.keep_both) set_status(in, status_codes::ok);
     }
 }
 
+// After a session that did not complete (a device that rolled it back, a client that slow-syncs after any failure),
+// the device's copy of an item may predate what the server did since the device's last completed sync (as its Last
+// anchor tells: see last_seen_by_device). That holds only for items the device held before this slow sync (it has a
+// mapping of them, unconfirmed now), and only in a sync where the server sends its items: a refresh from the client
+// makes the device's data the server's, whatever it was.
+bool item_applier::recovering(std::int64_t modseq) const {
+    return s_.last_seen_modseq > 0 && modseq > s_.last_seen_modseq && sync_mode::granted(s_.mode).server_sends();
+}
+
+// The device sends its copy of an item it held, changed on the server since it last saw it: the server's is newer,
+// unless the device changed it too, which a slow sync cannot tell. The server's copy wins; the device gets it back.
+bool item_applier::changed_since_last_sync(const paired& p) {
+    if (!p.held_before || !recovering(p.stored.modseq)) return false;
+    const auto& stored = p.stored;
+    persistence::log_event(spdlog::level::debug, "merge",
+                           {{"device", r_.in.header.source.loc_uri},
+                            {"guid", stored.guid},
+                            {"decision", "slow sync: the server's copy changed since the device's last sync wins"}});
+    return true;
+}
+
+// The device sends its copy of an item deleted on the server since it last saw it (the Delete never reached it, or
+// the device rolled back the session it came in): it goes from the device, unless the copy holds something the
+// deleted item did not (an edit made on the device), which then comes back as a new item, as a Replace of a deleted
+// item does in a two-way sync.
+bool item_applier::deleted_since_last_sync(const persistence::luid_mapping& m, const matching::item* incoming) {
+    if (m.revision >= 0 || !m.item_deleted || !recovering(m.item_modseq) || !incoming) return false;
+    auto tombstone = r_.store.find_item(r_.tenant(), s_.datastore_id, m.guid);
+    if (!tombstone || !tombstone->deleted) return false;
+    auto last = parse_canonical(tombstone->content);
+    if (!last) return false;
+    auto result = matching::merge(*last, *incoming, caps(""), conflict_policy::merge, matching::merge_mode::slow_sync);
+    return !result.stored_changed && !result.keep_both;
+}
+
+// Package 4 deletes the device's copy (engine_out.cpp: a removal); the server keeps its tombstone.
+void item_applier::leave_deleted(const incoming_item& in, const persistence::luid_mapping& m) {
+    set_status(in, status_codes::ok);
+    bool queued = std::any_of(s_.removals.begin(), s_.removals.end(), [&](const auto& c) { return c.guid == m.guid; });
+    if (!queued) s_.removals.push_back({m.guid, m.item_modseq, true, in.luid, m.item_id});
+    persistence::log_event(spdlog::level::debug, "merge",
+                           {{"device", r_.in.header.source.loc_uri},
+                            {"guid", m.guid},
+                            {"decision", "slow sync: deleted on the server since the device's last sync"}});
+}
+
 // Items the device already sent in this slow sync (before an interruption it resumes from) update
 // their item instead of looking for a twin: the device holds them confirmed.
-std::vector<std::optional<item_applier::paired>> item_applier::held_pairs(const std::vector<incoming_item>& batch) {
+std::vector<std::optional<item_applier::paired>> item_applier::held_pairs(
+    const std::vector<incoming_item>& batch, const std::map<std::string, persistence::luid_mapping>& mapped) {
     std::vector<std::optional<paired>> out(batch.size());
-    std::vector<std::string> luids;
-    for (const auto& in : batch) luids.push_back(in.luid);
     std::map<std::string, std::string> guid_of;
-    for (auto& [luid, mapping] : r_.store.held_mappings(r_.tenant(), s_.device_store_id, luids)) {
-        guid_of[luid] = mapping.guid;
+    for (const auto& [luid, mapping] : mapped) {
+        if (mapping.revision >= 0 && !mapping.item_deleted) guid_of[luid] = mapping.guid;
     }
     for (std::size_t i = 0; i < batch.size() && !guid_of.empty(); ++i) {
         auto found = guid_of.find(batch[i].luid);
@@ -197,8 +253,9 @@ struct candidate_set {
 };
 
 std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
-    const std::vector<incoming_item>& batch, const std::vector<std::optional<matching::item>>& parsed) {
-    auto out = held_pairs(batch);
+    const std::vector<incoming_item>& batch, const std::vector<std::optional<matching::item>>& parsed,
+    const std::map<std::string, persistence::luid_mapping>& mapped) {
+    auto out = held_pairs(batch, mapped);
     std::vector<std::vector<std::string>> keys(batch.size());
     std::vector<std::string> all;
     for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -218,7 +275,7 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
         for (auto c : *same) {
             if (found.used[c]) continue;
             found.used[c] = true;
-            out[i] = paired{record_of(found.items[c]), std::nullopt, true};
+            out[i] = paired{record_of(found.items[c]), std::nullopt, true, found.items[c].mapped};
             break;
         }
     }
@@ -260,8 +317,8 @@ void item_applier::pair_scored(candidate_set& found, const std::vector<std::vect
         lists.push_back(std::move(list));
     }
     for (const auto& pair : matching::assign_twins(incoming, stored, lists)) {
-        out[incoming_at[pair.incoming]] =
-            paired{record_of(found.items[stored_at[pair.stored]]), std::move(stored[pair.stored]), false};
+        const auto& twin = found.items[stored_at[pair.stored]];
+        out[incoming_at[pair.incoming]] = paired{record_of(twin), std::move(stored[pair.stored]), false, twin.mapped};
     }
 }
 

@@ -3,6 +3,7 @@
 // pairing (slow and refresh-from-client syncs), field merge against the device's CTCap and conflict
 // resolution by the tenant's policy (issue 7).
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,15 +44,25 @@ class item_applier {
     struct paired {
         persistence::item_record stored;
         std::optional<matching::item> stored_item;
-        bool identical = false;  // same content: nothing to merge
+        bool identical = false;    // same content: nothing to merge
+        bool held_before = false;  // a twin the device held before this slow sync (twin_candidate::mapped)
     };
 
     void apply_slow(std::vector<incoming_item>& batch);
-    std::vector<std::optional<paired>> held_pairs(const std::vector<incoming_item>& batch);
+    // `mapped`: the device's mappings of the batch's LUIDs, by LUID.
+    std::vector<std::optional<paired>> held_pairs(const std::vector<incoming_item>& batch,
+                                                  const std::map<std::string, persistence::luid_mapping>& mapped);
+    // Slow sync after an interrupted session: the device's copy predates a change or delete the server made since the
+    // device's last completed sync.
+    bool recovering(std::int64_t modseq) const;
+    bool changed_since_last_sync(const paired& p);
+    bool deleted_since_last_sync(const persistence::luid_mapping& m, const matching::item* incoming);
+    void leave_deleted(const incoming_item& in, const persistence::luid_mapping& m);
     void apply_one(incoming_item& in);
     // Pairs batch items with candidates; result[i] is the pair of batch[i], if any.
     std::vector<std::optional<paired>> pair_batch(const std::vector<incoming_item>& batch,
-                                                  const std::vector<std::optional<matching::item>>& parsed);
+                                                  const std::vector<std::optional<matching::item>>& parsed,
+                                                  const std::map<std::string, persistence::luid_mapping>& mapped);
     void pair_scored(candidate_set& found, const std::vector<std::vector<std::string>>& keys,
                      const std::vector<std::optional<matching::item>>& parsed, std::vector<std::optional<paired>>& out);
     void add_new(incoming_item& in, const matching::item* parsed);

@@ -243,7 +243,7 @@ bool refused(const outgoing_change& change) {
 // Records what the device holds once the message with the commands arrived. A command the client refused (4xx/5xx,
 // e.g. 420 device full, 514 cancelled) is not recorded: its change goes out again in the device's next sync (the
 // store's resend_after), a Replace of an item the device lost (404, 410) as an Add.
-void delivered(run& r, store_state& s) {
+void delivered(run& r, store_state& s, bool completing) {
     std::vector<std::pair<persistence::item_ref, std::int64_t>> held;
     std::vector<persistence::item_ref> removed;
     for (const auto& change : s.in_flight) {
@@ -263,8 +263,10 @@ void delivered(run& r, store_state& s) {
             ++s.sent_add;
         }
     }
-    if (!held.empty() || !removed.empty())
+    if (!held.empty() || !removed.empty()) {
         r.store.record_delivery(r.tenant(), s.datastore_id, s.device_store_id, held, removed);
+        if (!completing) mark_delivery(r, s);
+    }
     s.in_flight.clear();
 }
 
@@ -377,8 +379,8 @@ void note_command_ids(run& r, const std::vector<sent_position>& sent) {
 }
 
 // The client answered our previous reply, so it holds what that reply carried.
-void acknowledge_delivery(run& r) {
-    for (auto& s : r.st.stores) delivered(r, s);
+void acknowledge_delivery(run& r, bool completing) {
+    for (auto& s : r.st.stores) delivered(r, s, completing);
 }
 
 }  // namespace
@@ -407,7 +409,7 @@ void start_server_changes(run& r) {
 }
 
 void fill_server_changes(run& r, std::size_t budget) {
-    acknowledge_delivery(r);
+    acknowledge_delivery(r, false);
     item_reader reader;
     bool done = true;
     std::vector<sent_position> sent;
@@ -431,8 +433,18 @@ void fill_server_changes(run& r, std::size_t budget) {
     }
 }
 
+// Only a resume (Alert 225) continues from what a session that did not complete recorded as delivered. A new session
+// cannot know whether the device kept it (a client that rolls back a failed session does not), so the device store
+// needs a slow sync until one completes, and that slow sync finds which of the device's copies are stale
+// (engine_match.hpp). A slow sync or refresh required it at its Alert already (start_over).
+void mark_delivery(run& r, store_state& s) {
+    if (s.delivery_marked || sync_mode::granted(s.mode).everything) return;
+    r.store.require_slow_sync(r.tenant(), s.device_store_id);
+    s.delivery_marked = true;
+}
+
 void complete_session(run& r) {
-    acknowledge_delivery(r);
+    acknowledge_delivery(r, true);
     for (auto& s : r.st.stores) {
         // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
         // the package up to its end, except the changes it refused; a client that answered our Alert with 508

@@ -59,6 +59,9 @@ void finish_client_changes(run& r);
 void start_server_changes(run& r);
 void fill_server_changes(run& r, std::size_t budget);
 void complete_session(run& r);
+// This session recorded something of its package 4 as held by the device (a delivery, a Map) ahead of the anchors,
+// which change only when it completes: until then the device store needs a slow sync (engine_out.cpp).
+void mark_delivery(run& r, store_state& s);
 
 // store_names.cpp
 store_state* find_store(session_state& st, const std::string& server_uri);

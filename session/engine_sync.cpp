@@ -297,7 +297,10 @@ void handle_map(run& r, const map& cmd) {
         w.at_most = s->upto_modseq;
         writes.push_back(std::move(w));
     }
-    if (!writes.empty()) r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
+    if (writes.empty()) return;
+    r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
+    // The Final of package 5 completes the session in this message, which clears the mark again.
+    if (!(r.st.current == phase::map && r.in.body.final)) mark_delivery(r, *s);
 }
 
 namespace {

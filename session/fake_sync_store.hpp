@@ -123,7 +123,15 @@ class fake_sync_store final : public persistence::sync_store {
         return ds;
     }
     void save_device_store(std::int64_t, const persistence::device_store_record& ds) override {
-        device_stores[ds.id] = ds;
+        auto& row = device_stores[ds.id];
+        auto previous_anchor = row.client_anchor;
+        auto previous_seen = row.last_seen_modseq;
+        row = ds;
+        row.previous_client_anchor = previous_anchor;
+        row.previous_seen_modseq = previous_seen;
+    }
+    void require_slow_sync(std::int64_t, std::int64_t device_store) override {
+        device_stores.at(device_store).needs_slow_sync = true;
     }
 
     persistence::item_record add_item(std::int64_t, std::int64_t ds, const std::string& content,
@@ -164,8 +172,9 @@ class fake_sync_store final : public persistence::sync_store {
         for (const auto& it : items) {
             if (it.datastore != ds || it.deleted) continue;
             auto& m = mappings[device_store];
-            if (auto found = m.find(it.guid); found != m.end() && found->second.modseq >= 0) continue;
-            persistence::twin_candidate c{it.guid, it.content, it.modseq, {}};
+            auto found = m.find(it.guid);
+            if (found != m.end() && found->second.modseq >= 0) continue;
+            persistence::twin_candidate c{it.guid, it.content, it.modseq, {}, 0, found != m.end()};
             for (const auto& k : it.keys) {
                 if (std::find(keys.begin(), keys.end(), k) == keys.end()) continue;
                 if (++per_key[k] <= persistence::k_candidates_per_key) c.keys.push_back(k);
@@ -246,12 +255,14 @@ class fake_sync_store final : public persistence::sync_store {
         }
         return std::nullopt;
     }
-    std::vector<std::pair<std::string, persistence::mapping_record>> held_mappings(
-        std::int64_t, std::int64_t device_store, const std::vector<std::string>& luids) override {
-        std::vector<std::pair<std::string, persistence::mapping_record>> out;
+    std::vector<persistence::luid_mapping> mappings_of_luids(std::int64_t, std::int64_t device_store,
+                                                             const std::vector<std::string>& luids) override {
+        std::vector<persistence::luid_mapping> out;
         for (const auto& [guid, m] : mappings[device_store]) {
-            if (m.modseq >= 0 && std::find(luids.begin(), luids.end(), m.luid) != luids.end())
-                out.emplace_back(m.luid, persistence::mapping_record{guid, m.modseq});
+            if (std::find(luids.begin(), luids.end(), m.luid) == luids.end()) continue;
+            for (const auto& it : items) {
+                if (it.guid == guid) out.push_back({m.luid, guid, m.modseq, 0, it.modseq, it.deleted});
+            }
         }
         return out;
     }

@@ -122,6 +122,8 @@ std::string encode_store(const store_state& s) {
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
     if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
+    if (s.last_seen_modseq >= 0) w.put("seen", s.last_seen_modseq);
+    if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
@@ -192,7 +194,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"own_modseqs", &store_state::own_modseqs},   {"out_pos", &store_state::out_position},
         {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
         {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
-        {"limit_room", &store_state::limit_room}};
+        {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
@@ -201,6 +203,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "resumed") s.resumed = value == "1";
     if (name == "slow_required") s.slow_sync_required = value == "1";
     if (name == "rescan") s.rescan = value == "1";
+    if (name == "delivery_marked") s.delivery_marked = value == "1";
     if (name == "out" || name == "flight" || name == "removal") {
         outgoing_change change;
         if (!decode_change(value, change)) return false;

@@ -55,7 +55,13 @@ struct store_state {
     std::string client_next;  // anchors to store when the session completes
     std::string server_next;
     std::int64_t upto_modseq = 0;  // modseq the device has seen once package 4 is acknowledged
-    std::string device_mime;       // format the device wants for its items
+    // The modseq the device had seen by its last completed sync (-1: unknown, state of an older version). A slow sync
+    // takes a server item changed after it as newer than the device's copy (engine_match.hpp).
+    std::int64_t last_seen_modseq = -1;
+    // This session recorded something of its package 4 as held by the device before completing: the device store
+    // then needs a slow sync unless this session completes or is resumed (engine_out.cpp, mark_delivery).
+    bool delivery_marked = false;
+    std::string device_mime;  // format the device wants for its items
     std::string device_version;
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;

@@ -27,7 +27,9 @@ session_state sample_state() {
     store.out_partial = "g6";
     store.out_offset = 1200;
     store.out_count = 31;
-    store.limit_room = 0;  // full: not the same as no limit
+    store.limit_room = 0;        // full: not the same as no limit
+    store.last_seen_modseq = 0;  // a device that has seen nothing: not the same as unknown
+    store.delivery_marked = true;
     store.outgoing.push_back({"g6", 6, false, ""});
     store.outgoing.push_back({"g7", 7, true, "17", 42});
     store.in_flight.push_back({"g0", 4, false, "12"});
@@ -67,6 +69,10 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     session_state unlimited;
     unlimited.stores.emplace_back();
     EXPECT_EQ(decode_state(encode_state(unlimited))->stores.at(0).limit_room, -1) << "no limit unless one was set";
+    EXPECT_EQ(store.last_seen_modseq, 0);
+    EXPECT_TRUE(store.delivery_marked);
+    EXPECT_EQ(decode_state(encode_state(unlimited))->stores.at(0).last_seen_modseq, -1) << "unknown stays unknown";
+    EXPECT_FALSE(decode_state(encode_state(unlimited))->stores.at(0).delivery_marked);
     EXPECT_TRUE(store.outgoing.empty()) << "the queue is read again from the cursor, never stored";
     ASSERT_TRUE(store.partial);
     EXPECT_EQ(store.partial->legacy_data, std::string("x\0y=1:2", 7));

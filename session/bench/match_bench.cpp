@@ -70,6 +70,7 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(persistence::device_store_record, device_store,
                    (int64_t t, int64_t d, int64_t ds, const std::string& r), (t, d, ds, r))
     SYNCML_FORWARD(void, save_device_store, (int64_t t, const persistence::device_store_record& s), (t, s))
+    SYNCML_FORWARD(void, require_slow_sync, (int64_t t, int64_t s), (t, s))
     SYNCML_FORWARD(persistence::item_record, add_item,
                    (int64_t t, int64_t ds, const std::string& c, const std::vector<std::string>& k), (t, ds, c, k))
     SYNCML_FORWARD(std::optional<persistence::item_record>, replace_item,
@@ -108,8 +109,9 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(std::optional<std::string>, guid_for_luid, (int64_t t, int64_t s, const std::string& l), (t, s, l))
     SYNCML_FORWARD(std::optional<persistence::mapping_record>, mapping_of_luid,
                    (int64_t t, int64_t s, const std::string& l), (t, s, l))
-    using held = std::vector<std::pair<std::string, persistence::mapping_record>>;
-    SYNCML_FORWARD(held, held_mappings, (int64_t t, int64_t s, const std::vector<std::string>& l), (t, s, l))
+    using luid_mappings = std::vector<persistence::luid_mapping>;
+    SYNCML_FORWARD(luid_mappings, mappings_of_luids, (int64_t t, int64_t s, const std::vector<std::string>& l),
+                   (t, s, l))
     SYNCML_FORWARD(std::optional<std::string>, confirmed_luid, (int64_t t, int64_t s, const std::string& g), (t, s, g))
     SYNCML_FORWARD(void, set_mapping, (int64_t t, int64_t s, const std::string& l, const std::string& g, int64_t m),
                    (t, s, l, g, m))
