@@ -42,7 +42,8 @@ constexpr const char* k_device_stores =
     "SELECT ds.name AS datastore, s.remote_uri, "
     "nullif(concat_ws(' ', s.content_type, s.content_version), '') AS format, "
     SYNCML_ISO_UTC("s.last_sync_at") " AS last_sync, s.needs_slow_sync, "
-    "(SELECT count(*) FROM mappings m WHERE m.tenant_id = s.tenant_id AND m.device_store_id = s.device_store_id) "
+    "(SELECT count(*) FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id "
+    "WHERE m.tenant_id = s.tenant_id AND m.device_store_id = s.device_store_id AND NOT i.deleted) "
     "AS mapped FROM device_stores s JOIN datastores ds ON ds.tenant_id = s.tenant_id "
     "AND ds.datastore_id = s.datastore_id WHERE s.tenant_id = $1 AND s.device_id = $2 ORDER BY ds.name, s.remote_uri";
 

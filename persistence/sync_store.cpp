@@ -106,7 +106,8 @@ class pg_sync_store final : public pg_session_store {
         for (const auto& row : exec_sql(tx_, sql::twin_candidates, tenant, datastore, device_store,
                                         text_array(match_keys), k_candidates_per_key)) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
-                           split_keys(row[3].as<std::string>()), row[4].as<int64_t>(), row[5].as<bool>()});
+                           split_keys(row[3].as<std::string>()), row[4].as<int64_t>(), row[5].as<bool>(),
+                           row[6].as<int64_t>()});
         }
         return out;
     }

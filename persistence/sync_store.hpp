@@ -80,6 +80,9 @@ struct twin_candidate {
     std::int64_t item_id = 0;
     // The device store has an unconfirmed mapping of the item: the device held it before this slow sync.
     bool mapped = false;
+    // The modseq at which the device last sent the item, or was mapped to it, before this slow sync (-1: unknown):
+    // a copy the device itself wrote at the item's modseq is no stale copy.
+    std::int64_t sent_by_device = -1;
 };
 
 // The device's id for a server item and the modseq it last sent or received (-1: unconfirmed, the

@@ -54,15 +54,18 @@ inline constexpr const char* find_item =
 // keys of one item come back joined by \x1f. The cost is bounded by keys x cap, never by the datastore's size.
 inline constexpr const char* twin_candidates =
     "SELECT h.guid, h.content, h.modseq, string_agg(h.match_key, chr(31) ORDER BY h.match_key), "
-    "h.item_id, h.mapped "
+    "h.item_id, h.mapped, h.sent_by_device "
     "FROM (SELECT DISTINCT unnest($4::text[])) AS q(key) CROSS JOIN LATERAL (SELECT k.match_key, i.item_id, i.guid, "
-    "i.content, i.modseq, m.revision IS NOT NULL AS mapped "
+    "i.content, i.modseq, m.revision IS NOT NULL AS mapped, "
+    "CASE WHEN m.received <= -2 THEN -2 - m.received ELSE -1 END AS sent_by_device "
     "FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
-    "LEFT JOIN LATERAL (SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m "
+    "LEFT JOIN LATERAL (SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision, "
+    "m.last_modseq_received AS received FROM mappings m "
     "WHERE m.tenant_id = $1 AND m.device_store_id = $3 AND m.item_id = k.item_id) AS m ON true "
     "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = q.key AND NOT i.deleted "
     "AND coalesce(m.revision, -1) < 0 "
-    "ORDER BY k.item_id LIMIT $5) AS h GROUP BY h.item_id, h.guid, h.content, h.modseq, h.mapped ORDER BY h.item_id";
+    "ORDER BY k.item_id LIMIT $5) AS h GROUP BY h.item_id, h.guid, h.content, h.modseq, h.mapped, h.sent_by_device "
+    "ORDER BY h.item_id";
 inline constexpr const char* conflict_policy = "SELECT conflict_policy FROM tenants WHERE tenant_id = $1";
 inline constexpr const char* current_modseq =
     "SELECT modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
@@ -123,9 +126,10 @@ inline constexpr const char* insert_mapping =
 inline constexpr const char* touch_mapping =
     "UPDATE mappings SET last_modseq_sent = $4 WHERE tenant_id = $1 AND device_store_id = $2 AND item_id "
     "= " SYNCML_ITEM_OF_STORE;
+// Unconfirmed: both below 0. last_modseq_received keeps what it was as -2 - it (twin_candidates reads it back).
 inline constexpr const char* unconfirm_mappings =
-    "UPDATE mappings SET last_modseq_sent = -1, last_modseq_received = -1 "
-    "WHERE tenant_id = $1 AND device_store_id = $2";
+    "UPDATE mappings SET last_modseq_sent = -1, last_modseq_received = CASE WHEN last_modseq_received >= 0 THEN "
+    "-2 - last_modseq_received ELSE last_modseq_received END WHERE tenant_id = $1 AND device_store_id = $2";
 
 #undef SYNCML_ITEM_OF_STORE
 

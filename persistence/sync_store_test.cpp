@@ -133,7 +133,14 @@ TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_pe
         auto unconfirmed = s.mappings_of_luids(tenant_, phone, {"L1"});
         ASSERT_EQ(unconfirmed.size(), 1u) << "an unconfirmed mapping is listed too";
         EXPECT_EQ(unconfirmed[0].revision, -1);
-        EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"}).size(), 2u) << "unconfirmed: a candidate again";
+        auto again = s.twin_candidates(tenant_, ds, phone, {"tel:1"});
+        ASSERT_EQ(again.size(), 2u) << "unconfirmed: a candidate again";
+        EXPECT_FALSE(again[0].mapped) << "ann was never the phone's";
+        EXPECT_EQ(again[0].sent_by_device, -1);
+        EXPECT_TRUE(again[1].mapped) << "bob was the phone's before";
+        EXPECT_EQ(again[1].sent_by_device, bob.modseq) << "unconfirming keeps what the phone had sent";
+        s.unconfirm_mappings(tenant_, phone);
+        EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"})[1].sent_by_device, bob.modseq) << "and again";
         EXPECT_EQ(s.conflict_policy(tenant_), "merge");
         auto gone = s.delete_item(tenant_, ds, bob.guid);
         ASSERT_TRUE(gone);

@@ -179,8 +179,10 @@ bool item_applier::recovering(std::int64_t modseq) const {
 
 // The device sends its copy of an item it held, changed on the server since it last saw it: the server's is newer,
 // unless the device changed it too, which a slow sync cannot tell. The server's copy wins; the device gets it back.
+// A change the device itself sent (the server's copy is at the modseq of its last write from the device) is no news to
+// it: whatever it holds now is as new or newer, and the tenant's policy applies as in any slow sync.
 bool item_applier::changed_since_last_sync(const paired& p) {
-    if (!p.held_before || !recovering(p.stored.modseq)) return false;
+    if (!p.held_before || !recovering(p.stored.modseq) || p.stored.modseq <= p.sent_by_device) return false;
     const auto& stored = p.stored;
     persistence::log_event(spdlog::level::debug, "merge",
                            {{"device", r_.in.header.source.loc_uri},
@@ -275,7 +277,8 @@ std::vector<std::optional<item_applier::paired>> item_applier::pair_batch(
         for (auto c : *same) {
             if (found.used[c]) continue;
             found.used[c] = true;
-            out[i] = paired{record_of(found.items[c]), std::nullopt, true, found.items[c].mapped};
+            out[i] = paired{record_of(found.items[c]), std::nullopt, true, found.items[c].mapped,
+                            found.items[c].sent_by_device};
             break;
         }
     }
@@ -318,7 +321,8 @@ void item_applier::pair_scored(candidate_set& found, const std::vector<std::vect
     }
     for (const auto& pair : matching::assign_twins(incoming, stored, lists)) {
         const auto& twin = found.items[stored_at[pair.stored]];
-        out[incoming_at[pair.incoming]] = paired{record_of(twin), std::move(stored[pair.stored]), false, twin.mapped};
+        out[incoming_at[pair.incoming]] =
+            paired{record_of(twin), std::move(stored[pair.stored]), false, twin.mapped, twin.sent_by_device};
     }
 }
 

@@ -44,8 +44,9 @@ class item_applier {
     struct paired {
         persistence::item_record stored;
         std::optional<matching::item> stored_item;
-        bool identical = false;    // same content: nothing to merge
-        bool held_before = false;  // a twin the device held before this slow sync (twin_candidate::mapped)
+        bool identical = false;            // same content: nothing to merge
+        bool held_before = false;          // a twin the device held before this slow sync (twin_candidate::mapped)
+        std::int64_t sent_by_device = -1;  // twin_candidate::sent_by_device
     };
 
     void apply_slow(std::vector<incoming_item>& batch);

@@ -118,6 +118,20 @@ TEST_F(slow_sync_after_interruption, knows_what_a_device_that_lost_its_last_comp
     EXPECT_EQ(store.live_items(store.items.at(0).datastore).size(), 2u);
 }
 
+// A's own edit reached the server in a sync whose completing reply A lost; A kept what it had and edited the contact
+// again before its next sync, which is slow (A presents the previous anchor): the server's copy is A's own, no news
+// to A, and A's newer edit stays.
+TEST_F(slow_sync_after_interruption, keeps_an_edit_the_device_made_after_losing_the_completion_of_its_own) {
+    a.send(a.start(200));
+    auto package4 = a.send(a.changes({{luid_of(a, "Carol"), contact("Carol", "rev-2")}}, true)).reply;
+    ASSERT_TRUE(a.send(a.apply_server_changes(package4)).session_done);  // its reply never arrives
+    a.items.at(luid_of(a, "Carol")) = contact("Carol", "rev-3");
+    slow_sync(a);
+    EXPECT_NE(live_content(store, "Carol").find("rev-3"), std::string::npos);
+    EXPECT_EQ(holding(a, "rev-3"), 1u);
+    EXPECT_EQ(holding(a, "rev-1"), 1u) << "Alice as A received her";
+}
+
 // A refresh from the server gave A new LUIDs for everything it sent before the cut (the Map arrived), then A rolled
 // back to its old items under their old LUIDs: they are still the items A held, and stale where the server changed.
 TEST_F(slow_sync_after_interruption, finds_stale_copies_a_refresh_gave_new_luids) {
@@ -212,6 +226,30 @@ TEST_F(partly_delivered_package_4, makes_the_next_new_session_a_slow_sync_that_c
     // Completed: two-way syncs are granted again.
     reply = a.send(a.start(200)).reply;
     EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "200");
+}
+
+// A slow sync finds many stale copies; the reply carrying some of their Deletes is lost and the phone resumes: they
+// are sent again, not forgotten (the copies would stay on the phone, and come back in its next slow sync).
+TEST_F(partly_delivered_package_4, resends_the_deletes_of_stale_copies_a_lost_reply_carried) {
+    std::vector<testing::change> deletes;
+    for (int i = 0; i < 25; ++i)
+        deletes.push_back({luid_of(b, "Person " + std::to_string(i) + std::string(200, 'x')), ""});
+    b.sync(200, deletes);
+
+    std::map<std::string, std::string> all(a.items.begin(), a.items.end());
+    a.send(testing::with_max_msg_size(a.start(201), 6000));
+    auto reply = a.send(a.changes(all)).reply;
+    ASSERT_FALSE(reply.body.final);
+    a.apply_server_changes(reply);
+    auto lost = a.send(a.more()).reply;  // the phone dies before it reads this one
+    ASSERT_TRUE(testing::sync_of(lost));
+    ASSERT_FALSE(testing::sync_of(lost)->commands.empty());
+
+    EXPECT_EQ(statuses_of(a.send(testing::with_max_msg_size(a.start(225), 6000)).reply, "Alert").at(0)->data, "200");
+    EXPECT_TRUE(a.receive_package4(a.send(a.changes({})).reply));
+    a.finish();
+    EXPECT_EQ(a.items.size(), 5u);
+    EXPECT_EQ(store.live_items(store.items.at(0).datastore).size(), 5u);
 }
 
 // The same cut, with a phone that kept what it received: the slow sync finds it all in place.

@@ -24,7 +24,10 @@ class fake_sync_store final : public persistence::sync_store {
     };
     struct mapping {
         std::string luid;
-        std::int64_t modseq = 0;
+        std::int64_t modseq = 0;  // the revision: what the device last sent or received (-1: unconfirmed)
+        // What it last sent or was mapped at (set_mapping), which touch_mapping leaves; kept by unconfirm_mappings as
+        // the twin_candidate's sent_by_device.
+        std::int64_t received = 0;
     };
 
     std::map<std::string, persistence::device_record> devices;  // by user:uri
@@ -174,7 +177,13 @@ class fake_sync_store final : public persistence::sync_store {
             auto& m = mappings[device_store];
             auto found = m.find(it.guid);
             if (found != m.end() && found->second.modseq >= 0) continue;
-            persistence::twin_candidate c{it.guid, it.content, it.modseq, {}, 0, found != m.end()};
+            persistence::twin_candidate c{it.guid,
+                                          it.content,
+                                          it.modseq,
+                                          {},
+                                          0,
+                                          found != m.end(),
+                                          found != m.end() ? found->second.received : -1};
             for (const auto& k : it.keys) {
                 if (std::find(keys.begin(), keys.end(), k) == keys.end()) continue;
                 if (++per_key[k] <= persistence::k_candidates_per_key) c.keys.push_back(k);
@@ -277,7 +286,7 @@ class fake_sync_store final : public persistence::sync_store {
                      std::int64_t modseq) override {
         auto& m = mappings[device_store];
         std::erase_if(m, [&](const auto& entry) { return entry.second.luid == luid; });
-        m[guid] = mapping{luid, modseq};
+        m[guid] = mapping{luid, modseq, modseq};
     }
     void touch_mapping(std::int64_t, std::int64_t device_store, const std::string& guid, std::int64_t modseq) override {
         auto& m = mappings[device_store];
@@ -287,7 +296,7 @@ class fake_sync_store final : public persistence::sync_store {
         mappings[device_store].erase(guid);
     }
     void unconfirm_mappings(std::int64_t, std::int64_t device_store) override {
-        for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;
+        for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;  // `received` stays, as the SQL keeps it
     }
     std::int64_t live_items(std::int64_t, std::int64_t ds, std::int64_t limit) override {
         ++live_item_counts;
