@@ -187,7 +187,7 @@ class batch_writer {
         std::set<std::string> seen_luids;
         std::set<int64_t> seen_ids;
         std::vector<std::string> map_luids;
-        std::vector<int64_t> map_ids, revisions;
+        std::vector<int64_t> map_ids, revisions, sent_by_device;
         for (auto i = writes_.size(); i-- > 0;) {
             const auto& luid = writes_[i].luid;
             if (luid.empty() || skipped_[i] || ids_[i] == 0 || !seen_luids.insert(luid).second ||
@@ -197,11 +197,14 @@ class batch_writer {
             map_luids.push_back(luid);
             map_ids.push_back(ids_[i]);
             revisions.push_back(writes_[i].send_back && modseq > 0 ? modseq - 1 : modseq);
+            // A Map's mapping is of an item the device received: it records nothing the device itself sent.
+            bool received = writes_[i].at_current && !writes_[i].content;
+            sent_by_device.push_back(received ? -1 : revisions.back());
         }
         if (map_luids.empty()) return;
         mapped_ = map_luids.size();
         exec_sql0(tx_, sql::insert_mappings, tenant_, device_store_, text_array(map_luids), bigint_array(map_ids),
-                  bigint_array(revisions));
+                  bigint_array(revisions), bigint_array(sent_by_device));
     }
 
     // A table without statistics that this batch wrote a fair number of rows into is analyzed, so that the next

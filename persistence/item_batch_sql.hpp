@@ -50,8 +50,10 @@ inline constexpr const char* drop_mappings =
 inline constexpr const char* tables_without_statistics =
     "SELECT c.relname::text FROM pg_class c WHERE c.oid IN ('items'::regclass, 'item_match_keys'::regclass, "
     "'mappings'::regclass) AND c.reltuples <= 0";
+// $5: the revision (last sent); $6: what the device itself sent (-1 for an item it received, mapped by a Map).
 inline constexpr const char* insert_mappings =
     "INSERT INTO mappings (tenant_id, device_store_id, luid, item_id, last_modseq_sent, last_modseq_received) "
-    "SELECT $1, $2, u.l, u.i, u.r, u.r FROM unnest($3::text[], $4::bigint[], $5::bigint[]) AS u(l, i, r)";
+    "SELECT $1, $2, u.l, u.i, u.r, u.v FROM unnest($3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) "
+    "AS u(l, i, r, v)";
 
 }  // namespace syncml::persistence::sql

@@ -129,6 +129,13 @@ TEST_F(item_batch_test, a_map_at_the_current_modseq_skips_deleted_and_unknown_it
             o = observe(s, f, {done.at(0)});
             EXPECT_EQ(s.mapping_of_luid(f.tenant, f.phone, "MA")->revision, replaced->modseq);
             EXPECT_TRUE(s.mapping_of_luid(f.tenant, f.phone, "LB")) << "the LUID keeps its mapping";
+            s.unconfirm_mappings(f.tenant, f.phone);
+            auto held = s.twin_candidates(f.tenant, f.ds, f.phone, {"k:a1"});
+            EXPECT_EQ(held.size(), 1u);
+            for (const auto& c : held) {
+                EXPECT_TRUE(c.mapped);
+                EXPECT_EQ(c.sent_by_device, -1) << "a Map maps an item the phone received, not one it sent";
+            }
         }));
         return o;
     };

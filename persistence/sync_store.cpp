@@ -251,7 +251,11 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
             if (auto replaced = replace_item(tenant, datastore, w.guid, *w.content, w.match_keys))
                 done.modseq = replaced->modseq;
         }
-        if (!w.luid.empty()) {
+        if (w.at_current && !w.content && !w.luid.empty()) {
+            // The device received the item: the mapping records nothing the device itself sent.
+            set_mapping(tenant, device_store, w.luid, done.guid, -1);
+            touch_mapping(tenant, device_store, done.guid, done.modseq);
+        } else if (!w.luid.empty()) {
             set_mapping(tenant, device_store, w.luid, done.guid,
                         w.send_back && done.modseq > 0 ? done.modseq - 1 : done.modseq);
         }

@@ -172,7 +172,8 @@ struct item_write {
     bool send_back = false;
     std::int64_t item_id = 0;  // of an existing item, when known (0: found by `guid`)
     // Without content: map the item at its current modseq (instead of `modseq`), and not at all when it is
-    // deleted or gone, as a client's Map of an item the server sent asks.
+    // deleted or gone, as a client's Map of an item the server sent asks. Such a mapping records the item as
+    // received by the device, not sent by it (see twin_candidate::sent_by_device).
     bool at_current = false;
     // With at_current, when not negative: the mapping's revision is at most this (the modseq the device's copy
     // was sent at, or a bound of it), so that a later change is still sent; a deleted item is then mapped too,
@@ -319,8 +320,8 @@ class sync_store {
                                                    const std::string& guid) = 0;
     virtual std::optional<item_record> find_item(std::int64_t tenant, std::int64_t datastore,
                                                  const std::string& guid) = 0;
-    // Applies `writes` as add_item/replace_item and then set_mapping for each, in order, would. The default
-    // does exactly that; the PostgreSQL store needs a fixed number of statements for the whole batch.
+    // Applies `writes` as add_item/replace_item and then set_mapping (touch_mapping for a Map) would, in order. The
+    // default does exactly that; the PostgreSQL store needs a fixed number of statements for the whole batch.
     virtual std::vector<written_item> write_items(std::int64_t tenant, std::int64_t datastore,
                                                   std::int64_t device_store, const std::vector<item_write>& writes);
     // Live items with one of `match_keys` that `device_store` does not hold confirmed, oldest first, at
