@@ -18,7 +18,7 @@ constexpr std::array k_standard_datastores{"contacts", "calendar", "tasks", "mem
 constexpr const char* k_tenant_columns =
     "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
     "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, tombstone_retention_days, "
-    "window_past_days, window_future_days, window_max_items, window_max_photo_bytes";
+    "window_past_days, window_future_days, window_max_items, window_max_photo_bytes, dav_enabled";
 
 tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
@@ -27,6 +27,7 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.on_conflict = parse_conflict_policy(row[2].as<std::string>()).value_or(conflict_policy::merge);
     tenant.settings.auth_basic = row[3].as<bool>();
     tenant.settings.auth_md5 = row[4].as<bool>();
+    tenant.settings.dav = row["dav_enabled"].as<bool>();
     tenant.settings.binding =
         parse_session_binding(row["session_binding"].as<std::string>()).value_or(session_binding::token_or_address);
     tenant.settings.max_sessions = row[5].as<int>();
@@ -164,15 +165,15 @@ tenant_info add_tenant(database& db, std::string_view name, const tenant_setting
                 "INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
                 "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, "
                 "tombstone_retention_days, window_past_days, window_future_days, window_max_items, "
-                "window_max_photo_bytes) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (name) DO "
+                "window_max_photo_bytes, dav_enabled) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (name) DO "
                 "NOTHING RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
             settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
             settings.tombstone_retention_days, settings.window.past_days, settings.window.future_days,
-            settings.window.max_items, settings.window.max_photo_bytes);
+            settings.window.max_items, settings.window.max_photo_bytes, settings.dav);
         if (rows.empty()) throw already_exists("tenant '" + std::string(name) + "' exists already");
         return tenant_from_row(rows[0]);
     });
@@ -206,14 +207,15 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
                 "UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
                 "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
                 "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11, window_past_days = $12, "
-                "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15 WHERE name = $1 "
+                "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15, dav_enabled = $16 "
+                "WHERE name = $1 "
                 "RETURNING ") +
                 k_tenant_columns,
             std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic, settings.auth_md5,
             settings.max_sessions, settings.max_devices_per_user, settings.max_items_per_datastore,
             settings.max_message_bytes, settings.max_object_bytes, std::string(to_string(settings.binding)),
             settings.tombstone_retention_days, settings.window.past_days, settings.window.future_days,
-            settings.window.max_items, settings.window.max_photo_bytes);
+            settings.window.max_items, settings.window.max_photo_bytes, settings.dav);
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
         auto tenant = tenant_from_row(rows[0]);
         // A password equivalent the tenant no longer needs is not kept.

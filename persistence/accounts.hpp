@@ -38,6 +38,7 @@ struct tenant_settings {
     session_binding binding = session_binding::token_or_address;
     bool auth_basic = true;
     bool auth_md5 = true;
+    bool dav = false;        // CardDAV and CalDAV under /dav/<tenant>/ with the same accounts
     int max_sessions = 100;  // concurrent sync sessions of the tenant
     int max_devices_per_user = 20;
     int max_items_per_datastore = 100000;

@@ -34,7 +34,8 @@ inline constexpr const char* delete_abandoned_chunks =
 
 // Tombstones past the tenant's retention go, with their mappings (ON DELETE CASCADE). A device store that had not
 // seen one of them yet (last_modseq_seen below it) would never learn of that delete: its anchors are cleared so
-// that its next sync is slow, as `admin device reset` does. Returns (tombstones, device stores reset).
+// that its next sync is slow, as `admin device reset` does; the datastore's purged_modseq tells DAV sync tokens from
+// before the purge (they no longer list every deletion). Returns (tombstones, device stores reset).
 inline constexpr const char* purge_tombstones =
     "WITH doomed AS (SELECT i.item_id FROM items i JOIN tenants t ON t.tenant_id = i.tenant_id "
     "WHERE i.tenant_id = $1 AND i.deleted "
@@ -43,6 +44,8 @@ inline constexpr const char* purge_tombstones =
     "purged AS (DELETE FROM items i USING doomed d WHERE i.tenant_id = $1 AND i.item_id = d.item_id "
     "RETURNING i.datastore_id, i.modseq), "
     "horizon AS (SELECT datastore_id, max(modseq) AS modseq FROM purged GROUP BY datastore_id), "
+    "marked AS (UPDATE datastores d SET purged_modseq = GREATEST(d.purged_modseq, h.modseq) FROM horizon h "
+    "WHERE d.tenant_id = $1 AND d.datastore_id = h.datastore_id), "
     "reset AS (UPDATE device_stores ds SET client_last_anchor = NULL, server_last_anchor = NULL, "
     "last_modseq_seen = 0, previous_client_anchor = NULL, previous_modseq_seen = 0, needs_slow_sync = true FROM "
     "horizon h WHERE ds.tenant_id = $1 "

@@ -9,6 +9,7 @@
 #include "persistence/detail/incoming_chunks.hpp"
 #include "persistence/detail/item_batch.hpp"
 #include "persistence/detail/outgoing_batch.hpp"
+#include "persistence/detail/pg_sync_store.hpp"
 #include "persistence/detail/sync_store_session.hpp"
 #include "persistence/pg_arrays.hpp"
 #include "persistence/sync_store_sql.hpp"
@@ -324,6 +325,10 @@ void log_transaction_failure(const db_error& e) {
               {{"retryable", e.retryable()}, {"sqlstate", e.sqlstate()}, {"error", e.what()}});
 }
 }  // namespace
+
+namespace detail {
+std::unique_ptr<sync_store> make_pg_sync_store(pqxx::work& tx) { return std::make_unique<pg_sync_store>(tx); }
+}  // namespace detail
 
 transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work) {
     try {

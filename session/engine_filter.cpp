@@ -9,8 +9,8 @@
 
 #include "matching/filter_codec.hpp"
 #include "matching/filter_fields.hpp"
+#include "matching/item_convert.hpp"
 #include "persistence/log_event.hpp"
-#include "session/item_convert.hpp"
 #include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
@@ -110,7 +110,7 @@ const matching::item_filter* filter_check::filter_of(const store_state& s) {
 bool filter_check::inside(const store_state& s, const std::string& canonical_content) {
     const auto* filter = filter_of(s);
     if (!filter) return true;
-    auto parsed = parse_canonical(canonical_content);
+    auto parsed = matching::parse_canonical(canonical_content);
     if (!parsed) return true;
     return matching::matches(filter->record, *parsed, now_);
 }
@@ -118,9 +118,9 @@ bool filter_check::inside(const store_state& s, const std::string& canonical_con
 std::string filter_check::sendable(const store_state& s, const std::string& canonical_content) {
     const auto* filter = filter_of(s);
     if (!filter || filter->fields.empty()) return canonical_content;
-    auto parsed = parse_canonical(canonical_content);
+    auto parsed = matching::parse_canonical(canonical_content);
     if (!parsed || matching::apply_field_filter(filter->fields, *parsed).empty()) return canonical_content;
-    return write_canonical(*parsed, canonical_content).value_or(canonical_content);
+    return matching::write_canonical(*parsed, canonical_content).value_or(canonical_content);
 }
 
 std::vector<std::string> filter_check::withheld(const store_state& s, const matching::item& stored) {

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <map>
 
+#include "matching/item_convert.hpp"
 #include "matching/match_score.hpp"
 #include "persistence/log_event.hpp"
 #include "session/device_caps.hpp"
 #include "session/engine_filter.hpp"
 #include "session/engine_metrics.hpp"
 #include "session/engine_quota.hpp"
-#include "session/item_convert.hpp"
 #include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
@@ -50,10 +50,10 @@ int conflict_status(const std::string& resolution) {
 }
 
 bool same_written_form(const std::string& merged, const std::string& stored_content) {
-    auto stored = parse_canonical(stored_content);
+    auto stored = matching::parse_canonical(stored_content);
     if (!stored) return false;
-    auto rewritten = write_canonical(*stored, stored_content);
-    return rewritten && match_key(*rewritten) == match_key(merged);
+    auto rewritten = matching::write_canonical(*stored, stored_content);
+    return rewritten && matching::comparable_form(*rewritten) == matching::comparable_form(merged);
 }
 
 // index_keys always holds the content key.
@@ -134,8 +134,8 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
     parsed.reserve(batch.size());
     std::vector<std::string> luids;
     for (auto& in : batch) {
-        parsed.push_back(parse_canonical(in.content));
-        in.keys = index_keys(in.content, parsed.back() ? &*parsed.back() : nullptr);
+        parsed.push_back(matching::parse_canonical(in.content));
+        in.keys = matching::index_keys(in.content, parsed.back() ? &*parsed.back() : nullptr);
         luids.push_back(in.luid);
     }
     std::map<std::string, persistence::luid_mapping> mapped;
@@ -199,7 +199,7 @@ bool item_applier::deleted_since_last_sync(const persistence::luid_mapping& m, c
     if (m.revision >= 0 || !m.item_deleted || !recovering(m.item_modseq) || !incoming) return false;
     auto tombstone = r_.store.find_item(r_.tenant(), s_.datastore_id, m.guid);
     if (!tombstone || !tombstone->deleted) return false;
-    auto last = parse_canonical(tombstone->content);
+    auto last = matching::parse_canonical(tombstone->content);
     if (!last) return false;
     auto result = matching::merge(*last, *incoming, caps(""), conflict_policy::merge, matching::merge_mode::slow_sync);
     return !result.stored_changed && !result.keep_both;
@@ -230,8 +230,8 @@ std::vector<std::optional<item_applier::paired>> item_applier::held_pairs(
         if (found == guid_of.end()) continue;
         auto stored = r_.store.find_item(r_.tenant(), s_.datastore_id, found->second);
         if (!stored || stored->deleted) continue;
-        bool identical = match_key(stored->content) == match_key(batch[i].content);
-        out[i] = paired{*stored, identical ? std::nullopt : parse_canonical(stored->content), identical};
+        bool identical = matching::comparable_form(stored->content) == matching::comparable_form(batch[i].content);
+        out[i] = paired{*stored, identical ? std::nullopt : matching::parse_canonical(stored->content), identical};
     }
     return out;
 }
@@ -294,7 +294,7 @@ void item_applier::pair_scored(candidate_set& found, const std::vector<std::vect
     std::vector<std::size_t> stored_at;
     std::vector<std::optional<std::size_t>> position(found.items.size());
     for (std::size_t c = 0; c < found.items.size(); ++c) {
-        auto p = found.used[c] ? std::nullopt : parse_canonical(found.items[c].content);
+        auto p = found.used[c] ? std::nullopt : matching::parse_canonical(found.items[c].content);
         if (!p) continue;
         position[c] = stored.size();
         stored.push_back(std::move(*p));
@@ -327,7 +327,7 @@ void item_applier::pair_scored(candidate_set& found, const std::vector<std::vect
 }
 
 void item_applier::apply_one(incoming_item& in) {
-    auto parsed = parse_canonical(in.content);
+    auto parsed = matching::parse_canonical(in.content);
     const matching::item* item = parsed ? &*parsed : nullptr;
     auto mapping = r_.store.mapping_of_luid(r_.tenant(), s_.device_store_id, in.luid);
     std::optional<persistence::item_record> existing;
@@ -351,12 +351,12 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
                           std::optional<std::int64_t> revision, const matching::item* item) {
     // Changed on the server since the device last sent or received it: both sides changed it.
     bool conflict = revision && *revision >= 0 && existing.modseq > *revision;
-    if (match_key(existing.content) == match_key(in.content)) {
+    if (matching::comparable_form(existing.content) == matching::comparable_form(in.content)) {
         queue_write(in, &existing, std::nullopt, {}, false);
         set_status(in, status_codes::ok);
         return;
     }
-    auto stored = parse_canonical(existing.content);
+    auto stored = matching::parse_canonical(existing.content);
     // Without a conflict the device's copy is authoritative for what it can store. In a conflict both
     // sides changed the item since the device last saw it: nothing is cleared for being absent.
     auto p = conflict ? policy() : conflict_policy::client_wins;
@@ -392,7 +392,7 @@ void item_applier::write_whole(incoming_item& in, const persistence::item_record
         return;
     }
     if (result.stored_changed) {
-        queue_write(in, &existing, in.content, index_keys(in.content, nullptr), result.device_needs_update);
+        queue_write(in, &existing, in.content, matching::index_keys(in.content, nullptr), result.device_needs_update);
     } else {
         queue_write(in, &existing, std::nullopt, {}, result.device_needs_update);
     }
@@ -410,11 +410,11 @@ void item_applier::store_merged(incoming_item& in, const persistence::item_recor
         add_new(in, item);
         return;
     }
-    auto content = result.stored_changed ? write_canonical(result.merged, stored.content) : std::nullopt;
+    auto content = result.stored_changed ? matching::write_canonical(result.merged, stored.content) : std::nullopt;
     // The item model can differ where the written item does not (property order, empty values): only a
     // different written form is a change other devices must receive.
     if (content && same_written_form(*content, stored.content)) content.reset();
-    auto keys = content ? index_keys(*content, &result.merged) : std::vector<std::string>{};
+    auto keys = content ? matching::index_keys(*content, &result.merged) : std::vector<std::string>{};
     queue_write(in, &stored, std::move(content), std::move(keys), result.device_needs_update);
 }
 
@@ -436,7 +436,7 @@ void item_applier::add_new(incoming_item& in, const matching::item* item) {
     auto unflushed = std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.guid.empty(); });
     // The tenant's item limit.
     if (!take_item_slot(r_, s_, unflushed)) return set_status(in, status_codes::device_full);
-    auto keys = in.keys.empty() ? index_keys(in.content, item) : std::move(in.keys);
+    auto keys = in.keys.empty() ? matching::index_keys(in.content, item) : std::move(in.keys);
     queue_write(in, nullptr, in.content, std::move(keys), false);
     // A Replace of an item we do not know adds it, and says so (OMA DS Representation Protocol, Replace): 201, not
     // 200, so that the client knows a new item holds its data.

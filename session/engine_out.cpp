@@ -11,10 +11,10 @@
 #include <set>
 #include <utility>
 
+#include "matching/item_convert.hpp"
 #include "persistence/log_event.hpp"
 #include "session/codec.hpp"
 #include "session/engine_filter.hpp"
-#include "session/item_convert.hpp"
 #include "session/store_names.hpp"
 #include "session/sync_mode.hpp"
 
@@ -209,7 +209,8 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     }
     // A resumed client may have received the Add before the interruption and mapped it since.
     if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
-    auto data = to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
+    auto data =
+        matching::to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
     auto offset = static_cast<std::size_t>(s.out_offset);
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {

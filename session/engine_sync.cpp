@@ -6,10 +6,10 @@
 #include <set>
 #include <type_traits>
 
+#include "matching/item_convert.hpp"
 #include "session/engine_filter.hpp"
 #include "session/engine_match.hpp"
 #include "session/engine_metrics.hpp"
-#include "session/item_convert.hpp"
 #include "session/sync_mode.hpp"
 
 namespace syncml::session::detail {
@@ -45,7 +45,8 @@ void queue_item(item_context& c, const std::string& data, const std::string& mim
     bool as_add = std::string_view(c.cmd_name) == "Add";
     (as_add ? c.s.received_add : c.s.received_replace) += 1;
     item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
-    incoming_item in{c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, to_canonical(data, mime, "", c.s.kind)};
+    incoming_item in{
+        c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, matching::to_canonical(data, mime, "", c.s.kind)};
     c.batch.push_back(std::move(in));
 }
 

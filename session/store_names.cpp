@@ -1,5 +1,7 @@
 #include "session/store_names.hpp"
 
+#include "matching/item_convert.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -37,12 +39,8 @@ std::optional<std::string> datastore_kind(std::string_view uri) {
 
 bool same_store_uri(std::string_view a, std::string_view b) { return normalized(a) == normalized(b); }
 
-matching::item_dialect canonical_dialect(std::string_view kind) {
-    if (kind == "contacts") return matching::item_dialect::vcard30;
-    if (kind == "memos") return matching::item_dialect::plain_text;
-    return matching::item_dialect::ical20;
+std::string default_mime(std::string_view kind) {
+    return std::string(matching::mime_of(matching::canonical_dialect(kind)));
 }
-
-std::string default_mime(std::string_view kind) { return std::string(matching::mime_of(canonical_dialect(kind))); }
 
 }  // namespace syncml::session

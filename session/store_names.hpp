@@ -1,5 +1,5 @@
 #pragma once
-// The names real clients use for the four datastores of a user, and the canonical item format of each.
+// The names real clients use for the four datastores of a user.
 
 #include <optional>
 #include <string>
@@ -16,9 +16,6 @@ std::optional<std::string> datastore_kind(std::string_view uri);
 // Whether two URIs name the same datastore of the device: a DevInf SourceRef "Contacts" and an Alert's
 // "./contacts" do. Case-insensitive; a leading "./" and trailing slashes are ignored.
 bool same_store_uri(std::string_view a, std::string_view b);
-
-// The format items of a kind are stored in: vCard 3.0, iCalendar 2.0, plain text.
-matching::item_dialect canonical_dialect(std::string_view kind);
 
 // The MIME type we offer for a kind when the device told us nothing.
 std::string default_mime(std::string_view kind);

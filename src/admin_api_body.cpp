@@ -14,7 +14,7 @@ std::string option_of(std::string_view member) {
     return option;
 }
 
-bool is_switch(std::string_view member) { return member == "auth_basic" || member == "auth_md5"; }
+bool is_switch(std::string_view member) { return member == "auth_basic" || member == "auth_md5" || member == "dav"; }
 bool is_word(std::string_view member) { return member == "conflict_policy" || member == "session_binding"; }
 
 // The member's value as the CLI option's text, so that the CLI and the API share one parser (tenant_options.hpp).
@@ -43,6 +43,7 @@ const std::vector<std::string_view>& tenant_setting_members() {
                                                           "session_binding",
                                                           "auth_basic",
                                                           "auth_md5",
+                                                          "dav",
                                                           "max_sessions",
                                                           "max_devices_per_user",
                                                           "max_items_per_datastore",

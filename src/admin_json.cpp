@@ -90,6 +90,7 @@ void write_tenant(json_object& o, const persistence::tenant_info& t) {
     o.text("session_binding", persistence::to_string(s.binding));
     o.boolean("auth_basic", s.auth_basic);
     o.boolean("auth_md5", s.auth_md5);
+    o.boolean("dav", s.dav);
     o.number("max_sessions", s.max_sessions);
     o.number("max_devices_per_user", s.max_devices_per_user);
     o.number("max_items_per_datastore", s.max_items_per_datastore);

@@ -3,10 +3,10 @@
 #include <optional>
 #include <variant>
 
+#include "matching/item_convert.hpp"
 #include "matching/item_format.hpp"
 #include "persistence/accounts.hpp"
 #include "persistence/sync_store.hpp"
-#include "session/item_convert.hpp"
 #include "src/import_match.hpp"
 #include "src/pim_text.hpp"
 
@@ -39,14 +39,14 @@ std::variant<matching::item, std::string> parse_for(const std::string& kind, con
 // item itself in the same dialect (vCard 3.0, iCalendar 2.0), so that most items are parsed once.
 std::vector<std::string> keys_of(const std::string& content, const std::string& item, const matching::item& parsed,
                                  matching::item_dialect dialect) {
-    if (content == item && matching::detect_dialect(content) == dialect) return session::index_keys(content, &parsed);
-    const auto reparsed = session::parse_canonical(content);
-    return session::index_keys(content, reparsed ? &*reparsed : nullptr);
+    if (content == item && matching::detect_dialect(content) == dialect) return matching::index_keys(content, &parsed);
+    const auto reparsed = matching::parse_canonical(content);
+    return matching::index_keys(content, reparsed ? &*reparsed : nullptr);
 }
 
 struct planned_item {
     std::string content;
-    std::vector<std::string> keys;  // session::index_keys
+    std::vector<std::string> keys;  // matching::index_keys
     import_decision decision;
 };
 
@@ -115,7 +115,7 @@ std::vector<std::string> export_items(persistence::database& db, const persisten
     const auto format = format_of(kind);
     std::vector<std::string> items;
     for (const auto& item : persistence::live_user_items(db, ids, kind)) {
-        items.push_back(session::to_device(item.content, format.mime, format.version, kind));
+        items.push_back(matching::to_device(item.content, format.mime, format.version, kind));
     }
     return items;
 }
@@ -145,7 +145,7 @@ datastore_items read_items(const std::string& kind, const std::vector<std::strin
             out.rejected.push_back({.position = position, .reason = std::move(*why)});
             continue;
         }
-        auto content = session::to_canonical(item, format.mime, format.version, kind);
+        auto content = matching::to_canonical(item, format.mime, format.version, kind);
         out.keys.push_back(keys_of(content, item, std::get<matching::item>(parsed), format.dialect));
         out.contents.push_back(std::move(content));
     }

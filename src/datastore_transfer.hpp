@@ -39,7 +39,8 @@ struct rejected_item {
 struct datastore_items {
     std::string kind;
     std::vector<std::string> contents;
-    std::vector<std::vector<std::string>> keys;  // session::index_keys of each content, computed before any transaction
+    std::vector<std::vector<std::string>>
+        keys;  // matching::index_keys of each content, computed before any transaction
     std::vector<rejected_item> rejected;
 };
 

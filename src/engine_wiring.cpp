@@ -31,16 +31,26 @@ session::trace_settings trace_settings_of(const server_config& config) {
     return trace;
 }
 
+persistence::throttle_settings throttle_settings_of(const server_config& config) {
+    persistence::throttle_settings throttle;
+    throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
+    throttle.window = whole_seconds(config.engine.auth_failure_window);
+    throttle.md5_key = configured_secret_key(config.database);
+    return throttle;
+}
+
 }  // namespace
+
+dav_settings dav_settings_of(const server_config& config) {
+    return {throttle_settings_of(config), whole_seconds(config.engine.credential_cache_ttl)};
+}
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
                                                          spdlog::logger& log) {
     // Lives as long as the process: the registry keeps referring to its families.
     static session::engine_metrics metrics(registry);
     session::service_settings settings;
-    settings.auth_throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
-    settings.auth_throttle.window = whole_seconds(config.engine.auth_failure_window);
-    settings.auth_throttle.md5_key = configured_secret_key(config.database);
+    settings.auth_throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
     settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);
     settings.session_address_idle = whole_seconds(config.engine.session_address_idle);

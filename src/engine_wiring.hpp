@@ -9,10 +9,14 @@
 
 #include "session/sync_handler.hpp"
 #include "src/config.hpp"
+#include "src/dav_service.hpp"
 
 namespace syncml::server {
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
                                                          spdlog::logger& log);
+
+// The DAV front end authenticates as the sync engine does: the same throttle, key and credential cache lifetime.
+dav_settings dav_settings_of(const server_config& config);
 
 }  // namespace syncml::server

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <limits>
 
+#include "dav/dav_handler.hpp"
 #include "persistence/accounts.hpp"
 #include "persistence/log_event.hpp"
 #include "src/client_origin.hpp"
+#include "src/dav_service.hpp"
 #include "src/process_metrics.hpp"
 
 namespace syncml::server {
@@ -251,6 +253,39 @@ net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn
     co_return co_await wait_for(slot);
 }
 
+// CardDAV/CalDAV: OPTIONS at once, the rest (authentication included) on a worker (dav_service.hpp).
+template <class Stream>
+net::awaitable<http_reply> answer_dav(std::shared_ptr<connection<Stream>> conn, route_decision route) {
+    const body_read read = co_await read_body(conn, conn->state->config.http.body_limit);
+    if (read == body_read::too_large) co_return text_reply(413, "request body too large\n");
+    if (read == body_read::malformed) co_return text_reply(400, "malformed request body\n");
+    auto& request = conn->parser->get();
+    const client_origin origin = decide_origin(conn->state->config.http, conn->ends, forwarded_headers_of(request));
+    conn->client = origin.client_address;
+    if (request.method() == http::verb::options) {
+        auto options = dav::options_response();
+        http_reply reply = text_reply(200, {});
+        reply.headers = std::move(options.headers);
+        co_return reply;
+    }
+    auto* dav = conn->state->services.dav;
+    if (!dav) co_return text_reply(404, "not found\n");
+    dav_http_request job{.tenant = route.tenant,
+                         .method = std::string(request.method_string()),
+                         .target = std::string(request.target()),
+                         .authorization = std::string(request[http::field::authorization]),
+                         .depth = std::string(request["Depth"]),
+                         .if_match = std::string(request[http::field::if_match]),
+                         .if_none_match = std::string(request[http::field::if_none_match]),
+                         .client_address = origin.client_address,
+                         .body = std::move(request.body())};
+    auto slot = std::make_shared<job_slot<http_reply>>(co_await net::this_coro::executor);
+    slot->timer.expires_at(clock::time_point::max());
+    if (!dav->submit(std::move(job), job_slot<http_reply>::completion(slot)))
+        co_return with_header(text_reply(503, "server busy, try again later\n"), "Retry-After", "1");
+    co_return co_await wait_for(slot);
+}
+
 // Why a request was refused, for its log line: the first line of the plain-text reply the client got.
 std::string refusal_reason(const http_reply& reply) {
     const bool readable = reply.content_type.starts_with("text/plain") || reply.content_type == "application/json";
@@ -264,11 +299,12 @@ void log_request(const connection<Stream>& conn, const route_decision& route, in
                  const std::string& reason) {
     const auto& request = conn.parser->get();
     const auto elapsed = std::chrono::duration<double>(clock::now() - conn.started);
-    const bool probe = route.endpoint != endpoint_kind::sync && route.endpoint != endpoint_kind::none;
+    const bool served = route.endpoint == endpoint_kind::sync || route.endpoint == endpoint_kind::dav;
+    const bool probe = !served && route.endpoint != endpoint_kind::none;
     const auto level = probe && status < 300 ? spdlog::level::debug : spdlog::level::info;
-    const std::string tenant = route.endpoint != endpoint_kind::sync ? "-"
-                               : route.tenant.empty()                ? std::string(persistence::default_tenant)
-                                                                     : route.tenant;
+    const std::string tenant = !served                ? "-"
+                               : route.tenant.empty() ? std::string(persistence::default_tenant)
+                                                      : route.tenant;
     conn.state->services.metrics.request_finished(route_label(route.endpoint), status, elapsed, conn.request_bytes,
                                                   response_bytes);
     std::vector<persistence::log_field> fields{
@@ -306,6 +342,8 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
         reply = co_await answer_sync(conn, route);
     } else if (route.endpoint == endpoint_kind::admin) {
         reply = co_await answer_admin(conn);
+    } else if (route.endpoint == endpoint_kind::dav) {
+        reply = co_await answer_dav(conn, route);
     } else {
         reply = probe_reply(*conn->state, route.endpoint, conn->listener);
         conn->must_close = !conn->parser->is_done();

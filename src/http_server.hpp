@@ -11,6 +11,7 @@
 
 #include "src/admin_api.hpp"
 #include "src/config.hpp"
+#include "src/dav_service.hpp"
 #include "src/metrics.hpp"
 #include "src/readiness.hpp"
 #include "src/sync_dispatch.hpp"
@@ -24,6 +25,7 @@ struct http_services {
     const prometheus::Registry& registry;
     spdlog::logger& log;
     admin_dispatcher* admin = nullptr;  // serves the admin listener; config.admin.listen needs it
+    dav_dispatcher* dav = nullptr;      // serves /dav/ on the sync listener (404 without)
 };
 
 class http_server {

@@ -1,7 +1,7 @@
 #pragma once
 // Which stored item an imported item is, so that importing the same file twice adds nothing: the item of the same
 // UID (replaced when its content differs), else, for an item without UID, the item of identical content. Identical
-// means equal session::content_key, which ignores what engines rewrite on every sync (REV, DTSTAMP, PRODID, line
+// means equal matching::content_key, which ignores what engines rewrite on every sync (REV, DTSTAMP, PRODID, line
 // order, folding). Pure: the caller reads the candidates (sync_store::twin_candidates) and writes the items.
 
 #include <map>
@@ -13,7 +13,7 @@
 
 namespace syncml::server {
 
-// An imported item's index keys (session::index_keys) that identify it.
+// An imported item's index keys (matching::index_keys) that identify it.
 struct import_keys {
     std::string uid;      // "uid:..."; empty when the item has no UID
     std::string content;  // "content:..."

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "dav/dav_handler.hpp"
+
 namespace syncml::server {
 namespace {
 
 constexpr std::string_view sync_prefix = "/sync";
+constexpr std::string_view dav_prefix = "/dav/";
 constexpr std::size_t max_tenant_length = 63;
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -43,6 +46,13 @@ path_match match_path(std::string_view path, listener_kind listener) {
     }
     if (listener == listener_kind::admin) {
         return {path.starts_with("/admin/") ? endpoint_kind::admin : endpoint_kind::none, {}};
+    }
+    if (path == "/.well-known/carddav" || path == "/.well-known/caldav") return {endpoint_kind::dav, {}};
+    if (path.starts_with(dav_prefix)) {
+        auto rest = path.substr(dav_prefix.size());
+        auto tenant = rest.substr(0, rest.find('/'));
+        if (plausible_tenant(tenant)) return {endpoint_kind::dav, std::string(tenant)};
+        return {};
     }
     if (path == sync_prefix) return {endpoint_kind::sync, {}};
     if (path.starts_with("/sync/") && plausible_tenant(path.substr(sync_prefix.size() + 1))) {
@@ -86,6 +96,16 @@ route_decision route_request(const request_head& head, listener_kind listener) {
         } else {
             decision.encoding = *encoding;
         }
+    } else if (match.endpoint == endpoint_kind::dav) {
+        if (decision.tenant.empty()) {
+            // RFC 6764 discovery: the context path of the default tenant.
+            http_reply reply = text_reply(301, "moved to /dav/default/\n");
+            reply.headers.emplace_back("Location", "/dav/default/");
+            decision.reply = std::move(reply);
+        } else if (!dav::known_method(head.method)) {
+            decision.reply = method_not_allowed(dav::k_allowed_methods);
+        }
+        decision.head_only = head.method == "HEAD";
     } else if (match.endpoint == endpoint_kind::admin) {
         // Methods are the admin API's to check, per route.
         decision.head_only = head.method == "HEAD";
@@ -101,6 +121,8 @@ const char* route_label(endpoint_kind endpoint) {
     switch (endpoint) {
         case endpoint_kind::sync:
             return "sync";
+        case endpoint_kind::dav:
+            return "dav";
         case endpoint_kind::healthz:
             return "healthz";
         case endpoint_kind::readyz:

@@ -13,10 +13,11 @@
 
 namespace syncml::server {
 
-// The SyncML listener serves /sync and the probes; the metrics listener serves /metrics and the probes; the admin
+// The SyncML listener serves /sync, CardDAV/CalDAV under /dav/<tenant>/ (and the /.well-known redirects to it) and the
+// probes; the metrics listener serves /metrics and the probes; the admin
 // listener (when configured) serves /admin/... (routed further by admin_api_routes.hpp) and the probes.
 enum class listener_kind { sync, metrics, admin };
-enum class endpoint_kind { sync, healthz, readyz, metrics, admin, none };
+enum class endpoint_kind { sync, dav, healthz, readyz, metrics, admin, none };
 
 struct request_head {
     std::string method;
@@ -34,7 +35,7 @@ struct http_reply {
 struct route_decision {
     endpoint_kind endpoint = endpoint_kind::none;
     std::optional<http_reply> reply;  // set when the head alone decides the answer (an error)
-    std::string tenant;               // for /sync/<tenant>; empty for /sync
+    std::string tenant;               // for /sync/<tenant> and /dav/<tenant>/...; empty for /sync
     session::wire_encoding encoding = session::wire_encoding::xml;
     bool head_only = false;  // HEAD request: answer without a body
 };

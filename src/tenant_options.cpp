@@ -18,6 +18,7 @@ const std::vector<option_doc>& docs() {
         {"--session-binding", "token|token-or-address"},
         {"--auth-basic", "on|off"},
         {"--auth-md5", "on|off"},
+        {"--dav", "on|off"},
         {"--max-sessions", "N"},
         {"--max-devices-per-user", "N"},
         {"--max-items-per-datastore", "N"},
@@ -108,6 +109,8 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.auth_basic = parse_switch(option, value);
     } else if (option == "--auth-md5") {
         settings.auth_md5 = parse_switch(option, value);
+    } else if (option == "--dav") {
+        settings.dav = parse_switch(option, value);
     } else if (option == "--max-sessions") {
         settings.max_sessions = parse_count(option, value);
     } else if (option == "--max-devices-per-user") {
@@ -131,7 +134,7 @@ std::string describe_tenant_settings(const persistence::tenant_settings& s, cons
     return "conflict=" + std::string(persistence::to_string(s.on_conflict)) + separator +
            "session-binding=" + std::string(persistence::to_string(s.binding)) + separator +
            "auth-basic=" + on_off(s.auth_basic) + separator + "auth-md5=" + on_off(s.auth_md5) + separator +
-           "max-sessions=" + std::to_string(s.max_sessions) + separator +
+           "dav=" + on_off(s.dav) + separator + "max-sessions=" + std::to_string(s.max_sessions) + separator +
            "max-devices-per-user=" + std::to_string(s.max_devices_per_user) + separator +
            "max-items-per-datastore=" + std::to_string(s.max_items_per_datastore) + separator +
            "max-message-bytes=" + std::to_string(s.max_message_bytes) + separator +

@@ -24,7 +24,7 @@ TEST(tenant_options, set_each_setting_and_leave_the_others) {
     apply_tenant_option(s, "--window-max-items", "500");
     apply_tenant_option(s, "--window-max-photo-bytes", "20000");
     EXPECT_EQ(describe_tenant_settings(s, " "),
-              "conflict=client_wins session-binding=token auth-basic=off auth-md5=on max-sessions=5000 "
+              "conflict=client_wins session-binding=token auth-basic=off auth-md5=on dav=off max-sessions=5000 "
               "max-devices-per-user=3 max-items-per-datastore=250 max-message-bytes=65536 max-object-bytes=2097152 "
               "tombstone-retention-days=30 window-past-days=30 window-future-days=365 window-max-items=500 "
               "window-max-photo-bytes=20000");

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "matching/item_convert.hpp"
 #include "persistence/accounts.hpp"
 #include "persistence/database.hpp"
 #include "persistence/migrations.hpp"
 #include "persistence/sync_store.hpp"
 #include "session/auth.hpp"
 #include "session/engine.hpp"
-#include "session/item_convert.hpp"
 #include "session/state.hpp"
 
 namespace {
@@ -149,9 +149,9 @@ bench_user prepare(persistence::database& db, int n) {
             std::vector<persistence::item_write> writes;
             for (int i = from; i < std::min(n, from + 1000); ++i) {
                 auto content = stored_contact(i);
-                auto parsed = session::parse_canonical(content);
+                auto parsed = matching::parse_canonical(content);
                 writes.push_back(
-                    {{}, content, session::index_keys(content, parsed ? &*parsed : nullptr), {}, 0, false});
+                    {{}, content, matching::index_keys(content, parsed ? &*parsed : nullptr), {}, 0, false});
             }
             s.write_items(u.tenant, ds, 0, writes);
         });

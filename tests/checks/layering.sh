@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a file includes Asio/Beast outside src/ (and the load generator) or libpqxx outside persistence/,
-# or when a module includes a module it must not depend on (src -> session -> matching; session, src -> persistence).
+# or when a module includes a module it must not depend on (src -> session -> matching; src -> dav -> matching;
+# session, dav, src -> persistence: the two protocol front ends know nothing of each other).
 set -uo pipefail
 root=${1:-.}
 cd "$root" || exit 1
@@ -22,8 +23,9 @@ forbid() {  # forbid MODULE INCLUDED_MODULE...
         [ -n "$bad" ] && { echo "$module/ must not include $other/: $bad"; status=1; }
     done
 }
-forbid matching session persistence src
-forbid persistence session matching src
-forbid session src
+forbid matching session dav persistence src
+forbid persistence session dav matching src
+forbid session dav src
+forbid dav session src
 [ $status -eq 0 ] && echo "layering ok"
 exit $status

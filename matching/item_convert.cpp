@@ -1,4 +1,4 @@
-#include "session/item_convert.hpp"
+#include "matching/item_convert.hpp"
 
 #include <openssl/evp.h>
 
@@ -8,17 +8,15 @@
 
 #include "matching/item_format.hpp"
 #include "matching/match_keys.hpp"
-#include "session/store_names.hpp"
 
-namespace syncml::session {
+namespace syncml::matching {
 namespace {
 
-std::optional<matching::item_dialect> dialect_of(const std::string& data, std::string_view mime,
-                                                 std::string_view version) {
+std::optional<item_dialect> dialect_of(const std::string& data, std::string_view mime, std::string_view version) {
     if (!mime.empty()) {
-        if (auto d = matching::dialect_from_mime(mime, version)) return d;
+        if (auto d = dialect_from_mime(mime, version)) return d;
     }
-    return matching::detect_dialect(data);
+    return detect_dialect(data);
 }
 
 std::vector<std::string> unfolded_lines(std::string_view content) {
@@ -52,6 +50,12 @@ bool volatile_line(const std::string& line) {
 
 }  // namespace
 
+item_dialect canonical_dialect(std::string_view kind) {
+    if (kind == "contacts") return item_dialect::vcard30;
+    if (kind == "memos") return item_dialect::plain_text;
+    return item_dialect::ical20;
+}
+
 std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
                          std::string_view kind) {
     auto from = dialect_of(data, mime, version);
@@ -59,22 +63,22 @@ std::string to_canonical(const std::string& data, std::string_view mime, std::st
     if (!from || *from == to) return data;
     // Journal memos keep their iCalendar form (UID, DTSTART, ...): plain text is only the fallback
     // form for devices that store text.
-    if (kind == "memos" && *from == matching::item_dialect::ical20) return data;
-    auto converted = matching::convert_item(data, *from, to);
+    if (kind == "memos" && *from == item_dialect::ical20) return data;
+    auto converted = convert_item(data, *from, to);
     return converted ? std::move(converted.value()) : data;
 }
 
 std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
                       std::string_view kind) {
-    auto from = matching::detect_dialect(content);
+    auto from = detect_dialect(content);
     if (!from) from = canonical_dialect(kind);
-    auto to = mime.empty() ? std::nullopt : matching::dialect_from_mime(mime, version);
+    auto to = mime.empty() ? std::nullopt : dialect_from_mime(mime, version);
     if (!to || *to == *from) return content;
-    auto converted = matching::convert_item(content, *from, *to);
+    auto converted = convert_item(content, *from, *to);
     return converted ? std::move(converted.value()) : content;
 }
 
-std::string match_key(std::string_view content) {
+std::string comparable_form(std::string_view content) {
     auto lines = unfolded_lines(content);
     lines.erase(std::remove_if(lines.begin(), lines.end(), volatile_line), lines.end());
     std::sort(lines.begin(), lines.end());
@@ -92,32 +96,32 @@ std::string match_key(std::string_view content) {
     return out;
 }
 
-std::optional<matching::item> parse_canonical(std::string_view content) {
-    auto dialect = matching::detect_dialect(content);
+std::optional<item> parse_canonical(std::string_view content) {
+    auto dialect = detect_dialect(content);
     if (!dialect) return std::nullopt;
-    auto parsed = matching::parse_item(content, *dialect);
+    auto parsed = parse_item(content, *dialect);
     if (!parsed) return std::nullopt;
     return std::move(parsed.value());
 }
 
-std::optional<std::string> write_canonical(const matching::item& value, std::string_view content_like) {
-    auto dialect = matching::detect_dialect(content_like);
+std::optional<std::string> write_canonical(const item& value, std::string_view content_like) {
+    auto dialect = detect_dialect(content_like);
     if (!dialect) return std::nullopt;
-    auto written = matching::serialize_item(value, *dialect);
+    auto written = serialize_item(value, *dialect);
     if (!written) return std::nullopt;
     return std::move(written.value());
 }
 
-std::string content_key(std::string_view content) { return "content:" + match_key(content); }
+std::string content_key(std::string_view content) { return "content:" + comparable_form(content); }
 
-std::vector<std::string> index_keys(std::string_view content, const matching::item* parsed) {
+std::vector<std::string> index_keys(std::string_view content, const item* parsed) {
     std::vector<std::string> keys{content_key(content)};
     if (parsed) {
-        for (const auto& key : matching::match_keys_of(*parsed)) keys.push_back(matching::to_string(key));
+        for (const auto& key : match_keys_of(*parsed)) keys.push_back(to_string(key));
     }
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     return keys;
 }
 
-}  // namespace syncml::session
+}  // namespace syncml::matching

@@ -8,8 +8,13 @@
 #include <vector>
 
 #include "matching/item.hpp"
+#include "matching/item_format.hpp"
 
-namespace syncml::session {
+namespace syncml::matching {
+
+// The format items of a datastore kind (contacts, calendar, tasks, memos) are stored in: vCard 3.0, iCalendar 2.0,
+// plain text.
+item_dialect canonical_dialect(std::string_view kind);
 
 // Converts device data (of `mime`/`version`, sniffed when unknown) to the canonical form of `kind`.
 // Data the item codecs cannot read is stored as sent rather than lost.
@@ -21,16 +26,16 @@ std::string to_device(const std::string& content, std::string_view mime, std::st
 
 // Equal for items that differ only in what engines rewrite on every sync (REV, PRODID, DTSTAMP, line
 // order, folding), so a repeated slow sync pairs items instead of duplicating them.
-std::string match_key(std::string_view content);
+std::string comparable_form(std::string_view content);
 
 // Canonical content as an item; nullopt for content the item codecs cannot read (stored as sent).
-std::optional<matching::item> parse_canonical(std::string_view content);
+std::optional<item> parse_canonical(std::string_view content);
 // The canonical form of a merged item; nullopt when it cannot be written in that form.
-std::optional<std::string> write_canonical(const matching::item& value, std::string_view content_like);
-// What the item index stores for one item: every matching::match_keys_of key ("kind:value") and the
-// exact-content key ("content:" + match_key), which pairs byte-identical resends even of items without
+std::optional<std::string> write_canonical(const item& value, std::string_view content_like);
+// What the item index stores for one item: every match_keys_of key ("kind:value") and the
+// exact-content key ("content:" + comparable_form), which pairs byte-identical resends even of items without
 // a name, phone or UID. Sorted, without duplicates.
-std::vector<std::string> index_keys(std::string_view content, const matching::item* parsed);
+std::vector<std::string> index_keys(std::string_view content, const item* parsed);
 std::string content_key(std::string_view content);
 
-}  // namespace syncml::session
+}  // namespace syncml::matching

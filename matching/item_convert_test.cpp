@@ -1,8 +1,8 @@
-#include "session/item_convert.hpp"
+#include "matching/item_convert.hpp"
 
 #include <gtest/gtest.h>
 
-namespace syncml::session {
+namespace syncml::matching {
 namespace {
 
 const std::string journal =
@@ -17,7 +17,7 @@ TEST(item_convert, stores_plain_text_memos_unchanged) {
     EXPECT_EQ(to_canonical("Shopping\r\nmilk\r\n", "text/plain", "", "memos"), "Shopping\r\nmilk\r\n");
 }
 
-TEST(item_convert, match_key_ignores_volatile_properties_line_order_and_folding) {
+TEST(item_convert, comparable_form_ignores_volatile_properties_line_order_and_folding) {
     auto a =
         "BEGIN:VCARD\r\nVERSION:3.0\r\nREV:20240101T000000Z\r\nFN:Alice Example\r\nN:Example;Alice;;;\r\n"
         "END:VCARD\r\n";
@@ -25,9 +25,9 @@ TEST(item_convert, match_key_ignores_volatile_properties_line_order_and_folding)
         "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Example;Alice;;;\r\nFN:Alice \r\n Example\r\nREV:20250101T000000Z\r\n"
         "END:VCARD\r\n";
     auto c = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nN:;Bob;;;\r\nEND:VCARD\r\n";
-    EXPECT_EQ(match_key(a), match_key(b));
-    EXPECT_NE(match_key(a), match_key(c));
+    EXPECT_EQ(comparable_form(a), comparable_form(b));
+    EXPECT_NE(comparable_form(a), comparable_form(c));
 }
 
 }  // namespace
-}  // namespace syncml::session
+}  // namespace syncml::matching

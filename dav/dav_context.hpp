@@ -1,0 +1,52 @@
+#pragma once
+// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp); not part of the module's
+// interface.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dav/dav_handler.hpp"
+#include "dav/dav_multistatus.hpp"
+#include "dav/dav_paths.hpp"
+#include "dav/dav_xml.hpp"
+
+namespace syncml::dav::detail {
+
+// A resource being described, with what its properties need.
+struct described {
+    resource_kind kind = resource_kind::root;
+    const collection_info* collection = nullptr;         // collection, item
+    const persistence::dav_collection* state = nullptr;  // collection, item: modseq (ctag, sync token)
+    const persistence::dav_resource* item = nullptr;     // item (content only when loaded)
+};
+
+struct request_context {
+    const dav_request& request;
+    const dav_account& account;
+    persistence::dav_store& store;
+    dav_path path;
+};
+
+// The properties a request names: all (allprop), their names only (propname), or a list.
+struct prop_request {
+    enum class mode { all, names, listed } kind = mode::all;
+    std::vector<prop_name> props;
+    bool needs_content() const;
+};
+prop_request props_of(const xml_element& parent);  // reads <d:prop>, <d:allprop> or <d:propname> under parent
+
+std::string href_of(const request_context& c, const described& d);
+// Adds one resource's response for the requested properties.
+void describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
+
+std::string sync_token_of(const persistence::dav_collection& state);
+persistence::dav_collection open_collection(const request_context& c, const collection_info& info);
+
+dav_response xml_response(int status, std::string body);
+dav_response text_response(int status, std::string text);
+dav_response error_response(int status, std::string_view ns, std::string_view precondition);
+
+dav_response report(const request_context& c);
+
+}  // namespace syncml::dav::detail

@@ -1,0 +1,261 @@
+#include "dav/dav_handler.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "dav/dav_context.hpp"
+#include "dav/dav_items.hpp"
+
+namespace syncml::dav {
+namespace detail {
+
+dav_response xml_response(int status, std::string body) {
+    dav_response r;
+    r.status = status;
+    r.content_type = "application/xml; charset=utf-8";
+    r.body = std::move(body);
+    return r;
+}
+
+dav_response text_response(int status, std::string text) {
+    dav_response r;
+    r.status = status;
+    r.content_type = "text/plain; charset=utf-8";
+    r.body = std::move(text);
+    if (status >= 400) r.outcome = "refused";
+    return r;
+}
+
+dav_response error_response(int status, std::string_view ns, std::string_view precondition) {
+    auto r = xml_response(status, error_body(ns, precondition));
+    r.outcome = "refused";
+    return r;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
+// The entity tags an If-Match / If-None-Match header lists ("*" as itself); weak tags compare as strong ones.
+std::vector<std::string> entity_tags(const std::string& header) {
+    std::vector<std::string> tags;
+    std::size_t pos = 0;
+    while (pos < header.size()) {
+        while (pos < header.size() && (header[pos] == ' ' || header[pos] == ',' || header[pos] == '\t')) ++pos;
+        if (pos >= header.size()) break;
+        if (header.compare(pos, 2, "W/") == 0) pos += 2;
+        std::size_t end;
+        if (header[pos] == '"') {
+            end = header.find('"', pos + 1);
+            end = end == std::string::npos ? header.size() : end + 1;
+        } else {
+            end = header.find(',', pos);
+            if (end == std::string::npos) end = header.size();
+        }
+        auto tag = header.substr(pos, end - pos);
+        while (!tag.empty() && (tag.back() == ' ' || tag.back() == '\t')) tag.pop_back();
+        tags.push_back(tag);
+        pos = end;
+    }
+    return tags;
+}
+
+bool matches(const std::string& header, const std::optional<persistence::dav_resource>& current) {
+    for (const auto& tag : entity_tags(header)) {
+        if (tag == "*" ? current.has_value() : current && tag == etag_of(current->modseq)) return true;
+    }
+    return false;
+}
+
+// The preconditions of a write (RFC 9110 13.1): nullopt when they hold.
+std::optional<dav_response> preconditions_fail(const dav_request& request,
+                                               const std::optional<persistence::dav_resource>& current) {
+    if (!request.if_match.empty() && !matches(request.if_match, current))
+        return text_response(412, "the resource is not at the version If-Match names\n");
+    if (!request.if_none_match.empty() && matches(request.if_none_match, current))
+        return text_response(412, "the resource exists at a version If-None-Match names\n");
+    return std::nullopt;
+}
+
+std::optional<persistence::dav_resource> find_item(const request_context& c, const persistence::dav_collection& state,
+                                                   bool for_update) {
+    auto found = c.store.named(state, {c.path.name}, for_update);
+    if (found.empty()) return std::nullopt;
+    return std::move(found.front());
+}
+
+dav_response propfind(const request_context& c) {
+    const auto& depth = c.request.depth;
+    const bool deep = depth != "0";
+    prop_request asked;
+    if (!c.request.body.empty()) {
+        auto parsed = parse_xml(c.request.body);
+        if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
+        if (!parsed.root->is(ns_dav, "propfind")) return text_response(400, "the body is no DAV:propfind\n");
+        asked = props_of(*parsed.root);
+    }
+    if (depth != "0" && depth != "1" && c.path.kind != resource_kind::item)
+        return error_response(403, ns_dav, "propfind-finite-depth");
+    multistatus out;
+    const auto kind = c.path.kind;
+    if (kind == resource_kind::root || kind == resource_kind::principal) {
+        describe(out, c, {kind}, asked);
+    } else if (kind == resource_kind::home) {
+        describe(out, c, {kind}, asked);
+        if (deep) {
+            for (auto info = collections_begin(); info != collections_end(); ++info) {
+                auto state = open_collection(c, *info);
+                describe(out, c, {resource_kind::collection, info, &state}, asked);
+            }
+        }
+    } else {
+        const auto* info = find_collection(c.path.collection);
+        auto state = open_collection(c, *info);
+        if (kind == resource_kind::collection) {
+            describe(out, c, {kind, info, &state}, asked);
+            if (deep) {
+                for (const auto& item : c.store.resources(state, asked.needs_content()))
+                    describe(out, c, {resource_kind::item, info, &state, &item}, asked);
+            }
+        } else {
+            auto item = find_item(c, state, false);
+            if (!item) return text_response(404, "no such item\n");
+            if (!asked.needs_content()) item->content.clear();
+            describe(out, c, {kind, info, &state, &*item}, asked);
+        }
+    }
+    return xml_response(207, out.finish());
+}
+
+dav_response proppatch(const request_context& c) {
+    // The collections are fixed: every property a client tries to set or remove is refused, each by name.
+    auto parsed = parse_xml(c.request.body);
+    if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
+    if (!parsed.root->is(ns_dav, "propertyupdate")) return text_response(400, "the body is no DAV:propertyupdate\n");
+    std::vector<prop_name> refused;
+    for (const auto& change : parsed.root->children) {
+        if (const auto* prop = change.child(ns_dav, "prop")) {
+            for (const auto& p : prop->children) refused.push_back({p.ns, p.name});
+        }
+    }
+    multistatus out;
+    described d{c.path.kind};
+    persistence::dav_collection state;
+    if (c.path.kind == resource_kind::collection || c.path.kind == resource_kind::item) {
+        d.collection = find_collection(c.path.collection);
+        state = open_collection(c, *d.collection);
+        d.state = &state;
+    }
+    if (c.path.kind == resource_kind::item) return text_response(403, "item properties cannot be changed\n");
+    out.add(href_of(c, d), {}, refused, 403);
+    auto r = xml_response(207, out.finish());
+    r.outcome = "refused";
+    return r;
+}
+
+dav_response get(const request_context& c) {
+    if (c.path.kind != resource_kind::item) {
+        auto r = text_response(405, "only items can be fetched; use PROPFIND or REPORT on collections\n");
+        r.headers.emplace_back("Allow", k_allowed_methods);
+        return r;
+    }
+    const auto* info = find_collection(c.path.collection);
+    auto state = open_collection(c, *info);
+    auto item = find_item(c, state, false);
+    if (!item) return text_response(404, "no such item\n");
+    dav_response r;
+    r.content_type = std::string(info->content_type);
+    r.body = client_body(*info, item->content, item->guid);
+    r.headers.emplace_back("ETag", etag_of(item->modseq));
+    return r;
+}
+
+dav_response put(const request_context& c) {
+    if (c.path.kind != resource_kind::item) return text_response(405, "PUT creates or replaces items only\n");
+    const auto* info = find_collection(c.path.collection);
+    if (c.request.body.size() > c.account.max_object_bytes)
+        return text_response(413, "the item is larger than the tenant allows\n");
+    auto incoming = read_client_body(*info, c.request.body);
+    if (!incoming.error.empty()) {
+        const bool wrong_component = incoming.error.starts_with("this collection holds only");
+        if (wrong_component) return error_response(403, ns_caldav, "supported-calendar-component");
+        auto r = text_response(400, "invalid item: " + incoming.error + "\n");
+        return r;
+    }
+    auto state = open_collection(c, *info);
+    auto current = find_item(c, state, true);
+    if (auto refused = preconditions_fail(c.request, current)) return *refused;
+    dav_response r;
+    r.outcome = "write";
+    if (current) {
+        auto modseq = c.store.replace(state, *current, incoming.canonical, incoming.keys);
+        r.status = 204;
+        r.headers.emplace_back("ETag", etag_of(modseq));
+        return r;
+    }
+    if (c.store.live_count(state) >= c.account.max_items)
+        return text_response(507, "the collection holds as many items as the tenant allows\n");
+    auto created = c.store.create(state, c.path.name, incoming.canonical, incoming.keys);
+    r.status = 201;
+    r.headers.emplace_back("ETag", etag_of(created.modseq));
+    return r;
+}
+
+dav_response remove(const request_context& c) {
+    if (c.path.kind != resource_kind::item) return text_response(403, "the collections are fixed\n");
+    const auto* info = find_collection(c.path.collection);
+    auto state = open_collection(c, *info);
+    auto current = find_item(c, state, true);
+    if (!current) return text_response(404, "no such item\n");
+    if (auto refused = preconditions_fail(c.request, current)) return *refused;
+    c.store.remove(state, *current);
+    dav_response r;
+    r.status = 204;
+    r.outcome = "delete";
+    return r;
+}
+
+}  // namespace
+
+std::string etag_of(std::int64_t modseq) { return "\"" + std::to_string(modseq) + "\""; }
+
+bool known_method(std::string_view method) {
+    for (std::string_view known : {"OPTIONS", "GET", "HEAD", "PUT", "DELETE", "PROPFIND", "PROPPATCH", "REPORT",
+                                   "MKCOL", "MKCALENDAR", "MOVE", "COPY"}) {
+        if (method == known) return true;
+    }
+    return false;
+}
+
+dav_response options_response() {
+    dav_response r;
+    r.headers.emplace_back("DAV", "1, 3, addressbook, calendar-access, extended-mkcol");
+    r.headers.emplace_back("Allow", k_allowed_methods);
+    return r;
+}
+
+dav_response handle_dav(const dav_request& request, const dav_account& account, persistence::dav_store& store) {
+    const auto& m = request.method;
+    if (m == "MKCOL" || m == "MKCALENDAR")
+        return text_response(403, "the collections are fixed: contacts, calendar, tasks and memos\n");
+    auto path = parse_dav_path(request.path);
+    if (!path || path->tenant != account.tenant) return text_response(404, "no such resource\n");
+    if (path->kind != resource_kind::root && path->user != account.user)
+        return text_response(403, "another user's data\n");
+    request_context c{request, account, store, *path};
+    if (m == "OPTIONS") return options_response();
+    if (m == "PROPFIND") return propfind(c);
+    if (m == "REPORT") return report(c);
+    if (m == "GET" || m == "HEAD") return get(c);
+    if (m == "PUT") return put(c);
+    if (m == "DELETE") return remove(c);
+    if (m == "PROPPATCH") return proppatch(c);
+    if (m == "MOVE" || m == "COPY") return text_response(403, "items cannot be moved or copied\n");
+    auto r = text_response(405, "method not allowed\n");
+    r.headers.emplace_back("Allow", k_allowed_methods);
+    return r;
+}
+
+}  // namespace syncml::dav

@@ -1,0 +1,58 @@
+#pragma once
+// The DAV front end without the HTTP: one authenticated request in, its response out, the user's items through a
+// dav_store in the request's one transaction. The front end (src/) authenticates and maps the tenant; this decides
+// everything else (RFC 4918 PROPFIND/PROPPATCH, RFC 6352 CardDAV, RFC 4791 CalDAV, RFC 6578 sync-collection).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "persistence/dav_store.hpp"
+
+namespace syncml::dav {
+
+struct dav_request {
+    std::string method;
+    std::string path;   // of the request target, still percent-encoded, no query
+    std::string depth;  // Depth header ("" when absent)
+    std::string if_match;
+    std::string if_none_match;
+    std::string body;
+};
+
+// Who is asking: the account the front end authenticated, with its tenant's limits.
+struct dav_account {
+    std::int64_t tenant_id = 0;
+    std::string tenant;
+    std::int64_t user_id = 0;
+    std::string user;
+    std::int64_t max_items = 100000;          // per datastore
+    std::size_t max_object_bytes = 16 << 20;  // per item
+};
+
+struct dav_response {
+    int status = 200;
+    std::string content_type;
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    // What the request did, for the log line and metrics: "read", "write", "delete", "refused".
+    std::string outcome = "read";
+};
+
+// The methods this front end knows; anything else is answered 405 (with this Allow) before a body is read.
+bool known_method(std::string_view method);
+inline constexpr const char* k_allowed_methods =
+    "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCOL, MKCALENDAR, MOVE, COPY";
+
+// OPTIONS needs neither the store nor credentials.
+dav_response options_response();
+
+dav_response handle_dav(const dav_request& request, const dav_account& account, persistence::dav_store& store);
+
+// The value of an ETag header for an item at `modseq`.
+std::string etag_of(std::int64_t modseq);
+
+}  // namespace syncml::dav

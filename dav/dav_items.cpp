@@ -1,0 +1,234 @@
+#include "dav/dav_items.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+
+#include "matching/item_convert.hpp"
+#include "matching/item_format.hpp"
+#include "matching/item_span.hpp"
+
+namespace syncml::dav {
+namespace {
+
+std::vector<std::string> unfolded_lines(std::string_view text) {
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string line(text.substr(pos, end - pos));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!lines.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
+            lines.back() += line.substr(1);
+        } else {
+            lines.push_back(std::move(line));
+        }
+        pos = end + 1;
+    }
+    return lines;
+}
+
+std::string upper(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+    return out;
+}
+
+// The property name of a content line (without group and parameters), upper case.
+std::string line_name(const std::string& line) {
+    auto end = line.find_first_of(":;");
+    auto name = std::string_view(line).substr(0, end == std::string::npos ? line.size() : end);
+    if (auto dot = name.find('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+    return upper(name);
+}
+
+std::string line_value(const std::string& line) {
+    auto colon = line.find(':');
+    return colon == std::string::npos ? std::string() : line.substr(colon + 1);
+}
+
+// Inserts "UID:<guid>" into the first component (VCARD, VEVENT, VTODO, VJOURNAL) that has none.
+std::string with_uid(const std::string& text, const std::string& guid) {
+    std::size_t depth_component = 0;
+    bool in_component = false, has_uid = false;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string line(text.substr(pos, end - pos));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const auto name = line_name(line);
+        const auto value = upper(line_value(line));
+        const bool component = value == "VCARD" || value == "VEVENT" || value == "VTODO" || value == "VJOURNAL";
+        if (name == "BEGIN" && component && !in_component) {
+            in_component = true;
+            depth_component = 1;
+            has_uid = false;
+        } else if (in_component && name == "BEGIN") {
+            ++depth_component;
+        } else if (in_component && name == "UID" && depth_component == 1) {
+            has_uid = true;
+        } else if (in_component && name == "END") {
+            if (--depth_component == 0) {
+                if (has_uid) return text;
+                return text.substr(0, pos) + "UID:" + guid + "\r\n" + text.substr(pos);
+            }
+        }
+        pos = end + 1;
+    }
+    return text;
+}
+
+// The structure RFC 6350 / RFC 5545 require of a whole object, which the lenient item codecs (made for what phones
+// send) do not insist on: every line a content line (name, parameters, ':' outside quotes), BEGIN and END balanced
+// from the first line to the last. A DAV client that sends less than that sent something else.
+std::string structure_error(std::string_view body) {
+    auto lines = unfolded_lines(body);
+    while (!lines.empty() && lines.back().empty()) lines.pop_back();
+    if (lines.empty()) return "empty body";
+    std::vector<std::string> open;
+    bool soft_break = false;  // a quoted-printable value continued on the next line (vCard 2.1)
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& line = lines[i];
+        if (soft_break) {
+            soft_break = !line.empty() && line.back() == '=';
+            continue;
+        }
+        if (line.empty()) continue;
+        bool quoted = false;
+        std::size_t colon = std::string::npos;
+        for (std::size_t k = 0; k < line.size(); ++k) {
+            if (line[k] == '"') quoted = !quoted;
+            if (line[k] == ':' && !quoted) {
+                colon = k;
+                break;
+            }
+        }
+        const auto name_end = line.find_first_of(";:");
+        if (colon == std::string::npos || name_end == 0) return "line " + std::to_string(i + 1) + " is no content line";
+        for (std::size_t k = 0; k < name_end; ++k) {
+            const char ch = line[k];
+            if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.' && ch != '_')
+                return "line " + std::to_string(i + 1) + " has no valid property name";
+        }
+        const auto name = line_name(line);
+        const auto value = upper(line.substr(colon + 1));
+        if (name == "BEGIN") {
+            if (open.empty() && i != 0) return "data after the end of the object";
+            open.push_back(value);
+        } else if (name == "END") {
+            if (open.empty() || open.back() != value) return "END:" + value + " does not close what is open";
+            open.pop_back();
+            if (open.empty() && i + 1 != lines.size()) return "data after the end of the object";
+        } else if (open.empty()) {
+            return "a property outside BEGIN/END";
+        }
+        soft_break = line.back() == '=' && upper(line.substr(0, colon)).find("QUOTED-PRINTABLE") != std::string::npos;
+    }
+    if (!open.empty()) return "END:" + open.back() + " is missing";
+    return {};
+}
+
+std::optional<matching::item_kind> expected_kind(const collection_info& c) {
+    if (c.address_book) return matching::item_kind::contact;
+    if (c.component == "VEVENT") return matching::item_kind::event;
+    if (c.component == "VTODO") return matching::item_kind::task;
+    return matching::item_kind::memo;
+}
+
+}  // namespace
+
+std::string client_body(const collection_info& c, const std::string& canonical, const std::string& guid) {
+    std::string body = canonical;
+    if (c.kind == "memos") body = matching::to_device(canonical, "text/calendar", "2.0", c.kind);
+    return with_uid(body, guid);
+}
+
+incoming_item read_client_body(const collection_info& c, const std::string& body) {
+    incoming_item out;
+    auto dialect = matching::detect_dialect(body);
+    const bool vcard =
+        dialect && (*dialect == matching::item_dialect::vcard21 || *dialect == matching::item_dialect::vcard30 ||
+                    *dialect == matching::item_dialect::vcard40);
+    const bool icalendar =
+        dialect && (*dialect == matching::item_dialect::ical20 || *dialect == matching::item_dialect::vcal10);
+    if (c.address_book ? !vcard : !icalendar) {
+        out.error = c.address_book ? "not a vCard" : "not an iCalendar object";
+        return out;
+    }
+    if (auto broken = structure_error(body); !broken.empty()) {
+        out.error = broken;
+        return out;
+    }
+    auto parsed = matching::parse_item(body, *dialect);
+    if (!parsed) {
+        out.error = "unreadable: " + parsed.error().to_string();
+        return out;
+    }
+    auto kind = matching::kind_of(*parsed);
+    if (auto want = expected_kind(c); want && kind != *want) {
+        out.error = std::string("this collection holds only ") + (c.address_book ? "VCARD" : std::string(c.component));
+        return out;
+    }
+    out.canonical = matching::to_canonical(body, "", "", c.kind);
+    auto reparsed = matching::parse_canonical(out.canonical);
+    out.keys = matching::index_keys(out.canonical, reparsed ? &*reparsed : nullptr);
+    return out;
+}
+
+bool overlaps(const std::string& canonical, std::optional<std::int64_t> start, std::optional<std::int64_t> end) {
+    auto parsed = matching::parse_canonical(canonical);
+    if (!parsed) return true;
+    const auto* cal = std::get_if<matching::calendar>(&*parsed);
+    if (!cal) return true;
+    for (const auto& component : cal->components) {
+        auto span = matching::component_span(component, cal->timezones);
+        if (!span) return true;
+        // RFC 4791 9.9: a span overlaps [start, end) when it begins before end and ends after start; a point in time
+        // overlaps when it lies in the range.
+        const bool before_end = !end || span->begin < *end;
+        const bool after_start = !start || span->end > *start || (span->end == span->begin && span->begin >= *start);
+        if (before_end && after_start) return true;
+    }
+    return false;
+}
+
+std::optional<std::int64_t> parse_utc(std::string_view text) {
+    if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z') return std::nullopt;
+    int v[6] = {};
+    const std::size_t at[6] = {0, 4, 6, 9, 11, 13}, len[6] = {4, 2, 2, 2, 2, 2};
+    for (int i = 0; i < 6; ++i) {
+        for (std::size_t k = 0; k < len[i]; ++k) {
+            char ch = text[at[i] + k];
+            if (ch < '0' || ch > '9') return std::nullopt;
+            v[i] = v[i] * 10 + (ch - '0');
+        }
+    }
+    if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60) return std::nullopt;
+    std::tm tm{};
+    tm.tm_year = v[0] - 1900;
+    tm.tm_mon = v[1] - 1;
+    tm.tm_mday = v[2];
+    tm.tm_hour = v[3];
+    tm.tm_min = v[4];
+    tm.tm_sec = v[5];
+    return static_cast<std::int64_t>(timegm(&tm));
+}
+
+std::optional<std::string> first_property(std::string_view text, std::string_view name) {
+    for (const auto& line : unfolded_lines(text)) {
+        if (line_name(line) == name) return line_value(line);
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> property_values(std::string_view text, std::string_view name) {
+    std::vector<std::string> out;
+    for (const auto& line : unfolded_lines(text)) {
+        if (line_name(line) == name) out.push_back(line_value(line));
+    }
+    return out;
+}
+
+}  // namespace syncml::dav

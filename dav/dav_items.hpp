@@ -1,0 +1,39 @@
+#pragma once
+// Item bodies between the store's canonical form and what CardDAV/CalDAV clients exchange: vCard 3.0 for contacts,
+// iCalendar 2.0 for events, tasks and memos (VJOURNAL), each with a UID (the GUID when the item has none, as items
+// from phones often do not).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dav/dav_paths.hpp"
+
+namespace syncml::dav {
+
+// The body a client GETs.
+std::string client_body(const collection_info& c, const std::string& canonical, const std::string& guid);
+
+// A body a client PUTs, made canonical, with its index keys; or why it cannot be stored in `c`.
+struct incoming_item {
+    std::string canonical;
+    std::vector<std::string> keys;
+    std::string error;  // empty when it can be stored
+};
+incoming_item read_client_body(const collection_info& c, const std::string& body);
+
+// Whether a calendar item overlaps [start, end) (seconds since 1970 UTC; a missing bound is open). Items whose dates
+// cannot be read are kept (a query must not hide what it cannot judge).
+bool overlaps(const std::string& canonical, std::optional<std::int64_t> start, std::optional<std::int64_t> end);
+
+// "20260101T000000Z" as seconds since 1970 UTC; nullopt when malformed.
+std::optional<std::int64_t> parse_utc(std::string_view text);
+
+// The value of the first property `name` (upper case) of a vCard or iCalendar text, unfolded; nullopt when absent.
+std::optional<std::string> first_property(std::string_view text, std::string_view name);
+// Every value of property `name`, unfolded.
+std::vector<std::string> property_values(std::string_view text, std::string_view name);
+
+}  // namespace syncml::dav

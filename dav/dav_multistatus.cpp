@@ -1,0 +1,95 @@
+#include "dav/dav_multistatus.hpp"
+
+#include "dav/dav_xml.hpp"
+
+namespace syncml::dav {
+namespace {
+
+constexpr std::string_view k_namespaces =
+    " xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\" xmlns:cal=\"urn:ietf:params:xml:ns:caldav\" "
+    "xmlns:cs=\"http://calendarserver.org/ns/\"";
+
+std::string_view prefix_of(std::string_view ns) {
+    if (ns == ns_dav) return "d";
+    if (ns == ns_carddav) return "card";
+    if (ns == ns_caldav) return "cal";
+    if (ns == ns_calendarserver) return "cs";
+    return {};
+}
+
+}  // namespace
+
+std::string element(std::string_view ns, std::string_view name, std::string_view inner) {
+    auto prefix = prefix_of(ns);
+    std::string open, close;
+    if (!prefix.empty()) {
+        open = std::string(prefix) + ":" + std::string(name);
+        close = open;
+    } else {
+        // A namespace the root does not declare (or none): declared on the element itself.
+        open = "x:" + std::string(name) + " xmlns:x=\"" + xml_escape(ns) + "\"";
+        close = "x:" + std::string(name);
+        if (ns.empty()) {
+            open = std::string(name) + " xmlns=\"\"";
+            close = std::string(name);
+        }
+    }
+    if (inner.empty()) return "<" + open + "/>";
+    return "<" + open + ">" + std::string(inner) + "</" + close + ">";
+}
+
+std::string element(const prop_name& name, std::string_view inner) { return element(name.ns, name.name, inner); }
+
+std::string status_line(int status) {
+    switch (status) {
+        case 200:
+            return "HTTP/1.1 200 OK";
+        case 403:
+            return "HTTP/1.1 403 Forbidden";
+        case 404:
+            return "HTTP/1.1 404 Not Found";
+        case 507:
+            return "HTTP/1.1 507 Insufficient Storage";
+        default:
+            return "HTTP/1.1 " + std::to_string(status) + " Status";
+    }
+}
+
+multistatus::multistatus() {
+    body_ = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
+}
+
+void multistatus::add(const std::string& href, const std::vector<prop_value>& found,
+                      const std::vector<prop_name>& missing, int missing_status) {
+    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href>";
+    if (!found.empty()) {
+        body_ += "<d:propstat><d:prop>";
+        for (const auto& p : found) body_ += element(p.name, p.inner);
+        body_ += "</d:prop><d:status>" + status_line(200) + "</d:status></d:propstat>";
+    }
+    if (!missing.empty()) {
+        body_ += "<d:propstat><d:prop>";
+        for (const auto& p : missing) body_ += element(p);
+        body_ += "</d:prop><d:status>" + status_line(missing_status) + "</d:status></d:propstat>";
+    }
+    if (found.empty() && missing.empty()) body_ += "<d:status>" + status_line(200) + "</d:status>";
+    body_ += "</d:response>\n";
+}
+
+void multistatus::add_status(const std::string& href, int status) {
+    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
+             "</d:status></d:response>\n";
+}
+
+void multistatus::sync_token(const std::string& token) {
+    body_ += "<d:sync-token>" + xml_escape(token) + "</d:sync-token>";
+}
+
+std::string multistatus::finish() { return std::move(body_) + "</d:multistatus>\n"; }
+
+std::string error_body(std::string_view ns, std::string_view precondition) {
+    return "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error" + std::string(k_namespaces) + ">" +
+           element(ns, precondition) + "</d:error>\n";
+}
+
+}  // namespace syncml::dav

@@ -1,0 +1,48 @@
+#pragma once
+// 207 Multi-Status bodies (RFC 4918 13): one response per resource, found properties with 200, the rest with 404
+// (or another status), and a sync token for sync-collection reports.
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace syncml::dav {
+
+struct prop_name {
+    std::string ns;
+    std::string name;
+    auto operator<=>(const prop_name&) const = default;
+};
+
+// An element named by namespace and local name, with the namespaces of the multistatus root as prefixes; `inner`
+// is XML already (escaped text or elements). Empty inner: an empty element.
+std::string element(const prop_name& name, std::string_view inner = {});
+std::string element(std::string_view ns, std::string_view name, std::string_view inner = {});
+
+struct prop_value {
+    prop_name name;
+    std::string inner;  // XML
+};
+
+class multistatus {
+  public:
+    multistatus();
+    // A resource's properties: `found` with 200, `missing` with `missing_status` (404 unless forbidden).
+    void add(const std::string& href, const std::vector<prop_value>& found, const std::vector<prop_name>& missing,
+             int missing_status = 404);
+    // A resource answered with a status only (a deleted one in a sync report, an unknown href of a multiget).
+    void add_status(const std::string& href, int status);
+    void sync_token(const std::string& token);
+    std::string finish();
+
+  private:
+    std::string body_;
+};
+
+std::string status_line(int status);  // "HTTP/1.1 404 Not Found"
+
+// <d:error><precondition/></d:error> as an error body (RFC 4918 16).
+std::string error_body(std::string_view ns, std::string_view precondition);
+
+}  // namespace syncml::dav

@@ -1,0 +1,134 @@
+#include "dav/dav_paths.hpp"
+
+#include <array>
+#include <vector>
+
+namespace syncml::dav {
+namespace {
+
+constexpr std::array<collection_info, 4> k_collections{{
+    {"contacts", "Contacts", true, "", ".vcf", "text/vcard; charset=utf-8"},
+    {"calendar", "Calendar", false, "VEVENT", ".ics", "text/calendar; charset=utf-8; component=VEVENT"},
+    {"tasks", "Tasks", false, "VTODO", ".ics", "text/calendar; charset=utf-8; component=VTODO"},
+    {"memos", "Memos", false, "VJOURNAL", ".ics", "text/calendar; charset=utf-8; component=VJOURNAL"},
+}};
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+std::optional<std::string> percent_decode(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            out += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size()) return std::nullopt;
+        int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
+        if (high < 0 || low < 0) return std::nullopt;
+        out += static_cast<char>(high * 16 + low);
+        i += 2;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<dav_path> parse_dav_path(std::string_view path) {
+    constexpr std::string_view prefix = "/dav/";
+    if (!path.starts_with(prefix)) return std::nullopt;
+    path.remove_prefix(prefix.size());
+    const bool trailing_slash = path.ends_with('/');
+    std::vector<std::string> segments;
+    while (!path.empty()) {
+        auto cut = path.find('/');
+        auto raw = path.substr(0, cut);
+        path = cut == std::string_view::npos ? std::string_view{} : path.substr(cut + 1);
+        auto segment = percent_decode(raw);
+        if (!segment || segment->empty() || *segment == "." || *segment == ".." ||
+            segment->find('/') != std::string::npos || segment->find('\0') != std::string::npos)
+            return std::nullopt;
+        segments.push_back(std::move(*segment));
+    }
+    if (segments.empty()) return std::nullopt;
+    dav_path out;
+    out.tenant = segments[0];
+    if (segments.size() == 1) return out;
+    if (segments[1] == "principals") {
+        if (segments.size() != 3) return std::nullopt;
+        out.kind = resource_kind::principal;
+        out.user = segments[2];
+        return out;
+    }
+    out.user = segments[1];
+    if (segments.size() == 2) {
+        out.kind = resource_kind::home;
+        return out;
+    }
+    if (!find_collection(segments[2]) || segments.size() > 4) return std::nullopt;
+    out.collection = segments[2];
+    if (segments.size() == 3) {
+        out.kind = resource_kind::collection;
+        return out;
+    }
+    if (trailing_slash) return std::nullopt;  // items are no collections
+    out.kind = resource_kind::item;
+    out.name = segments[3];
+    return out;
+}
+
+std::string_view href_path(std::string_view href) {
+    if (auto scheme = href.find("://"); scheme != std::string_view::npos && scheme < href.find('/')) {
+        auto path = href.find('/', scheme + 3);
+        href = path == std::string_view::npos ? std::string_view("/") : href.substr(path);
+    }
+    return href.substr(0, href.find_first_of("?#"));
+}
+
+const collection_info* find_collection(std::string_view kind) {
+    for (const auto& c : k_collections) {
+        if (c.kind == kind) return &c;
+    }
+    return nullptr;
+}
+const collection_info* collections_begin() { return k_collections.data(); }
+const collection_info* collections_end() { return k_collections.data() + k_collections.size(); }
+
+std::string percent_encode(std::string_view segment) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : segment) {
+        const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                           c == '_' || c == '.' || c == '~' || c == '@';
+        if (plain) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::string root_href(const std::string& tenant) { return "/dav/" + percent_encode(tenant) + "/"; }
+std::string principal_href(const std::string& tenant, const std::string& user) {
+    return root_href(tenant) + "principals/" + percent_encode(user) + "/";
+}
+std::string home_href(const std::string& tenant, const std::string& user) {
+    return root_href(tenant) + percent_encode(user) + "/";
+}
+std::string collection_href(const std::string& tenant, const std::string& user, std::string_view kind) {
+    return home_href(tenant, user) + std::string(kind) + "/";
+}
+std::string item_href(const std::string& tenant, const std::string& user, std::string_view kind,
+                      const std::string& name) {
+    return collection_href(tenant, user, kind) + percent_encode(name);
+}
+
+}  // namespace syncml::dav

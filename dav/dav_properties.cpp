@@ -1,0 +1,181 @@
+// What each resource says about itself (PROPFIND and the properties of REPORT answers).
+#include <optional>
+
+#include "dav/dav_context.hpp"
+#include "dav/dav_items.hpp"
+
+namespace syncml::dav::detail {
+namespace {
+
+std::string href(const std::string& path) { return "<d:href>" + xml_escape(path) + "</d:href>"; }
+
+bool is(const prop_name& p, std::string_view ns, std::string_view name) { return p.ns == ns && p.name == name; }
+
+// The value of property `p` of `d`, as XML; nullopt when `d` has no such property.
+std::optional<std::string> value_of(const request_context& c, const described& d, const prop_name& p) {
+    const auto& tenant = c.account.tenant;
+    const auto& user = c.account.user;
+    const bool collection = d.kind == resource_kind::collection;
+    const bool item = d.kind == resource_kind::item;
+    if (is(p, ns_dav, "resourcetype")) {
+        switch (d.kind) {
+            case resource_kind::root:
+            case resource_kind::home:
+                return element(ns_dav, "collection");
+            case resource_kind::principal:
+                return element(ns_dav, "collection") + element(ns_dav, "principal");
+            case resource_kind::collection:
+                return element(ns_dav, "collection") + (d.collection->address_book ? element(ns_carddav, "addressbook")
+                                                                                   : element(ns_caldav, "calendar"));
+            case resource_kind::item:
+                return std::string();
+        }
+    }
+    if (is(p, ns_dav, "current-user-principal")) return href(principal_href(tenant, user));
+    if (is(p, ns_dav, "principal-URL") && d.kind == resource_kind::principal) return href(principal_href(tenant, user));
+    if (is(p, ns_dav, "owner") && d.kind != resource_kind::root) return href(principal_href(tenant, user));
+    if ((is(p, ns_carddav, "addressbook-home-set") || is(p, ns_caldav, "calendar-home-set")) &&
+        d.kind != resource_kind::item)
+        return href(home_href(tenant, user));
+    if (is(p, ns_caldav, "calendar-user-address-set") && d.kind == resource_kind::principal)
+        return href("mailto:" + user);
+    if (is(p, ns_dav, "displayname")) {
+        if (collection) return xml_escape(d.collection->display_name);
+        if (d.kind == resource_kind::principal || d.kind == resource_kind::home) return xml_escape(user);
+        return std::nullopt;
+    }
+    if (is(p, ns_dav, "current-user-privilege-set") && d.kind != resource_kind::root) {
+        std::string privileges;
+        for (auto name : {"read", "write", "write-content", "write-properties", "bind", "unbind"}) {
+            privileges += element(ns_dav, "privilege", element(ns_dav, name));
+        }
+        return privileges;
+    }
+    if (collection || item) {
+        if (is(p, ns_dav, "getetag")) return xml_escape(etag_of(item ? d.item->modseq : d.state->modseq));
+        if (is(p, ns_dav, "getcontenttype")) {
+            if (item) return xml_escape(d.collection->content_type);
+            return std::nullopt;
+        }
+    }
+    if (collection) {
+        if (is(p, ns_calendarserver, "getctag")) return xml_escape(std::to_string(d.state->modseq));
+        if (is(p, ns_dav, "sync-token")) return xml_escape(sync_token_of(*d.state));
+        if (is(p, ns_dav, "supported-report-set")) {
+            std::string reports;
+            auto add = [&](std::string_view ns, std::string_view name) {
+                reports += element(ns_dav, "supported-report", element(ns_dav, "report", element(ns, name)));
+            };
+            add(ns_dav, "sync-collection");
+            if (d.collection->address_book) {
+                add(ns_carddav, "addressbook-multiget");
+                add(ns_carddav, "addressbook-query");
+            } else {
+                add(ns_caldav, "calendar-multiget");
+                add(ns_caldav, "calendar-query");
+            }
+            return reports;
+        }
+        if (d.collection->address_book) {
+            if (is(p, ns_carddav, "supported-address-data"))
+                return "<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>";
+            if (is(p, ns_carddav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
+        } else {
+            if (is(p, ns_caldav, "supported-calendar-component-set"))
+                return "<cal:comp name=\"" + std::string(d.collection->component) + "\"/>";
+            if (is(p, ns_caldav, "supported-calendar-data"))
+                return "<cal:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>";
+            if (is(p, ns_caldav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
+        }
+    }
+    if (item && !d.item->content.empty()) {
+        const bool data =
+            d.collection->address_book ? is(p, ns_carddav, "address-data") : is(p, ns_caldav, "calendar-data");
+        if (data || is(p, ns_dav, "getcontentlength")) {
+            auto body = client_body(*d.collection, d.item->content, d.item->guid);
+            return data ? xml_escape(body) : std::to_string(body.size());
+        }
+    }
+    return std::nullopt;
+}
+
+// What allprop and propname list (RFC 4918 says allprop means the dead properties and the live ones it defines).
+const std::vector<prop_name>& listed_by_all() {
+    static const std::vector<prop_name> names{
+        {std::string(ns_dav), "resourcetype"},
+        {std::string(ns_dav), "displayname"},
+        {std::string(ns_dav), "getetag"},
+        {std::string(ns_dav), "getcontenttype"},
+        {std::string(ns_calendarserver), "getctag"},
+        {std::string(ns_dav), "sync-token"},
+    };
+    return names;
+}
+
+}  // namespace
+
+bool prop_request::needs_content() const {
+    for (const auto& p : props) {
+        if (is(p, ns_carddav, "address-data") || is(p, ns_caldav, "calendar-data") || is(p, ns_dav, "getcontentlength"))
+            return true;
+    }
+    return false;
+}
+
+prop_request props_of(const xml_element& parent) {
+    prop_request out;
+    if (const auto* prop = parent.child(ns_dav, "prop")) {
+        out.kind = prop_request::mode::listed;
+        for (const auto& p : prop->children) out.props.push_back({p.ns, p.name});
+    } else if (parent.child(ns_dav, "propname")) {
+        out.kind = prop_request::mode::names;
+    }
+    return out;
+}
+
+std::string href_of(const request_context& c, const described& d) {
+    const auto& tenant = c.account.tenant;
+    const auto& user = c.account.user;
+    switch (d.kind) {
+        case resource_kind::root:
+            return root_href(tenant);
+        case resource_kind::principal:
+            return principal_href(tenant, user);
+        case resource_kind::home:
+            return home_href(tenant, user);
+        case resource_kind::collection:
+            return collection_href(tenant, user, d.collection->kind);
+        case resource_kind::item:
+            return item_href(tenant, user, d.collection->kind, d.item->name);
+    }
+    return {};
+}
+
+void describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked) {
+    std::vector<prop_value> found;
+    std::vector<prop_name> missing;
+    if (asked.kind == prop_request::mode::listed) {
+        for (const auto& p : asked.props) {
+            if (auto v = value_of(c, d, p)) {
+                found.push_back({p, std::move(*v)});
+            } else {
+                missing.push_back(p);
+            }
+        }
+    } else {
+        for (const auto& p : listed_by_all()) {
+            if (auto v = value_of(c, d, p)) found.push_back({p, asked.kind == prop_request::mode::names ? "" : *v});
+        }
+    }
+    out.add(href_of(c, d), found, missing);
+}
+
+std::string sync_token_of(const persistence::dav_collection& state) {
+    return "urn:syncml-server:sync:" + std::to_string(state.datastore) + ":" + std::to_string(state.modseq);
+}
+
+persistence::dav_collection open_collection(const request_context& c, const collection_info& info) {
+    return c.store.collection(c.account.tenant_id, c.account.user_id, std::string(info.kind), std::string(info.suffix));
+}
+
+}  // namespace syncml::dav::detail

@@ -1,0 +1,190 @@
+// REPORT: multiget, query and sync-collection on a collection.
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "dav/dav_context.hpp"
+#include "dav/dav_items.hpp"
+
+namespace syncml::dav::detail {
+namespace {
+
+// The item names of a multiget's hrefs that lie in the requested collection; others are answered 404.
+dav_response multiget(const request_context& c, const xml_element& body, const collection_info& info,
+                      const persistence::dav_collection& state) {
+    auto asked = props_of(body);
+    std::vector<std::string> names, stray;
+    for (const auto& child : body.children) {
+        if (!child.is(ns_dav, "href")) continue;
+        auto path = parse_dav_path(href_path(child.text));
+        if (path && path->kind == resource_kind::item && path->tenant == c.account.tenant &&
+            path->user == c.account.user && path->collection == info.kind) {
+            names.push_back(path->name);
+        } else {
+            stray.push_back(child.text);
+        }
+    }
+    multistatus out;
+    auto found = c.store.named(state, names, false);
+    std::set<std::string> answered;
+    for (const auto& item : found) {
+        describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+        answered.insert(item.name);
+    }
+    for (const auto& name : names) {
+        if (!answered.count(name)) out.add_status(item_href(c.account.tenant, c.account.user, info.kind, name), 404);
+    }
+    for (const auto& href : stray) out.add_status(href, 404);
+    return xml_response(207, out.finish());
+}
+
+// The modseq a sync token of this collection names; nullopt for a token of another collection, from the future,
+// or from before tombstones were purged.
+std::optional<std::int64_t> token_modseq(const std::string& token, const persistence::dav_collection& state) {
+    const auto prefix = sync_token_of({state.tenant, state.datastore, 0, 0, ""});
+    const auto stem = prefix.substr(0, prefix.size() - 1);  // without the "0"
+    if (!token.starts_with(stem)) return std::nullopt;
+    std::int64_t modseq = -1;
+    const char* first = token.data() + stem.size();
+    const char* last = token.data() + token.size();
+    auto [end, ec] = std::from_chars(first, last, modseq);
+    if (ec != std::errc{} || end != last || modseq < 0 || modseq > state.modseq || modseq < state.purged_modseq)
+        return std::nullopt;
+    return modseq;
+}
+
+dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
+                             const persistence::dav_collection& state) {
+    auto asked = props_of(body);
+    const auto* level = body.child(ns_dav, "sync-level");
+    if (level && level->text != "1") return error_response(403, ns_dav, "supported-sync-level");
+    const auto* token = body.child(ns_dav, "sync-token");
+    const std::string given = token ? token->text : std::string();
+    multistatus out;
+    if (given.empty()) {
+        for (const auto& item : c.store.resources(state, asked.needs_content()))
+            describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+    } else {
+        auto since = token_modseq(given, state);
+        if (!since) return error_response(403, ns_dav, "valid-sync-token");
+        auto changed = c.store.changed_since(state, *since);
+        std::vector<std::string> live;
+        for (const auto& item : changed) {
+            if (!item.deleted) live.push_back(item.name);
+        }
+        std::map<std::string, persistence::dav_resource> contents;
+        if (asked.needs_content()) {
+            for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
+        }
+        for (const auto& item : changed) {
+            if (item.deleted) {
+                out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
+                continue;
+            }
+            auto with_content = contents.find(item.name);
+            const auto& described_item = with_content != contents.end() ? with_content->second : item;
+            describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
+        }
+    }
+    out.sync_token(sync_token_of(state));
+    return xml_response(207, out.finish());
+}
+
+// A text-match of an addressbook-query prop-filter, case-insensitively for ASCII.
+bool text_matches(const std::string& value, const xml_element& match) {
+    auto lower = [](std::string s) {
+        for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return s;
+    };
+    const auto v = lower(value), want = lower(match.text);
+    const auto type = match.attribute("match-type");
+    bool hit = type == "equals"        ? v == want
+               : type == "starts-with" ? v.starts_with(want)
+               : type == "ends-with"   ? v.ends_with(want)
+                                       : v.find(want) != std::string::npos;
+    return match.attribute("negate-condition") == "yes" ? !hit : hit;
+}
+
+bool contact_matches(const std::string& content, const xml_element* filter) {
+    if (!filter) return true;
+    const bool all_of = filter->attribute("test") == "allof";
+    bool any = false, all = true, some_filter = false;
+    for (const auto& prop : filter->children) {
+        if (!prop.is(ns_carddav, "prop-filter")) continue;
+        some_filter = true;
+        std::string name = prop.attribute("name");
+        for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        auto values = property_values(content, name);
+        bool hit;
+        if (prop.child(ns_carddav, "is-not-defined")) {
+            hit = values.empty();
+        } else if (const auto* match = prop.child(ns_carddav, "text-match")) {
+            hit = false;
+            for (const auto& v : values) hit = hit || text_matches(v, *match);
+        } else {
+            hit = !values.empty();
+        }
+        any = any || hit;
+        all = all && hit;
+    }
+    return !some_filter || (all_of ? all : any);
+}
+
+// The innermost comp-filter's time-range of a calendar-query (VCALENDAR > VEVENT > time-range).
+const xml_element* time_range_of(const xml_element* filter) {
+    for (const xml_element* at = filter; at;) {
+        if (const auto* range = at->child(ns_caldav, "time-range")) return range;
+        at = at->child(ns_caldav, "comp-filter");
+    }
+    return nullptr;
+}
+
+dav_response query(const request_context& c, const xml_element& body, const collection_info& info,
+                   const persistence::dav_collection& state) {
+    auto asked = props_of(body);
+    const auto* filter = body.child(info.address_book ? ns_carddav : ns_caldav, "filter");
+    std::optional<std::int64_t> start, end;
+    if (!info.address_book) {
+        if (const auto* range = time_range_of(filter)) {
+            auto s = range->attribute("start"), e = range->attribute("end");
+            if (!s.empty() && !(start = parse_utc(s))) return error_response(403, ns_caldav, "valid-filter");
+            if (!e.empty() && !(end = parse_utc(e))) return error_response(403, ns_caldav, "valid-filter");
+        }
+    }
+    multistatus out;
+    for (const auto& item : c.store.resources(state, true)) {
+        const bool hit = info.address_book ? contact_matches(item.content, filter)
+                                           : (!start && !end) || overlaps(item.content, start, end);
+        if (!hit) continue;
+        if (asked.needs_content()) {
+            describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+        } else {
+            auto bare = item;
+            bare.content.clear();
+            describe(out, c, {resource_kind::item, &info, &state, &bare}, asked);
+        }
+    }
+    return xml_response(207, out.finish());
+}
+
+}  // namespace
+
+dav_response report(const request_context& c) {
+    auto parsed = parse_xml(c.request.body);
+    if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
+    const auto& body = *parsed.root;
+    if (c.path.kind != resource_kind::collection && c.path.kind != resource_kind::item)
+        return error_response(403, ns_dav, "supported-report");
+    const auto* info = find_collection(c.path.collection);
+    auto state = open_collection(c, *info);
+    const auto data_ns = info->address_book ? ns_carddav : ns_caldav;
+    if (body.is(data_ns, info->address_book ? "addressbook-multiget" : "calendar-multiget"))
+        return multiget(c, body, *info, state);
+    if (c.path.kind != resource_kind::collection) return error_response(403, ns_dav, "supported-report");
+    if (body.is(ns_dav, "sync-collection")) return sync_collection(c, body, *info, state);
+    if (body.is(data_ns, info->address_book ? "addressbook-query" : "calendar-query"))
+        return query(c, body, *info, state);
+    return error_response(403, ns_dav, "supported-report");
+}
+
+}  // namespace syncml::dav::detail

@@ -1,0 +1,96 @@
+#include "persistence/dav_store.hpp"
+
+#include "persistence/dav_store_sql.hpp"
+#include "persistence/detail/connection_access.hpp"
+#include "persistence/detail/pg_sync_store.hpp"
+#include "persistence/pg_arrays.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using std::int64_t;
+
+std::vector<dav_resource> resources_of(const pqxx::result& rows) {
+    std::vector<dav_resource> out;
+    out.reserve(rows.size());
+    for (const auto& row : rows) {
+        out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<int64_t>(),
+                       row[4].as<bool>(), row[5].as<std::string>()});
+    }
+    return out;
+}
+
+class pg_dav_store final : public dav_store {
+  public:
+    explicit pg_dav_store(pqxx::work& tx) : tx_(tx), items_(detail::make_pg_sync_store(tx)) {}
+
+    dav_collection collection(int64_t tenant, int64_t user, const std::string& kind,
+                              const std::string& suffix) override {
+        dav_collection c{tenant, items_->datastore(tenant, user, kind), 0, 0, suffix};
+        auto row = exec_sql1(tx_, sql::dav_collection_state, tenant, c.datastore);
+        c.modseq = row[0].as<int64_t>();
+        c.purged_modseq = row[1].as<int64_t>();
+        return c;
+    }
+    std::vector<dav_resource> resources(const dav_collection& c, bool with_content) override {
+        return resources_of(exec_sql(tx_, sql::dav_resources, c.tenant, c.datastore, c.suffix, with_content));
+    }
+    std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
+                                    bool for_update) override {
+        if (names.empty()) return {};
+        std::vector<std::string> guids;
+        for (const auto& name : names) {
+            const bool guid_form = name.size() > c.suffix.size() && name.ends_with(c.suffix);
+            guids.push_back(guid_form ? name.substr(0, name.size() - c.suffix.size()) : std::string());
+        }
+        auto found = resources_of(
+            exec_sql(tx_, sql::dav_named, c.tenant, c.datastore, c.suffix, text_array(names), text_array(guids)));
+        if (for_update && !found.empty()) {
+            std::vector<int64_t> ids;
+            for (const auto& r : found) ids.push_back(r.item_id);
+            exec_sql(tx_, sql::dav_lock_items, c.tenant, bigint_array(ids));
+            // Read again under the lock: a write that committed meanwhile is seen.
+            found = resources_of(
+                exec_sql(tx_, sql::dav_named, c.tenant, c.datastore, c.suffix, text_array(names), text_array(guids)));
+        }
+        return found;
+    }
+    std::vector<dav_resource> changed_since(const dav_collection& c, int64_t after) override {
+        return resources_of(exec_sql(tx_, sql::dav_changed_since, c.tenant, c.datastore, c.suffix, after));
+    }
+    int64_t live_count(const dav_collection& c) override {
+        return exec_sql1(tx_, sql::dav_live_count, c.tenant, c.datastore)[0].as<int64_t>();
+    }
+    dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,
+                        const std::vector<std::string>& match_keys) override {
+        auto added = items_->add_item(c.tenant, c.datastore, content, match_keys);
+        exec_sql0(tx_, sql::dav_name_item, c.tenant, c.datastore, added.item_id, name);
+        return {name, added.guid, added.item_id, added.modseq, false, content};
+    }
+    int64_t replace(const dav_collection& c, const dav_resource& current, const std::string& content,
+                    const std::vector<std::string>& match_keys) override {
+        auto replaced = items_->replace_item(c.tenant, c.datastore, current.guid, content, match_keys);
+        if (!replaced) throw std::logic_error("dav_store::replace of an item that is gone");
+        return replaced->modseq;
+    }
+    int64_t remove(const dav_collection& c, const dav_resource& current) override {
+        auto deleted = items_->delete_item(c.tenant, c.datastore, current.guid);
+        if (!deleted) throw std::logic_error("dav_store::remove of an item that is gone");
+        return deleted->modseq;
+    }
+
+  private:
+    pqxx::work& tx_;
+    std::unique_ptr<sync_store> items_;
+};
+
+}  // namespace
+
+void run_dav_transaction(database& db, const std::function<void(dav_store&)>& work) {
+    in_transaction(db, [&](pqxx::work& tx) {
+        pg_dav_store store(tx);
+        work(store);
+    });
+}
+
+}  // namespace syncml::persistence

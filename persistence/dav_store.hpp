@@ -1,0 +1,62 @@
+#pragma once
+// What the CardDAV/CalDAV front end (dav/) needs from the database: a user's datastore seen as a collection of named
+// resources. Items are the very rows SyncML syncs; a DAV write is a server change like any other, so every phone
+// receives it in its next sync. Free of pqxx so that dav/ is tested with an in-memory fake.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace syncml::persistence {
+
+class database;
+
+// One of the user's datastores, as a DAV collection.
+struct dav_collection {
+    std::int64_t tenant = 0;
+    std::int64_t datastore = 0;
+    std::int64_t modseq = 0;         // the datastore's change counter: ETags, ctag and sync tokens come from it
+    std::int64_t purged_modseq = 0;  // tombstones up to this modseq are gone (sync tokens before it are stale)
+    std::string suffix;              // ".vcf" or ".ics": the name of an item no DAV client named is GUID + suffix
+};
+
+// An item as a DAV resource.
+struct dav_resource {
+    std::string name;  // within its collection
+    std::string guid;
+    std::int64_t item_id = 0;
+    std::int64_t modseq = 0;
+    bool deleted = false;
+    std::string content;  // canonical form; empty when not asked for
+};
+
+class dav_store {
+  public:
+    virtual ~dav_store() = default;
+    // The user's datastore of `kind` (contacts, calendar, tasks, memos), created when missing.
+    virtual dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
+                                      const std::string& suffix) = 0;
+    // The live resources, by item id; content only `with_content`.
+    virtual std::vector<dav_resource> resources(const dav_collection& c, bool with_content) = 0;
+    // The live resources of these names, with content; locked for update with `for_update`.
+    virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
+                                            bool for_update) = 0;
+    // Resources written or deleted after modseq `after`, tombstones included, without content, by modseq.
+    virtual std::vector<dav_resource> changed_since(const dav_collection& c, std::int64_t after) = 0;
+    virtual std::int64_t live_count(const dav_collection& c) = 0;
+    // A new item named `name`. The result has the item's GUID, id and modseq.
+    virtual dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,
+                                const std::vector<std::string>& match_keys) = 0;
+    // New content for a live resource; returns its new modseq.
+    virtual std::int64_t replace(const dav_collection& c, const dav_resource& current, const std::string& content,
+                                 const std::vector<std::string>& match_keys) = 0;
+    // Deletes a live resource (a tombstone stays for the devices); returns the deletion's modseq.
+    virtual std::int64_t remove(const dav_collection& c, const dav_resource& current) = 0;
+};
+
+// Runs `work` in one transaction (retried on serialization failures and lost connections, so `work` must have no
+// effect outside it) and commits. Throws db_error.
+void run_dav_transaction(database& db, const std::function<void(dav_store&)>& work);
+
+}  // namespace syncml::persistence

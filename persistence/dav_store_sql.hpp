@@ -1,0 +1,32 @@
+#pragma once
+// SQL of the DAV store (dav_store.cpp). $1 tenant, $2 datastore throughout; a resource's name is its dav_names row's,
+// else the GUID with the collection's suffix ($3).
+
+namespace syncml::persistence::sql {
+
+inline constexpr const char* dav_collection_state =
+    "SELECT modseq, purged_modseq FROM datastores WHERE tenant_id = $1 AND datastore_id = $2";
+inline constexpr const char* dav_resources =
+    "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, "
+    "CASE WHEN $4 THEN i.content ELSE '' END FROM items i LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id "
+    "AND n.item_id = i.item_id WHERE i.tenant_id = $1 AND i.datastore_id = $2 AND NOT i.deleted ORDER BY i.item_id";
+inline constexpr const char* dav_changed_since =
+    "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, '' FROM items i "
+    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.item_id = i.item_id WHERE i.tenant_id = $1 "
+    "AND i.datastore_id = $2 AND i.modseq > $4 ORDER BY i.modseq";
+// $4 names, $5 the GUIDs those names would be without a dav_names row ('' where the name has no such form).
+inline constexpr const char* dav_named =
+    "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content FROM unnest($4::text[]) AS q(name) "
+    "JOIN dav_names n ON n.tenant_id = $1 AND n.datastore_id = $2 AND n.name = q.name "
+    "JOIN items i ON i.tenant_id = $1 AND i.item_id = n.item_id WHERE NOT i.deleted "
+    "UNION ALL SELECT i.guid || $3, i.guid, i.item_id, i.modseq, i.deleted, i.content "
+    "FROM unnest($5::text[]) AS q(guid) JOIN items i ON i.tenant_id = $1 AND i.datastore_id = $2 AND i.guid = q.guid "
+    "WHERE NOT i.deleted AND NOT EXISTS (SELECT 1 FROM dav_names n WHERE n.tenant_id = $1 AND n.item_id = i.item_id)";
+inline constexpr const char* dav_lock_items =
+    "SELECT 1 FROM items WHERE tenant_id = $1 AND item_id = ANY($2::bigint[]) FOR UPDATE";
+inline constexpr const char* dav_live_count =
+    "SELECT count(*) FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND NOT deleted";
+inline constexpr const char* dav_name_item =
+    "INSERT INTO dav_names (tenant_id, item_id, datastore_id, name) VALUES ($1, $3, $2, $4)";
+
+}  // namespace syncml::persistence::sql
