@@ -31,6 +31,7 @@ METRICS = {
     "slow_syncs": "syncml_slow_syncs_total",
     "auth_failures": "syncml_auth_failures_total",
     "conflicts": "syncml_conflicts_total",
+    "dav_requests": "syncml_dav_requests_total",
     "statuses": "syncml_statuses_total",
     "ready": "syncml_ready",
     "rss": "process_resident_memory_bytes",
@@ -43,6 +44,7 @@ SYNC = 'route="sync"'
 SYNC_ERRORS = 'route="sync", status=~"4..|5.."'
 SYNC_503 = 'route="sync", status="503"'
 ERROR_STATUS = 'code=~"[45].."'
+ERROR_STATUS_HTTP = 'status=~"[45].."'
 NOT_OK = 'result!="ok"'
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 
@@ -156,6 +158,20 @@ def quality(b):
             "device's last sync. Each one is logged with tenant, user, device, datastore and guid.")
 
 
+def dav(b):
+    b.row("CardDAV / CalDAV")
+    b.panel("DAV requests/s by method and outcome",
+            [(f"sum by (method, outcome) ({rate(M['dav_requests'])})", "{{method}} {{outcome}}")], "reqps",
+            stack=True, description="read: PROPFIND, GET, REPORT; write: PUT; delete: DELETE; refused: bad input, "
+            "a failed precondition (412) or a limit; unauthorized: no or wrong credentials, throttled logins.")
+    b.panel("DAV request latency (HTTP, route dav)", quantiles(M["http_duration"], labels='route="dav"'), "s",
+            description="Complete request head to response written; includes authentication and the worker wait.")
+    b.panel("DAV errors/s by code",
+            [(f"sum by (status) ({rate(M['dav_requests'], ERROR_STATUS_HTTP)})", "{{status}}")], "reqps",
+            stack=True, description="401 credentials, 404 unknown resource or DAV off for the tenant, 412 a "
+            "client's stale ETag (normal under concurrent edits), 503 busy or database trouble, 500 a bug.")
+
+
 def capacity(b):
     b.row("Capacity")
     b.panel("Worker queue length", [(f"max by (instance) ({M['queue_length']}{{{SEL}}})", "{{instance}}")], "short",
@@ -185,7 +201,7 @@ def instances(b):
 
 def dashboard():
     b = Board()
-    for section in (traffic, latency, quality, capacity, instances):
+    for section in (traffic, latency, quality, dav, capacity, instances):
         section(b)
     variables = [
         {"name": "datasource", "type": "datasource", "query": "prometheus", "label": "Data source",

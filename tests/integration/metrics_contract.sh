@@ -73,6 +73,11 @@ else
     echo "sync ok"
 fi
 
+echo "== one CardDAV request (the DAV panels read its counter)"
+"$server" admin tenant set default --dav on >>"$work/admin.log" 2>&1 || { echo "FAIL: tenant set --dav on"; exit 1; }
+curl -s -o /dev/null -u "$user:$password" -X PROPFIND -H 'Depth: 0' "http://127.0.0.1:$sync_port/dav/default/" ||
+    { echo "FAIL: PROPFIND /dav/default/"; exit 1; }
+
 echo "== scrape /metrics"
 if ! curl -fsS "http://127.0.0.1:$metrics_port/metrics" -o "$work/metrics.txt"; then
     echo "FAIL: cannot scrape /metrics"; exit 1
