@@ -29,12 +29,18 @@ struct request_context {
 };
 
 // The properties a request names: all (allprop), their names only (propname), or a list.
+inline constexpr std::size_t k_max_listed_props = 200;
+inline constexpr std::size_t k_max_hrefs = 10000;  // of one multiget
+inline constexpr std::size_t k_max_filters = 50;   // prop-filters of one addressbook-query
+
 struct prop_request {
     enum class mode { all, names, listed } kind = mode::all;
     std::vector<prop_name> props;
     bool needs_content() const;
 };
-prop_request props_of(const xml_element& parent);  // reads <d:prop>, <d:allprop> or <d:propname> under parent
+// Reads <d:prop>, <d:allprop> or <d:propname> under parent, each property once; nullopt for more than
+// k_max_listed_props.
+std::optional<prop_request> props_of(const xml_element& parent);
 
 std::string href_of(const request_context& c, const described& d);
 // Adds one resource's response for the requested properties.

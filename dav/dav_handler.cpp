@@ -94,7 +94,9 @@ dav_response propfind(const request_context& c) {
         auto parsed = parse_xml(c.request.body);
         if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
         if (!parsed.root->is(ns_dav, "propfind")) return text_response(400, "the body is no DAV:propfind\n");
-        asked = props_of(*parsed.root);
+        auto props = props_of(*parsed.root);
+        if (!props) return text_response(400, "too many properties asked for\n");
+        asked = std::move(*props);
     }
     if (depth != "0" && depth != "1" && c.path.kind != resource_kind::item)
         return error_response(403, ns_dav, "propfind-finite-depth");
@@ -189,17 +191,22 @@ dav_response put(const request_context& c) {
     if (auto refused = preconditions_fail(c.request, current)) return *refused;
     dav_response r;
     r.outcome = "write";
+    // RFC 4791 5.3.4, RFC 6352 6.3.2.3: no strong ETag for a body not stored octet for octet (converted, or given a
+    // UID): the client must GET what the server holds instead of taking its own copy for it.
+    const auto stored_as_sent = [&](const std::string& guid) {
+        return client_body(*info, incoming.canonical, guid) == c.request.body;
+    };
     if (current) {
         auto modseq = c.store.replace(state, *current, incoming.canonical, incoming.keys);
         r.status = 204;
-        r.headers.emplace_back("ETag", etag_of(modseq));
+        if (stored_as_sent(current->guid)) r.headers.emplace_back("ETag", etag_of(modseq));
         return r;
     }
     if (c.store.live_count(state) >= c.account.max_items)
         return text_response(507, "the collection holds as many items as the tenant allows\n");
     auto created = c.store.create(state, c.path.name, incoming.canonical, incoming.keys);
     r.status = 201;
-    r.headers.emplace_back("ETag", etag_of(created.modseq));
+    if (stored_as_sent(created.guid)) r.headers.emplace_back("ETag", etag_of(created.modseq));
     return r;
 }
 

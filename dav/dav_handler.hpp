@@ -47,6 +47,9 @@ bool known_method(std::string_view method);
 inline constexpr const char* k_allowed_methods =
     "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCOL, MKCALENDAR, MOVE, COPY";
 
+// The largest XML body (PROPFIND, REPORT, PROPPATCH) the front end reads: parsing costs a multiple of the size.
+inline constexpr std::size_t k_max_xml_body = 1 << 20;
+
 // OPTIONS needs neither the store nor credentials.
 dav_response options_response();
 

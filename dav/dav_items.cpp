@@ -80,10 +80,19 @@ std::string with_uid(const std::string& text, const std::string& guid) {
     return text;
 }
 
+constexpr std::size_t k_max_lines = 20000;  // physical lines of an item a client PUTs
+
 // The structure RFC 6350 / RFC 5545 require of a whole object, which the lenient item codecs (made for what phones
 // send) do not insist on: every line a content line (name, parameters, ':' outside quotes), BEGIN and END balanced
 // from the first line to the last. A DAV client that sends less than that sent something else.
 std::string structure_error(std::string_view body) {
+    if (!valid_utf8(body)) return "not UTF-8";
+    for (char c : body) {
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r' && c != '\n')
+            return "control characters are not allowed";
+    }
+    if (std::count(body.begin(), body.end(), '\n') > static_cast<std::ptrdiff_t>(k_max_lines))
+        return "more than " + std::to_string(k_max_lines) + " lines";
     auto lines = unfolded_lines(body);
     while (!lines.empty() && lines.back().empty()) lines.pop_back();
     if (lines.empty()) return "empty body";
@@ -221,6 +230,14 @@ std::optional<std::string> first_property(std::string_view text, std::string_vie
         if (line_name(line) == name) return line_value(line);
     }
     return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> properties_of(std::string_view text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& line : unfolded_lines(text)) {
+        if (!line.empty()) out.emplace_back(line_name(line), line_value(line));
+    }
+    return out;
 }
 
 std::vector<std::string> property_values(std::string_view text, std::string_view name) {

@@ -35,5 +35,7 @@ std::optional<std::int64_t> parse_utc(std::string_view text);
 std::optional<std::string> first_property(std::string_view text, std::string_view name);
 // Every value of property `name`, unfolded.
 std::vector<std::string> property_values(std::string_view text, std::string_view name);
+// Every property of the text as (name in upper case, value), unfolded, read once for many lookups.
+std::vector<std::pair<std::string, std::string>> properties_of(std::string_view text);
 
 }  // namespace syncml::dav

@@ -50,8 +50,9 @@ std::optional<dav_path> parse_dav_path(std::string_view path) {
         auto raw = path.substr(0, cut);
         path = cut == std::string_view::npos ? std::string_view{} : path.substr(cut + 1);
         auto segment = percent_decode(raw);
-        if (!segment || segment->empty() || *segment == "." || *segment == ".." ||
-            segment->find('/') != std::string::npos || segment->find('\0') != std::string::npos)
+        if (!segment || segment->empty() || segment->size() > k_max_name_length || !valid_utf8(*segment) ||
+            *segment == "." || *segment == ".." || segment->find('/') != std::string::npos ||
+            segment->find('\0') != std::string::npos)
             return std::nullopt;
         segments.push_back(std::move(*segment));
     }
@@ -80,6 +81,29 @@ std::optional<dav_path> parse_dav_path(std::string_view path) {
     out.kind = resource_kind::item;
     out.name = segments[3];
     return out;
+}
+
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 4;
+        if (extra == 4 || (extra == 1 && c < 0xC2) || extra >= text.size() - i) {
+            if (extra != 0) return false;
+        }
+        for (std::size_t k = 1; k <= extra; ++k) {
+            if ((static_cast<unsigned char>(text[i + k]) >> 6) != 2) return false;
+        }
+        if (extra >= 2) {
+            const auto next = static_cast<unsigned char>(text[i + 1]);
+            const bool overlong_or_surrogate =
+                extra == 2 && ((c == 0xE0 && next < 0xA0) || (c == 0xED && next >= 0xA0));
+            const bool out_of_range =
+                extra == 3 && ((c == 0xF0 && next < 0x90) || (c == 0xF4 && next >= 0x90) || c > 0xF4);
+            if (overlong_or_surrogate || out_of_range) return false;
+        }
+        i += extra + 1;
+    }
+    return true;
 }
 
 std::string_view href_path(std::string_view href) {

@@ -26,6 +26,10 @@ struct dav_path {
 // nullopt for a path outside that space (or with a malformed escape, an empty or dot segment).
 std::optional<dav_path> parse_dav_path(std::string_view path);
 
+// Whether `text` is well-formed UTF-8 (PostgreSQL stores nothing else; an account name never is anything else).
+bool valid_utf8(std::string_view text);
+inline constexpr std::size_t k_max_name_length = 255;  // of a path segment, decoded
+
 // The path part of an href as clients send it (absolute URL or path, query dropped).
 std::string_view href_path(std::string_view href);
 

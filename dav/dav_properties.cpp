@@ -1,5 +1,6 @@
 // What each resource says about itself (PROPFIND and the properties of REPORT answers).
 #include <optional>
+#include <set>
 
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
@@ -122,11 +123,16 @@ bool prop_request::needs_content() const {
     return false;
 }
 
-prop_request props_of(const xml_element& parent) {
+std::optional<prop_request> props_of(const xml_element& parent) {
     prop_request out;
     if (const auto* prop = parent.child(ns_dav, "prop")) {
         out.kind = prop_request::mode::listed;
-        for (const auto& p : prop->children) out.props.push_back({p.ns, p.name});
+        std::set<prop_name> seen;
+        for (const auto& p : prop->children) {
+            prop_name name{p.ns, p.name};
+            if (seen.insert(name).second) out.props.push_back(std::move(name));
+        }
+        if (out.props.size() > k_max_listed_props) return std::nullopt;
     } else if (parent.child(ns_dav, "propname")) {
         out.kind = prop_request::mode::names;
     }

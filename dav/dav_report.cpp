@@ -1,4 +1,5 @@
 // REPORT: multiget, query and sync-collection on a collection.
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <set>
@@ -13,22 +14,29 @@ namespace {
 dav_response multiget(const request_context& c, const xml_element& body, const collection_info& info,
                       const persistence::dav_collection& state) {
     auto asked = props_of(body);
+    if (!asked) return text_response(400, "too many properties asked for\n");
     std::vector<std::string> names, stray;
+    std::set<std::string> seen;
     for (const auto& child : body.children) {
         if (!child.is(ns_dav, "href")) continue;
-        auto path = parse_dav_path(href_path(child.text));
+        const auto href = child.trimmed_text();
+        if (!seen.insert(href).second) continue;  // each resource once, however often it is named
+        if (seen.size() > k_max_hrefs) return text_response(400, "too many hrefs in one multiget\n");
+        auto path = parse_dav_path(href_path(href));
         if (path && path->kind == resource_kind::item && path->tenant == c.account.tenant &&
             path->user == c.account.user && path->collection == info.kind) {
             names.push_back(path->name);
         } else {
-            stray.push_back(child.text);
+            stray.push_back(href);
         }
     }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     multistatus out;
     auto found = c.store.named(state, names, false);
     std::set<std::string> answered;
     for (const auto& item : found) {
-        describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+        describe(out, c, {resource_kind::item, &info, &state, &item}, *asked);
         answered.insert(item.name);
     }
     for (const auto& name : names) {
@@ -55,11 +63,13 @@ std::optional<std::int64_t> token_modseq(const std::string& token, const persist
 
 dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
                              const persistence::dav_collection& state) {
-    auto asked = props_of(body);
+    auto props = props_of(body);
+    if (!props) return text_response(400, "too many properties asked for\n");
+    const auto& asked = *props;
     const auto* level = body.child(ns_dav, "sync-level");
-    if (level && level->text != "1") return error_response(403, ns_dav, "supported-sync-level");
+    if (level && level->trimmed_text() != "1") return error_response(403, ns_dav, "supported-sync-level");
     const auto* token = body.child(ns_dav, "sync-token");
-    const std::string given = token ? token->text : std::string();
+    const std::string given = token ? token->trimmed_text() : std::string();
     multistatus out;
     if (given.empty()) {
         for (const auto& item : c.store.resources(state, asked.needs_content()))
@@ -107,6 +117,7 @@ bool text_matches(const std::string& value, const xml_element& match) {
 
 bool contact_matches(const std::string& content, const xml_element* filter) {
     if (!filter) return true;
+    const auto properties = properties_of(content);
     const bool all_of = filter->attribute("test") == "allof";
     bool any = false, all = true, some_filter = false;
     for (const auto& prop : filter->children) {
@@ -114,7 +125,10 @@ bool contact_matches(const std::string& content, const xml_element* filter) {
         some_filter = true;
         std::string name = prop.attribute("name");
         for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-        auto values = property_values(content, name);
+        std::vector<std::string> values;
+        for (const auto& [property, value] : properties) {
+            if (property == name) values.push_back(value);
+        }
         bool hit;
         if (prop.child(ns_carddav, "is-not-defined")) {
             hit = values.empty();
@@ -141,8 +155,15 @@ const xml_element* time_range_of(const xml_element* filter) {
 
 dav_response query(const request_context& c, const xml_element& body, const collection_info& info,
                    const persistence::dav_collection& state) {
-    auto asked = props_of(body);
+    auto props = props_of(body);
+    if (!props) return text_response(400, "too many properties asked for\n");
+    const auto& asked = *props;
     const auto* filter = body.child(info.address_book ? ns_carddav : ns_caldav, "filter");
+    if (filter && info.address_book &&
+        std::count_if(filter->children.begin(), filter->children.end(), [](const xml_element& e) {
+            return e.is(ns_carddav, "prop-filter");
+        }) > static_cast<std::ptrdiff_t>(k_max_filters))
+        return error_response(403, ns_carddav, "supported-filter");
     std::optional<std::int64_t> start, end;
     if (!info.address_book) {
         if (const auto* range = time_range_of(filter)) {
@@ -152,9 +173,10 @@ dav_response query(const request_context& c, const xml_element& body, const coll
         }
     }
     multistatus out;
-    for (const auto& item : c.store.resources(state, true)) {
+    const bool filtering = info.address_book ? filter != nullptr : start || end;
+    for (const auto& item : c.store.resources(state, filtering || asked.needs_content())) {
         const bool hit = info.address_book ? contact_matches(item.content, filter)
-                                           : (!start && !end) || overlaps(item.content, start, end);
+                                           : !filtering || overlaps(item.content, start, end);
         if (!hit) continue;
         if (asked.needs_content()) {
             describe(out, c, {resource_kind::item, &info, &state, &item}, asked);

@@ -78,6 +78,12 @@ std::string xml_element::attribute(std::string_view local_name) const {
     return {};
 }
 
+std::string xml_element::trimmed_text() const {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 xml_parse_result parse_xml(std::string_view body) {
     xml_parse_result out;
     if (body.size() > static_cast<std::size_t>(INT_MAX)) {
@@ -128,6 +134,9 @@ std::string xml_escape(std::string_view text) {
                 out += "&quot;";
                 break;
             default:
+                // XML 1.0 cannot carry control characters, escaped or not: one stored item must not make every
+                // listing of its collection unreadable.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') break;
                 out += c;
         }
     }

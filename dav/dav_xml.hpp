@@ -29,6 +29,7 @@ struct xml_element {
     bool is(std::string_view want_ns, std::string_view want_name) const { return ns == want_ns && name == want_name; }
     const xml_element* child(std::string_view want_ns, std::string_view want_name) const;
     std::string attribute(std::string_view local_name) const;  // "" when absent
+    std::string trimmed_text() const;                          // text without surrounding white space
 };
 
 struct xml_parse_result {
@@ -38,7 +39,8 @@ struct xml_parse_result {
 
 xml_parse_result parse_xml(std::string_view body);
 
-// Text with &, <, >, " escaped for element content and attribute values.
+// Text with &, <, >, " escaped for element content and attribute values; control characters other than tab, CR
+// and LF (which XML cannot carry) left out.
 std::string xml_escape(std::string_view text);
 
 }  // namespace syncml::dav

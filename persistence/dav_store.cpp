@@ -64,6 +64,7 @@ class pg_dav_store final : public dav_store {
     dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,
                         const std::vector<std::string>& match_keys) override {
         auto added = items_->add_item(c.tenant, c.datastore, content, match_keys);
+        exec_sql0(tx_, sql::dav_release_name, c.tenant, c.datastore, name);
         exec_sql0(tx_, sql::dav_name_item, c.tenant, c.datastore, added.item_id, name);
         return {name, added.guid, added.item_id, added.modseq, false, content};
     }

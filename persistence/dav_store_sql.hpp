@@ -10,15 +10,18 @@ inline constexpr const char* dav_resources =
     "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, "
     "CASE WHEN $4 THEN i.content ELSE '' END FROM items i LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id "
     "AND n.item_id = i.item_id WHERE i.tenant_id = $1 AND i.datastore_id = $2 AND NOT i.deleted ORDER BY i.item_id";
+// A tombstone whose name a live item holds now is left out: a report never names one resource gone and present.
 inline constexpr const char* dav_changed_since =
     "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, '' FROM items i "
     "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.item_id = i.item_id WHERE i.tenant_id = $1 "
-    "AND i.datastore_id = $2 AND i.modseq > $4 ORDER BY i.modseq";
+    "AND i.datastore_id = $2 AND i.modseq > $4 AND NOT (i.deleted AND EXISTS (SELECT 1 FROM dav_names o "
+    "JOIN items l ON l.tenant_id = o.tenant_id AND l.item_id = o.item_id WHERE o.tenant_id = $1 "
+    "AND o.datastore_id = $2 AND o.name = coalesce(n.name, i.guid || $3) AND NOT l.deleted)) ORDER BY i.modseq";
 // $4 names, $5 the GUIDs those names would be without a dav_names row ('' where the name has no such form).
 inline constexpr const char* dav_named =
     "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content FROM unnest($4::text[]) AS q(name) "
     "JOIN dav_names n ON n.tenant_id = $1 AND n.datastore_id = $2 AND n.name = q.name "
-    "JOIN items i ON i.tenant_id = $1 AND i.item_id = n.item_id WHERE NOT i.deleted "
+    "JOIN items i ON i.tenant_id = $1 AND i.item_id = n.item_id AND i.datastore_id = $2 WHERE NOT i.deleted "
     "UNION ALL SELECT i.guid || $3, i.guid, i.item_id, i.modseq, i.deleted, i.content "
     "FROM unnest($5::text[]) AS q(guid) JOIN items i ON i.tenant_id = $1 AND i.datastore_id = $2 AND i.guid = q.guid "
     "WHERE NOT i.deleted AND NOT EXISTS (SELECT 1 FROM dav_names n WHERE n.tenant_id = $1 AND n.item_id = i.item_id)";
@@ -26,6 +29,11 @@ inline constexpr const char* dav_lock_items =
     "SELECT 1 FROM items WHERE tenant_id = $1 AND item_id = ANY($2::bigint[]) FOR UPDATE";
 inline constexpr const char* dav_live_count =
     "SELECT count(*) FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND NOT deleted";
+// A tombstone keeps its name for sync reports until a new item takes the name ($3): from then on the tombstone is
+// reported by GUID, so that a report never names one resource both gone and present.
+inline constexpr const char* dav_release_name =
+    "DELETE FROM dav_names n USING items i WHERE n.tenant_id = $1 AND n.datastore_id = $2 AND n.name = $3 "
+    "AND i.tenant_id = n.tenant_id AND i.item_id = n.item_id AND i.deleted";
 inline constexpr const char* dav_name_item =
     "INSERT INTO dav_names (tenant_id, item_id, datastore_id, name) VALUES ($1, $3, $2, $4)";
 

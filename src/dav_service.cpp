@@ -1,6 +1,7 @@
 #include "src/dav_service.hpp"
 
 #include "dav/dav_handler.hpp"
+#include "dav/dav_paths.hpp"
 #include "persistence/accounts.hpp"
 #include "persistence/credential_store.hpp"
 #include "persistence/dav_store.hpp"
@@ -60,13 +61,13 @@ struct share_slot {
 
 }  // namespace
 
-dav_service::dav_service(persistence::worker_pool& pool, dav_settings settings, prometheus::Registry& registry,
-                         spdlog::logger& log, double share)
+dav_service::dav_service(persistence::worker_pool& pool, tenant_share& shares, dav_settings settings,
+                         prometheus::Registry& registry, spdlog::logger& log)
     : pool_(pool),
       settings_(std::move(settings)),
       log_(log),
       cache_(std::make_unique<session::credential_cache>(settings_.credential_cache_ttl)),
-      shares_(pool.threads() + pool.queue_limit(), share),
+      shares_(shares),
       requests_(prometheus::BuildCounter()
                     .Name("syncml_dav_requests_total")
                     .Help("CardDAV/CalDAV requests answered, by method, outcome (read, write, delete, refused, "
@@ -100,7 +101,7 @@ http_reply dav_service::answer(persistence::database& db, const dav_http_request
         if (!tenant->settings.auth_basic)
             return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
         auto basic = basic_of(request.authorization);
-        if (!basic || basic->user.empty())
+        if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
             return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
 
         persistence::pg_auth_throttle throttle(db, settings_.throttle);
@@ -148,8 +149,9 @@ http_reply dav_service::answer(persistence::database& db, const dav_http_request
         const auto outcome = response.outcome;
         return counted(request, reply_of(std::move(response)), outcome);
     } catch (const persistence::db_error& e) {
-        persistence::log_event(log_, spdlog::level::warn, "dav request failed",
+        persistence::log_event(log_, e.retryable() ? spdlog::level::warn : spdlog::level::err, "dav request failed",
                                {{"tenant", request.tenant}, {"retryable", e.retryable()}, {"error", e.what()}});
+        if (!e.retryable()) return counted(request, plain(500, "internal error\n"), "error");
         auto reply = plain(503, "database unavailable, try again later\n");
         reply.headers.emplace_back("Retry-After", "1");
         return counted(request, std::move(reply), "error");

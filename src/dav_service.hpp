@@ -54,8 +54,9 @@ struct dav_settings {
 
 class dav_service final : public dav_dispatcher {
   public:
-    dav_service(persistence::worker_pool& pool, dav_settings settings, prometheus::Registry& registry,
-                spdlog::logger& log, double share = k_default_tenant_share);
+    // `shares`: the tenants' shares of the pool, the same the SyncML requests take from (pool_dispatcher::shares).
+    dav_service(persistence::worker_pool& pool, tenant_share& shares, dav_settings settings,
+                prometheus::Registry& registry, spdlog::logger& log);
     ~dav_service() override;
     bool submit(dav_http_request request, completion done) override;
     // What a worker does with a request.
@@ -68,7 +69,7 @@ class dav_service final : public dav_dispatcher {
     dav_settings settings_;
     spdlog::logger& log_;
     std::unique_ptr<session::credential_cache> cache_;
-    tenant_share shares_;
+    tenant_share& shares_;
     prometheus::Family<prometheus::Counter>& requests_;
 };
 

@@ -2,6 +2,7 @@
 // to the worker pool. Each connection runs on its own strand; nothing here blocks an io thread.
 #include "src/http_internal.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
@@ -256,7 +257,12 @@ net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn
 // CardDAV/CalDAV: OPTIONS at once, the rest (authentication included) on a worker (dav_service.hpp).
 template <class Stream>
 net::awaitable<http_reply> answer_dav(std::shared_ptr<connection<Stream>> conn, route_decision route) {
-    const body_read read = co_await read_body(conn, conn->state->config.http.body_limit);
+    // XML bodies cost a multiple of their size to parse: they get a smaller limit than items (PUT).
+    const auto method = conn->parser->get().method_string();
+    const bool xml = method == "PROPFIND" || method == "REPORT" || method == "PROPPATCH";
+    const auto limit = xml ? std::min<std::size_t>(dav::k_max_xml_body, conn->state->config.http.body_limit)
+                           : conn->state->config.http.body_limit;
+    const body_read read = co_await read_body(conn, limit);
     if (read == body_read::too_large) co_return text_reply(413, "request body too large\n");
     if (read == body_read::malformed) co_return text_reply(400, "malformed request body\n");
     auto& request = conn->parser->get();

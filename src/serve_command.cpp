@@ -33,7 +33,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;
     if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
-    dav_service dav(pool, dav_settings_of(config), registry, log);
+    dav_service dav(pool, dispatcher.shares(), dav_settings_of(config), registry, log);
     http_server server(config, {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav});
     janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log);
     server.start();

@@ -35,6 +35,8 @@ class pool_dispatcher : public sync_dispatcher {
                     persistence::pool_observer& observer, spdlog::logger& log, double share = k_default_tenant_share);
     // False also when the request's tenant holds its share of the pool already.
     bool submit(session::sync_request request, completion done) override;
+    // The tenants' shares of the pool, which the DAV front end takes from too (one share per tenant in all).
+    tenant_share& shares() { return shares_; }
 
   private:
     tenant_share shares_;

@@ -1,0 +1,259 @@
+#include "persistence/dav_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include "persistence/accounts.hpp"
+#include "persistence/janitor.hpp"
+#include "persistence/sync_store.hpp"
+#include "persistence/test_query.hpp"
+#include "persistence/test_support.hpp"
+
+namespace syncml::persistence {
+namespace {
+
+using std::int64_t;
+
+const std::string k_card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\r\nFN:A\r\nEND:VCARD\r\n";
+
+std::vector<std::string> names_of(const std::vector<dav_resource>& resources) {
+    std::vector<std::string> out;
+    for (const auto& r : resources) out.push_back(r.name);
+    return out;
+}
+
+class dav_store_test : public testing::migrated_database_test {
+  protected:
+    void SetUp() override {
+        migrated_database_test::SetUp();
+        if (IsSkipped()) return;
+        auto user = add_user(*db_, default_tenant, "ann", "pw");
+        tenant_ = user.tenant_id;
+        user_ = user.id;
+    }
+    template <class Fn>
+    void tx(Fn&& fn) {
+        run_dav_transaction(*db_, [&](dav_store& store) { fn(store); });
+    }
+    dav_collection contacts(dav_store& s) { return s.collection(tenant_, user_, "contacts", ".vcf"); }
+    dav_collection contacts() {
+        dav_collection c;
+        tx([&](dav_store& s) { c = contacts(s); });
+        return c;
+    }
+    std::string value(const std::string& query) { return query_value(*db_, query); }
+
+    int64_t tenant_ = 0;
+    int64_t user_ = 0;
+};
+
+TEST_F(dav_store_test, collection_is_the_users_datastore_with_its_counters) {
+    int64_t from_sync = 0;
+    ASSERT_TRUE(
+        run_sync_transaction(*db_, [&](sync_store& s) { from_sync = s.datastore(tenant_, user_, "contacts"); }));
+    auto c = contacts();
+    EXPECT_EQ(c.tenant, tenant_);
+    EXPECT_EQ(c.datastore, from_sync);
+    EXPECT_EQ(c.modseq, 0);
+    EXPECT_EQ(c.purged_modseq, 0);
+    EXPECT_EQ(c.suffix, ".vcf");
+    dav_collection calendar;
+    tx([&](dav_store& s) { calendar = s.collection(tenant_, user_, "calendar", ".ics"); });
+    EXPECT_NE(calendar.datastore, c.datastore) << "created when missing";
+    EXPECT_EQ(contacts().datastore, c.datastore);
+    EXPECT_EQ(value("UPDATE datastores SET purged_modseq = 4, modseq = 9 WHERE datastore_id = " +
+                    std::to_string(c.datastore) + " RETURNING 1"),
+              "1");
+    auto again = contacts();
+    EXPECT_EQ(again.modseq, 9);
+    EXPECT_EQ(again.purged_modseq, 4);
+}
+
+TEST_F(dav_store_test, create_names_an_item_that_named_finds_by_that_name) {
+    dav_resource created;
+    tx([&](dav_store& s) { created = s.create(contacts(s), "a b.vcf", k_card, {"name:a"}); });
+    EXPECT_EQ(created.name, "a b.vcf");
+    EXPECT_FALSE(created.guid.empty());
+    EXPECT_GT(created.item_id, 0);
+    EXPECT_EQ(created.modseq, 1);
+    EXPECT_EQ(contacts().modseq, 1);
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        auto found = s.named(c, {"a b.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].name, "a b.vcf");
+        EXPECT_EQ(found[0].guid, created.guid);
+        EXPECT_EQ(found[0].item_id, created.item_id);
+        EXPECT_EQ(found[0].modseq, 1);
+        EXPECT_FALSE(found[0].deleted);
+        EXPECT_EQ(found[0].content, k_card);
+        EXPECT_TRUE(s.named(c, {created.guid + ".vcf"}, false).empty()) << "a named item has only its name";
+        EXPECT_TRUE(s.named(c, {"b.vcf"}, false).empty());
+        EXPECT_TRUE(s.named(c, {}, false).empty());
+        auto listed = s.resources(c, false);
+        ASSERT_EQ(listed.size(), 1u);
+        EXPECT_EQ(listed[0].name, "a b.vcf");
+        EXPECT_EQ(listed[0].content, "");
+        EXPECT_EQ(s.resources(c, true)[0].content, k_card);
+        auto calendar = s.collection(tenant_, user_, "calendar", ".ics");
+        EXPECT_TRUE(s.named(calendar, {"a b.vcf"}, false).empty()) << "names are per collection";
+    });
+}
+
+TEST_F(dav_store_test, an_item_written_by_syncml_is_named_by_its_guid_and_suffix) {
+    std::string guid;
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        guid = s.add_item(tenant_, s.datastore(tenant_, user_, "contacts"), k_card, {}).guid;
+    }));
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        s.create(c, "mine.vcf", k_card, {});
+        auto found = s.named(c, {guid + ".vcf", "mine.vcf", "missing.vcf", guid}, false);
+        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.item_id < b.item_id; });
+        ASSERT_EQ(names_of(found), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
+        EXPECT_EQ(found[0].guid, guid);
+        EXPECT_EQ(found[0].content, k_card);
+        EXPECT_EQ(names_of(s.resources(c, false)), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
+        auto as_ics = s.collection(tenant_, user_, "contacts", ".ics");
+        EXPECT_TRUE(s.named(as_ics, {guid + ".vcf"}, false).empty()) << "the suffix is the collection's";
+        EXPECT_EQ(names_of(s.named(as_ics, {guid + ".ics"}, false)), std::vector<std::string>{guid + ".ics"});
+    });
+}
+
+TEST_F(dav_store_test, named_for_update_locks_the_items_until_commit) {
+    dav_resource created;
+    tx([&](dav_store& s) { created = s.create(contacts(s), "a.vcf", k_card, {}); });
+    tx([&](dav_store& s) {
+        auto found = s.named(contacts(s), {"a.vcf", "missing.vcf"}, true);
+        ASSERT_EQ(names_of(found), std::vector<std::string>{"a.vcf"});
+        EXPECT_EQ(found[0].content, k_card);
+        pqxx::connection other(url());
+        pqxx::work w(other);
+        EXPECT_THROW(
+            w.exec("SELECT 1 FROM items WHERE item_id = " + std::to_string(created.item_id) + " FOR UPDATE NOWAIT"),
+            pqxx::sql_error);
+    });
+    pqxx::connection other(url());
+    pqxx::work w(other);
+    EXPECT_EQ(
+        w.exec("SELECT 1 FROM items WHERE item_id = " + std::to_string(created.item_id) + " FOR UPDATE NOWAIT").size(),
+        1u)
+        << "released at commit";
+}
+
+TEST_F(dav_store_test, replace_gives_the_item_new_content_at_a_new_modseq) {
+    dav_resource created;
+    tx([&](dav_store& s) { created = s.create(contacts(s), "a.vcf", k_card, {"k:old"}); });
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        auto current = s.named(c, {"a.vcf"}, true).at(0);
+        EXPECT_EQ(s.replace(c, current, "new", {"k:new"}), 2);
+    });
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        EXPECT_EQ(c.modseq, 2);
+        auto found = s.named(c, {"a.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].content, "new");
+        EXPECT_EQ(found[0].modseq, 2);
+        EXPECT_EQ(found[0].item_id, created.item_id);
+    });
+    EXPECT_EQ(value("SELECT string_agg(match_key, ',') FROM item_match_keys WHERE item_id = " +
+                    std::to_string(created.item_id)),
+              "k:new");
+}
+
+TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_name) {
+    std::string synced;
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        auto ds = s.datastore(tenant_, user_, "contacts");
+        s.add_item(tenant_, ds, "first", {});
+        synced = s.add_item(tenant_, ds, k_card, {}).guid;
+    }));
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        s.create(c, "a.vcf", k_card, {});
+        s.create(c, "b.vcf", k_card, {});
+        EXPECT_EQ(s.live_count(c), 4);
+        EXPECT_EQ(s.remove(c, s.named(c, {"a.vcf"}, true).at(0)), 5);
+        EXPECT_EQ(s.remove(c, s.named(c, {synced + ".vcf"}, true).at(0)), 6);
+    });
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        EXPECT_EQ(c.modseq, 6);
+        EXPECT_EQ(s.live_count(c), 2);
+        EXPECT_TRUE(s.named(c, {"a.vcf", synced + ".vcf"}, false).empty());
+        EXPECT_EQ(s.resources(c, false).size(), 2u);
+        auto changed = s.changed_since(c, 3);
+        ASSERT_EQ(names_of(changed), (std::vector<std::string>{"b.vcf", "a.vcf", synced + ".vcf"}));
+        EXPECT_FALSE(changed[0].deleted);
+        EXPECT_EQ(changed[0].modseq, 4);
+        EXPECT_TRUE(changed[1].deleted);
+        EXPECT_EQ(changed[1].modseq, 5);
+        EXPECT_TRUE(changed[2].deleted);
+        for (const auto& r : changed) EXPECT_EQ(r.content, "") << r.name;
+        EXPECT_EQ(s.changed_since(c, 0).size(), 4u) << "one row per item, at its last change";
+        EXPECT_TRUE(s.changed_since(c, 6).empty());
+        auto calendar = s.collection(tenant_, user_, "calendar", ".ics");
+        EXPECT_EQ(s.live_count(calendar), 0);
+        EXPECT_TRUE(s.changed_since(calendar, 0).empty());
+    });
+}
+
+TEST_F(dav_store_test, a_deleted_items_name_can_be_given_to_a_new_item) {
+    dav_resource first, second;
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        first = s.create(c, "a.vcf", k_card, {});
+        s.remove(c, first);
+    });
+    tx([&](dav_store& s) { second = s.create(contacts(s), "a.vcf", "again", {}); });
+    EXPECT_NE(second.item_id, first.item_id);
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        auto found = s.named(c, {"a.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].content, "again");
+        auto changed = s.changed_since(c, 0);
+        ASSERT_EQ(changed.size(), 2u);
+        EXPECT_TRUE(changed[0].deleted);
+        EXPECT_EQ(changed[0].name, first.guid + ".vcf") << "the tombstone no longer holds the name";
+        EXPECT_EQ(changed[1].name, "a.vcf");
+        EXPECT_FALSE(changed[1].deleted);
+    });
+}
+
+TEST_F(dav_store_test, dav_writes_are_server_changes_for_syncml_devices) {
+    dav_resource created;
+    tx([&](dav_store& s) { created = s.create(contacts(s), "a.vcf", k_card, {}); });
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
+        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto phone = s.device_store(tenant_, s.device(tenant_, user_, "phone").id, ds, "./c").id;
+        auto changes = s.changes(tenant_, phone, 0, s.current_modseq(tenant_, ds), true);
+        ASSERT_EQ(changes.size(), 1u);
+        EXPECT_EQ(changes[0].guid, created.guid);
+    }));
+}
+
+TEST_F(dav_store_test, purging_tombstones_raises_purged_modseq) {
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        s.remove(c, s.create(c, "a.vcf", k_card, {}));  // modseq 2
+        s.remove(c, s.create(c, "b.vcf", k_card, {}));  // modseq 4
+        s.create(c, "c.vcf", k_card, {});               // modseq 5
+    });
+    EXPECT_EQ(value("UPDATE items SET updated_at = now() - interval '1000 days' WHERE deleted AND modseq = 2 "
+                    "RETURNING 1"),
+              "1");
+    auto report = run_janitor(*db_, "test");
+    EXPECT_EQ(report.tombstones, 1u);
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        EXPECT_EQ(c.purged_modseq, 2);
+        EXPECT_EQ(c.modseq, 5);
+        EXPECT_EQ(names_of(s.changed_since(c, 0)), (std::vector<std::string>{"b.vcf", "c.vcf"}));
+    });
+    EXPECT_EQ(value("SELECT count(*) FROM dav_names"), "2") << "the purged tombstone's name went with it";
+}
+
+}  // namespace
+}  // namespace syncml::persistence
