@@ -85,6 +85,27 @@ TEST(routing, probes_accept_head_and_reject_post) {
     EXPECT_EQ(header(*post.reply, "Allow"), "GET, HEAD");
 }
 
+TEST(routing, dav_paths_go_to_the_dav_front_end_with_their_tenant) {
+    auto propfind = route("PROPFIND", "/dav/acme/ann/contacts/?x=1");
+    EXPECT_FALSE(propfind.reply);
+    EXPECT_EQ(propfind.endpoint, endpoint_kind::dav);
+    EXPECT_EQ(propfind.tenant, "acme");
+    EXPECT_TRUE(route("HEAD", "/dav/acme/ann/contacts/a.vcf").head_only);
+    EXPECT_EQ(status_of(route("PROPFIND", "/dav/a%2Fb/")), 404) << "no such tenant name can exist";
+    EXPECT_EQ(status_of(route("PROPFIND", "/dav/acme/", {}, listener_kind::metrics)), 404);
+    auto odd = route("TRACE", "/dav/acme/");
+    EXPECT_EQ(status_of(odd), 405);
+    EXPECT_NE(header(*odd.reply, "Allow").find("PROPFIND"), std::string::npos);
+}
+
+TEST(routing, well_known_dav_paths_lead_to_the_default_tenant) {
+    for (const char* path : {"/.well-known/carddav", "/.well-known/caldav"}) {
+        auto r = route("PROPFIND", path);
+        ASSERT_EQ(status_of(r), 301) << path;
+        EXPECT_EQ(header(*r.reply, "Location"), "/dav/default/");
+    }
+}
+
 TEST(routing, labels_are_bounded) {
     EXPECT_STREQ(route_label(route("GET", "/anything/at/all").endpoint), "unmatched");
     EXPECT_STREQ(route_label(endpoint_kind::sync), "sync");
