@@ -51,7 +51,8 @@ persistence::dav_collection open_collection(const request_context& c, const coll
 
 dav_response xml_response(int status, std::string body);
 dav_response text_response(int status, std::string text);
-dav_response error_response(int status, std::string_view ns, std::string_view precondition);
+dav_response error_response(int status, std::string_view ns, std::string_view precondition,
+                            std::string_view inner = {});
 
 dav_response report(const request_context& c);
 

@@ -1,10 +1,12 @@
 #include "dav/dav_handler.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
+#include "matching/match_keys.hpp"
 
 namespace syncml::dav {
 namespace detail {
@@ -26,8 +28,8 @@ dav_response text_response(int status, std::string text) {
     return r;
 }
 
-dav_response error_response(int status, std::string_view ns, std::string_view precondition) {
-    auto r = xml_response(status, error_body(ns, precondition));
+dav_response error_response(int status, std::string_view ns, std::string_view precondition, std::string_view inner) {
+    auto r = xml_response(status, error_body(ns, precondition, inner));
     r.outcome = "refused";
     return r;
 }
@@ -174,6 +176,21 @@ dav_response get(const request_context& c) {
     return r;
 }
 
+// RFC 6352 6.3.2.1, RFC 4791 5.3.2.1: a UID names one resource of a collection. Another live item holding the
+// incoming item's UID, if any.
+std::optional<persistence::dav_resource> uid_holder(const request_context& c, const persistence::dav_collection& state,
+                                                    const std::vector<std::string>& keys,
+                                                    const std::optional<persistence::dav_resource>& current) {
+    const std::string uid_prefix = std::string(matching::key_kind::uid) + ":";
+    for (const auto& key : keys) {
+        if (!key.starts_with(uid_prefix) || key.size() == uid_prefix.size()) continue;
+        for (auto& holder : c.store.holding_key(state, key)) {
+            if (!current || holder.item_id != current->item_id) return std::move(holder);
+        }
+    }
+    return std::nullopt;
+}
+
 dav_response put(const request_context& c) {
     if (c.path.kind != resource_kind::item) return text_response(405, "PUT creates or replaces items only\n");
     const auto* info = find_collection(c.path.collection);
@@ -189,6 +206,11 @@ dav_response put(const request_context& c) {
     auto state = open_collection(c, *info);
     auto current = find_item(c, state, true);
     if (auto refused = preconditions_fail(c.request, current)) return *refused;
+    if (auto other = uid_holder(c, state, incoming.keys, current)) {
+        const auto href =
+            element(ns_dav, "href", xml_escape(item_href(c.account.tenant, c.account.user, info->kind, other->name)));
+        return error_response(403, info->address_book ? ns_carddav : ns_caldav, "no-uid-conflict", href);
+    }
     dav_response r;
     r.outcome = "write";
     // RFC 4791 5.3.4, RFC 6352 6.3.2.3: no strong ETag for a body not stored octet for octet (converted, or given a

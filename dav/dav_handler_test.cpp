@@ -203,6 +203,30 @@ TEST_F(dav_handler_test, put_with_if_none_match_star_creates_but_never_overwrite
     EXPECT_NE(get(k_contacts + "a.vcf").body.find("FN:First"), std::string::npos);
 }
 
+TEST_F(dav_handler_test, put_of_a_uid_another_resource_holds_is_refused_with_no_uid_conflict) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("same-uid", "First")).status, 201);
+    auto twin = put(k_contacts + "b.vcf", card("same-uid", "Second"));
+    EXPECT_EQ(twin.status, 403);
+    EXPECT_EQ(precondition(twin), clark(ns_carddav, "no-uid-conflict"));
+    EXPECT_NE(twin.body.find("<d:href>" + k_contacts + "a.vcf</d:href>"), std::string::npos) << twin.body;
+    EXPECT_EQ(live_items(), 1u);
+    EXPECT_EQ(get(k_contacts + "b.vcf").status, 404);
+
+    ASSERT_EQ(put(k_contacts + "c.vcf", card("other-uid", "Third")).status, 201);
+    auto c = get(k_contacts + "c.vcf");
+    EXPECT_EQ(put(k_contacts + "c.vcf", card("same-uid", "Third"), header(c, "ETag")).status, 403)
+        << "a replace may not take another resource's UID either";
+    EXPECT_EQ(put(k_contacts + "a.vcf", card("same-uid", "First again")).status, 204) << "its own UID is fine";
+
+    const auto one = event("ev-uid", "20250101T100000Z", "20250101T110000Z");
+    ASSERT_EQ(put(k_calendar + "x.ics", one).status, 201);
+    auto event_twin = put(k_calendar + "y.ics", one);
+    EXPECT_EQ(event_twin.status, 403);
+    EXPECT_EQ(precondition(event_twin), clark(ns_caldav, "no-uid-conflict"));
+    ASSERT_EQ(run({.method = "DELETE", .path = k_calendar + "x.ics"}).status, 204);
+    EXPECT_EQ(put(k_calendar + "y.ics", one).status, 201) << "a deleted item holds no UID";
+}
+
 TEST_F(dav_handler_test, put_of_an_invalid_vcard_is_refused_and_stores_nothing) {
     for (const std::string body :
          {"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:No End\r\n",

@@ -161,6 +161,11 @@ class dav_handler_test : public ::testing::Test {
     dav_response report(const std::string& path, const std::string& body) {
         return run({.method = "REPORT", .path = path, .depth = "1", .body = body});
     }
+
+  public:
+    dav_response report_on(const std::string& path, const std::string& body) { return report(path, body); }
+
+  protected:
     answers sync(const std::string& token, const std::string& collection = k_contacts) {
         return parse_multistatus(report(collection, sync_body(token)));
     }

@@ -81,15 +81,20 @@ void multistatus::add_status(const std::string& href, int status) {
              "</d:status></d:response>\n";
 }
 
+void multistatus::add_error(const std::string& href, int status, std::string_view ns, std::string_view condition) {
+    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
+             "</d:status><d:error>" + element(ns, condition) + "</d:error></d:response>\n";
+}
+
 void multistatus::sync_token(const std::string& token) {
     body_ += "<d:sync-token>" + xml_escape(token) + "</d:sync-token>";
 }
 
 std::string multistatus::finish() { return std::move(body_) + "</d:multistatus>\n"; }
 
-std::string error_body(std::string_view ns, std::string_view precondition) {
+std::string error_body(std::string_view ns, std::string_view precondition, std::string_view inner) {
     return "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error" + std::string(k_namespaces) + ">" +
-           element(ns, precondition) + "</d:error>\n";
+           element(ns, precondition, inner) + "</d:error>\n";
 }
 
 }  // namespace syncml::dav

@@ -33,6 +33,9 @@ class multistatus {
              int missing_status = 404);
     // A resource answered with a status only (a deleted one in a sync report, an unknown href of a multiget).
     void add_status(const std::string& href, int status);
+    // A resource answered with a status and a precondition or postcondition (<d:error>), e.g. the 507
+    // number-of-matches-within-limits of a truncated sync report.
+    void add_error(const std::string& href, int status, std::string_view ns, std::string_view condition);
     void sync_token(const std::string& token);
     std::string finish();
 
@@ -43,6 +46,7 @@ class multistatus {
 std::string status_line(int status);  // "HTTP/1.1 404 Not Found"
 
 // <d:error><precondition/></d:error> as an error body (RFC 4918 16).
-std::string error_body(std::string_view ns, std::string_view precondition);
+// `inner`: XML inside the precondition element (the href of a conflicting resource).
+std::string error_body(std::string_view ns, std::string_view precondition, std::string_view inner = {});
 
 }  // namespace syncml::dav

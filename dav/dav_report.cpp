@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "dav/dav_context.hpp"
@@ -61,6 +62,29 @@ std::optional<std::int64_t> token_modseq(const std::string& token, const persist
     return modseq;
 }
 
+// The DAV:limit of a report (RFC 5323 5.17, RFC 6578 3.6): nullopt when absent; 0 when malformed.
+std::optional<std::size_t> limit_of(const xml_element& body) {
+    const auto* limit = body.child(ns_dav, "limit");
+    if (!limit) return std::nullopt;
+    const auto* n = limit->child(ns_dav, "nresults");
+    if (!n) return 0;
+    const auto text = n->trimmed_text();
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size()) return 0;
+    return value;
+}
+
+// Cuts a change list ordered by modseq to at most `limit` entries without splitting changes of one modseq, so that
+// a token of the last kept modseq misses nothing. Returns false when not even the first modseq fits.
+bool truncate_changes(std::vector<persistence::dav_resource>& changed, std::size_t limit) {
+    std::size_t cut = limit;
+    while (cut > 0 && changed[cut].modseq == changed[cut - 1].modseq) --cut;
+    if (cut == 0) return false;
+    changed.resize(cut);
+    return true;
+}
+
 dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
                              const persistence::dav_collection& state) {
     auto props = props_of(body);
@@ -68,35 +92,55 @@ dav_response sync_collection(const request_context& c, const xml_element& body, 
     const auto& asked = *props;
     const auto* level = body.child(ns_dav, "sync-level");
     if (level && level->trimmed_text() != "1") return error_response(403, ns_dav, "supported-sync-level");
+    const auto limit = limit_of(body);
+    if (limit && *limit == 0) return text_response(400, "DAV:limit needs a positive DAV:nresults\n");
     const auto* token = body.child(ns_dav, "sync-token");
     const std::string given = token ? token->trimmed_text() : std::string();
     multistatus out;
-    if (given.empty()) {
+    if (given.empty() && !limit) {
         for (const auto& item : c.store.resources(state, asked.needs_content()))
             describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+        out.sync_token(sync_token_of(state));
+        return xml_response(207, out.finish());
+    }
+    std::vector<persistence::dav_resource> changed;
+    if (given.empty()) {
+        // A first sync in pages: the live items by modseq, so that each page's token continues where it ended.
+        changed = c.store.changed_since(state, 0);
+        std::erase_if(changed, [](const auto& item) { return item.deleted; });
     } else {
         auto since = token_modseq(given, state);
         if (!since) return error_response(403, ns_dav, "valid-sync-token");
-        auto changed = c.store.changed_since(state, *since);
-        std::vector<std::string> live;
-        for (const auto& item : changed) {
-            if (!item.deleted) live.push_back(item.name);
-        }
-        std::map<std::string, persistence::dav_resource> contents;
-        if (asked.needs_content()) {
-            for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
-        }
-        for (const auto& item : changed) {
-            if (item.deleted) {
-                out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
-                continue;
-            }
-            auto with_content = contents.find(item.name);
-            const auto& described_item = with_content != contents.end() ? with_content->second : item;
-            describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
-        }
+        changed = c.store.changed_since(state, *since);
     }
-    out.sync_token(sync_token_of(state));
+    auto reached = state;
+    const bool truncated = limit && changed.size() > *limit;
+    if (truncated) {
+        if (!truncate_changes(changed, *limit)) return error_response(507, ns_dav, "number-of-matches-within-limits");
+        reached.modseq = changed.back().modseq;
+    }
+    std::vector<std::string> live;
+    for (const auto& item : changed) {
+        if (!item.deleted) live.push_back(item.name);
+    }
+    std::map<std::string, persistence::dav_resource> contents;
+    if (asked.needs_content()) {
+        for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
+    }
+    for (const auto& item : changed) {
+        if (item.deleted) {
+            out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
+            continue;
+        }
+        auto with_content = contents.find(item.name);
+        const auto& described_item = with_content != contents.end() ? with_content->second : item;
+        describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
+    }
+    // RFC 6578 3.6: a truncated report says so on the collection itself; its token resumes after the last change.
+    if (truncated)
+        out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
+                      "number-of-matches-within-limits");
+    out.sync_token(sync_token_of(reached));
     return xml_response(207, out.finish());
 }
 

@@ -85,6 +85,67 @@ TEST_F(dav_handler_test, sync_collection_refuses_levels_other_than_1) {
 
 // ---- multiget and queries ----
 
+std::string limited_sync_body(const std::string& token, const std::string& nresults) {
+    return "<d:sync-collection" + std::string(k_namespaces) + "><d:sync-token>" + token +
+           "</d:sync-token><d:sync-level>1</d:sync-level><d:limit><d:nresults>" + nresults +
+           "</d:nresults></d:limit><d:prop><d:getetag/></d:prop></d:sync-collection>";
+}
+
+// Follows a sync in pages of `limit` until a page is not truncated: the hrefs of each page.
+std::vector<std::vector<std::string>> pages(dav_handler_test& t, std::string token, std::size_t limit,
+                                            std::string& final_token) {
+    std::vector<std::vector<std::string>> out;
+    for (int guard = 0; guard < 20; ++guard) {
+        auto page = parse_multistatus(t.report_on(k_contacts, limited_sync_body(token, std::to_string(limit))));
+        std::vector<std::string> hrefs;
+        bool truncated = false;
+        for (const auto& r : page.responses) {
+            if (r.href == k_contacts) {
+                EXPECT_EQ(r.status, 507);
+                truncated = true;
+            } else {
+                hrefs.push_back(r.href);
+            }
+        }
+        EXPECT_LE(hrefs.size(), limit);
+        out.push_back(hrefs);
+        token = page.sync_token;
+        if (!truncated) break;
+    }
+    final_token = token;
+    return out;
+}
+
+TEST_F(dav_handler_test, sync_collection_honours_dav_limit_in_pages_that_miss_nothing) {
+    for (const char* name : {"a", "b", "c", "d", "e"})
+        ASSERT_EQ(put(k_contacts + name + ".vcf", card(name, name)).status, 201);
+    std::string token;
+    auto first = pages(*this, "", 2, token);
+    EXPECT_EQ(first, (std::vector<std::vector<std::string>>{{k_contacts + "a.vcf", k_contacts + "b.vcf"},
+                                                            {k_contacts + "c.vcf", k_contacts + "d.vcf"},
+                                                            {k_contacts + "e.vcf"}}));
+    EXPECT_EQ(token, sync("").sync_token) << "the last page ends where an unlimited report would";
+
+    auto b = get(k_contacts + "b.vcf");
+    ASSERT_EQ(put(k_contacts + "b.vcf", card("b", "B2"), header(b, "ETag")).status, 204);
+    ASSERT_EQ(run({.method = "DELETE", .path = k_contacts + "c.vcf"}).status, 204);
+    ASSERT_EQ(put(k_contacts + "f.vcf", card("f", "f")).status, 201);
+    auto later = pages(*this, token, 1, token);
+    EXPECT_EQ(later, (std::vector<std::vector<std::string>>{
+                         {k_contacts + "b.vcf"}, {k_contacts + "c.vcf"}, {k_contacts + "f.vcf"}}));
+    EXPECT_TRUE(sync(token).responses.empty());
+}
+
+TEST_F(dav_handler_test, sync_collection_refuses_a_limit_without_a_positive_count) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
+    for (const char* bad : {"0", "-1", "x", "", "1x", "99999999999999999999999"})
+        EXPECT_EQ(report(k_contacts, limited_sync_body("", bad)).status, 400) << bad;
+    const std::string no_count = "<d:sync-collection" + std::string(k_namespaces) +
+                                 "><d:sync-token/><d:sync-level>1</d:sync-level><d:limit/><d:prop><d:getetag/>"
+                                 "</d:prop></d:sync-collection>";
+    EXPECT_EQ(report(k_contacts, no_count).status, 400);
+}
+
 TEST_F(dav_handler_test, multiget_answers_every_href_found_or_not) {
     ASSERT_EQ(put(k_contacts + "a%20b%40c.vcf", card("ab", "A B")).status, 201);
     ASSERT_EQ(put(k_contacts + "d.vcf", card("d", "D")).status, 201);

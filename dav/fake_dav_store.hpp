@@ -76,6 +76,15 @@ class fake_dav_store final : public persistence::dav_store {
     std::int64_t live_count(const persistence::dav_collection& c) override {
         return std::count_if(items_.begin(), items_.end(), [&](const auto& row) { return in(row, c) && !row.deleted; });
     }
+    std::vector<persistence::dav_resource> holding_key(const persistence::dav_collection& c,
+                                                       const std::string& key) override {
+        std::vector<persistence::dav_resource> out;
+        for (const auto& row : items_) {
+            if (in(row, c) && !row.deleted && std::find(row.keys.begin(), row.keys.end(), key) != row.keys.end())
+                out.push_back(resource_of(row, c, false));
+        }
+        return out;
+    }
     persistence::dav_resource create(const persistence::dav_collection& c, const std::string& name,
                                      const std::string& content, const std::vector<std::string>& keys) override {
         for (auto& row : items_) {

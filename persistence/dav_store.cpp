@@ -1,14 +1,24 @@
 #include "persistence/dav_store.hpp"
 
+#include <stdexcept>
+
 #include "persistence/dav_store_sql.hpp"
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/detail/pg_sync_store.hpp"
+#include "persistence/errors.hpp"
 #include "persistence/pg_arrays.hpp"
 
 namespace syncml::persistence {
 namespace {
 
 using std::int64_t;
+
+// Another request created an item of the same name between our lookup and our insert: the request runs again and
+// then finds that item (a replace, or 412 for If-None-Match: *), as if it had come second.
+struct name_taken final : std::runtime_error {
+    name_taken() : std::runtime_error("a concurrent request created an item of this name") {}
+};
+constexpr int k_name_race_attempts = 3;
 
 std::vector<dav_resource> resources_of(const pqxx::result& rows) {
     std::vector<dav_resource> out;
@@ -59,13 +69,17 @@ class pg_dav_store final : public dav_store {
         return resources_of(exec_sql(tx_, sql::dav_changed_since, c.tenant, c.datastore, c.suffix, after));
     }
     int64_t live_count(const dav_collection& c) override {
+        exec_sql1(tx_, sql::dav_lock_collection, c.tenant, c.datastore);
         return exec_sql1(tx_, sql::dav_live_count, c.tenant, c.datastore)[0].as<int64_t>();
+    }
+    std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) override {
+        return resources_of(exec_sql(tx_, sql::dav_holding_key, c.tenant, c.datastore, c.suffix, key));
     }
     dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,
                         const std::vector<std::string>& match_keys) override {
         auto added = items_->add_item(c.tenant, c.datastore, content, match_keys);
         exec_sql0(tx_, sql::dav_release_name, c.tenant, c.datastore, name);
-        exec_sql0(tx_, sql::dav_name_item, c.tenant, c.datastore, added.item_id, name);
+        if (exec_sql(tx_, sql::dav_name_item, c.tenant, c.datastore, added.item_id, name).empty()) throw name_taken();
         return {name, added.guid, added.item_id, added.modseq, false, content};
     }
     int64_t replace(const dav_collection& c, const dav_resource& current, const std::string& content,
@@ -88,10 +102,17 @@ class pg_dav_store final : public dav_store {
 }  // namespace
 
 void run_dav_transaction(database& db, const std::function<void(dav_store&)>& work) {
-    in_transaction(db, [&](pqxx::work& tx) {
-        pg_dav_store store(tx);
-        work(store);
-    });
+    for (int attempt = 1;; ++attempt) {
+        try {
+            in_transaction(db, [&](pqxx::work& tx) {
+                pg_dav_store store(tx);
+                work(store);
+            });
+            return;
+        } catch (const name_taken& e) {
+            if (attempt >= k_name_race_attempts) throw db_error(e.what(), true);
+        }
+    }
 }
 
 }  // namespace syncml::persistence

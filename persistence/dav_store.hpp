@@ -45,6 +45,8 @@ class dav_store {
     // Resources written or deleted after modseq `after`, tombstones included, without content, by modseq.
     virtual std::vector<dav_resource> changed_since(const dav_collection& c, std::int64_t after) = 0;
     virtual std::int64_t live_count(const dav_collection& c) = 0;
+    // The live resources whose match keys include `key` ("uid:..."), without content; a few at most.
+    virtual std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) = 0;
     // A new item named `name` (which no live resource has; a tombstone holding it gives it up). The result has the
     // item's GUID, id and modseq.
     virtual dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,

@@ -27,6 +27,16 @@ inline constexpr const char* dav_named =
     "WHERE NOT i.deleted AND NOT EXISTS (SELECT 1 FROM dav_names n WHERE n.tenant_id = $1 AND n.item_id = i.item_id)";
 inline constexpr const char* dav_lock_items =
     "SELECT 1 FROM items WHERE tenant_id = $1 AND item_id = ANY($2::bigint[]) FOR UPDATE";
+// Locks the datastore's row first, as every item write does when it takes a modseq: two creates that both count
+// the last free place cannot both pass, since the second counts after the first committed.
+inline constexpr const char* dav_lock_collection =
+    "SELECT 1 FROM datastores WHERE tenant_id = $1 AND datastore_id = $2 FOR UPDATE";
+inline constexpr const char* dav_holding_key =
+    "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, ''::text "
+    "FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "
+    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.item_id = i.item_id "
+    "WHERE k.tenant_id = $1 AND k.datastore_id = $2 AND k.match_key = $4 AND NOT i.deleted "
+    "ORDER BY i.item_id LIMIT 5";
 inline constexpr const char* dav_live_count =
     "SELECT count(*) FROM items WHERE tenant_id = $1 AND datastore_id = $2 AND NOT deleted";
 // A tombstone keeps its name for sync reports until a new item takes the name ($3): from then on the tombstone is
@@ -34,7 +44,9 @@ inline constexpr const char* dav_live_count =
 inline constexpr const char* dav_release_name =
     "DELETE FROM dav_names n USING items i WHERE n.tenant_id = $1 AND n.datastore_id = $2 AND n.name = $3 "
     "AND i.tenant_id = n.tenant_id AND i.item_id = n.item_id AND i.deleted";
+// No row back: a concurrent create took the name first (after waiting for it to commit).
 inline constexpr const char* dav_name_item =
-    "INSERT INTO dav_names (tenant_id, item_id, datastore_id, name) VALUES ($1, $3, $2, $4)";
+    "INSERT INTO dav_names (tenant_id, item_id, datastore_id, name) VALUES ($1, $3, $2, $4) "
+    "ON CONFLICT (tenant_id, datastore_id, name) DO NOTHING RETURNING item_id";
 
 }  // namespace syncml::persistence::sql

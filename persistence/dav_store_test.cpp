@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "persistence/accounts.hpp"
 #include "persistence/janitor.hpp"
 #include "persistence/sync_store.hpp"
@@ -253,6 +257,70 @@ TEST_F(dav_store_test, purging_tombstones_raises_purged_modseq) {
         EXPECT_EQ(names_of(s.changed_since(c, 0)), (std::vector<std::string>{"b.vcf", "c.vcf"}));
     });
     EXPECT_EQ(value("SELECT count(*) FROM dav_names"), "2") << "the purged tombstone's name went with it";
+}
+
+// Two PUTs of one new name, the second looking the name up before the first commits: the second runs again and
+// replaces the first's item instead of failing on the unique name.
+TEST_F(dav_store_test, a_create_that_loses_the_race_for_a_name_runs_again_and_finds_the_winner) {
+    const auto c = contacts();
+    const std::string card_b = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:b\r\nFN:B\r\nEND:VCARD\r\n";
+    std::promise<void> a_created, b_looked;
+    auto b_looked_done = b_looked.get_future();
+    auto a = std::async(std::launch::async, [&] {
+        database own(url());
+        run_dav_transaction(own, [&](dav_store& s) {
+            if (s.named(c, {"x.vcf"}, true).empty()) s.create(c, "x.vcf", k_card, {});
+            a_created.set_value();
+            b_looked_done.wait();
+        });
+    });
+    a_created.get_future().wait();
+    int attempts = 0;
+    bool looked = false;
+    std::string outcome;
+    EXPECT_NO_THROW(run_dav_transaction(*db_, [&](dav_store& s) {
+        ++attempts;
+        auto found = s.named(c, {"x.vcf"}, true);
+        if (!looked) b_looked.set_value();
+        looked = true;
+        if (found.empty()) {
+            s.create(c, "x.vcf", card_b, {});  // waits for the first to commit, then finds the name taken
+            outcome = "created";
+        } else {
+            s.replace(c, found[0], card_b, {});
+            outcome = "replaced";
+        }
+    }));
+    a.get();
+    EXPECT_EQ(attempts, 2);
+    EXPECT_EQ(outcome, "replaced");
+    tx([&](dav_store& s) {
+        auto live = s.resources(c, true);
+        ASSERT_EQ(live.size(), 1u);
+        EXPECT_EQ(live[0].name, "x.vcf");
+        EXPECT_EQ(live[0].content, card_b);
+    });
+}
+
+// The tenant's item limit holds for concurrent creates: the second counts after the first committed.
+TEST_F(dav_store_test, live_count_waits_for_a_concurrent_create_to_commit) {
+    const auto c = contacts();
+    std::promise<void> a_created;
+    auto a = std::async(std::launch::async, [&] {
+        database own(url());
+        run_dav_transaction(own, [&](dav_store& s) {
+            EXPECT_EQ(s.live_count(c), 0);
+            s.create(c, "a.vcf", k_card, {});
+            a_created.set_value();
+            // Long enough that a count which did not wait would run before this commit.
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        });
+    });
+    a_created.get_future().wait();
+    int64_t counted = -1;
+    tx([&](dav_store& s) { counted = s.live_count(c); });
+    a.get();
+    EXPECT_EQ(counted, 1);
 }
 
 }  // namespace

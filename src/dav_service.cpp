@@ -11,6 +11,7 @@
 #include "persistence/worker_pool.hpp"
 #include "session/auth.hpp"
 #include "session/credential_cache.hpp"
+#include "src/http_compression.hpp"
 
 namespace syncml::server {
 namespace {
@@ -80,7 +81,11 @@ bool dav_service::submit(dav_http_request request, completion done) {
     if (!shares_.try_acquire(request.tenant)) return false;
     auto slot = std::make_shared<share_slot>(shares_, request.tenant);
     auto job = std::make_shared<dav_http_request>(std::move(request));
-    return pool_.try_submit([this, job, slot, done](persistence::database& db) { done(answer(db, *job)); });
+    return pool_.try_submit([this, job, slot, done](persistence::database& db) {
+        auto reply = answer(db, *job);
+        compress_if_accepted(reply, job->accept_encoding);
+        done(std::move(reply));
+    });
 }
 
 http_reply dav_service::counted(const dav_http_request& request, http_reply reply, const std::string& outcome) {

@@ -35,6 +35,7 @@ struct dav_http_request {
     std::string depth;
     std::string if_match;
     std::string if_none_match;
+    std::string accept_encoding;
     std::string client_address;
     std::string body;
 };

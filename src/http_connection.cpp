@@ -283,6 +283,7 @@ net::awaitable<http_reply> answer_dav(std::shared_ptr<connection<Stream>> conn, 
                          .depth = std::string(request["Depth"]),
                          .if_match = std::string(request[http::field::if_match]),
                          .if_none_match = std::string(request[http::field::if_none_match]),
+                         .accept_encoding = std::string(request[http::field::accept_encoding]),
                          .client_address = origin.client_address,
                          .body = std::move(request.body())};
     auto slot = std::make_shared<job_slot<http_reply>>(co_await net::this_coro::executor);

@@ -59,6 +59,9 @@ net::awaitable<void> accept_loop(std::shared_ptr<listener> l, std::shared_ptr<fr
             co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
             continue;
         }
+        // Each answer goes out in one write: Nagle would only hold back the tail of a large one until the
+        // client's delayed ACK (40 ms on Linux).
+        socket.set_option(tcp::no_delay(true), ec);
         spawn_connection(std::move(socket), state, l->kind);
     }
 }

@@ -5,7 +5,8 @@
 #      one contact and deletes one; client 2 sees both, no duplicates; a no-change sync transfers nothing;
 #   b. SyncEvolution's WebDAV backend (CardDAV + CalDAV, local file stores, local sync): a slow sync gets what
 #      vdirsyncer put there; its own add and edits reach vdirsyncer; vdirsyncer's edit, delete and add reach it;
-#      a no-change sync writes nothing;
+#      a no-change sync writes nothing; its task list (VTODO) and memos (VJOURNAL) do the same round trip with
+#      a client writing over CalDAV directly (curl);
 #   c. (our server only) a SyncML phone (SyncEvolution as SyncML client, vCard 2.1 and vCalendar 1.0) of the
 #      same user: it gets the DAV items, a CardDAV edit reaches it, its edits of a contact and of the recurring
 #      event reach vdirsyncer with RRULE, EXDATE and VALARM intact, no duplicates;
@@ -368,7 +369,7 @@ check "a: the server lists 2 contacts and 2 events" eval 'server_count_is "$cont
 
 echo "== b. SyncEvolution WebDAV backend (CardDAV + CalDAV) with local file stores (at ${SECONDS}s)"
 se_home=$work/se/home se_data=$work/se/data
-mkdir -p "$se_home" "$se_data/contacts" "$se_data/events" "$work/se/logs"
+mkdir -p "$se_home" "$se_data/contacts" "$se_data/events" "$se_data/tasks" "$se_data/memos" "$work/se/logs"
 # se ARGS...: syncevolution in its own home (config, change tracking, logs under $work/se), no D-Bus.
 se() {
     (
@@ -398,6 +399,8 @@ se_configure() {
             preventSlowSync=0 printChanges=0 dumpData=0 target-config@dav &&
         se --configure backend=CardDAV database="$(coll contacts)" sync=two-way target-config@dav addressbook &&
         se --configure backend=CalDAV database="$(coll calendar)" sync=two-way target-config@dav calendar &&
+        se --configure backend=CalDAVTodo database="$(coll tasks)" sync=two-way target-config@dav todo &&
+        se --configure backend=CalDAVJournal database="$(coll memos)" sync=two-way target-config@dav memo &&
         # The client side: context @default with file stores (one item per file); its peer "dav" is a local
         # sync with the @dav context.
         se --configure --template none keyring=no syncURL=local://@dav peerIsClient=1 preventSlowSync=0 \
@@ -405,7 +408,11 @@ se_configure() {
         se --configure backend=file database="$se_data/contacts" databaseFormat=text/vcard uri=addressbook \
             sync=two-way dav contacts &&
         se --configure backend=file database="$se_data/events" databaseFormat=text/calendar uri=calendar \
-            sync=two-way dav events
+            sync=two-way dav events &&
+        se --configure backend=file database="$se_data/tasks" databaseFormat=text/calendar uri=todo \
+            sync=two-way dav tasks &&
+        se --configure backend=file database="$se_data/memos" databaseFormat=text/calendar uri=memo \
+            sync=two-way dav memos
     } >"$work/se.configure.log" 2>&1
 }
 check "b: SyncEvolution configures the WebDAV and file stores" se_configure
@@ -454,7 +461,66 @@ check "b: no-change sync of SyncEvolution" se_sync
 check "b: it wrote nothing, locally or to the server" eval 'no_writes_since "$at" && [ "$(items digest "$se_data")" = "$digest" ]'
 check "b: client 2 agrees (2 contacts, 3 events, no duplicates)" eval 'vds vds2 sync &&
     values_are "$c2" FN "Person1 Edited" "Person2 Davtest" &&
-    values_are "$e2" SUMMARY "Weekly standup" "Dentist moved" "Planning"'
+    values_are "$e2/calendar" SUMMARY "Weekly standup" "Dentist moved" "Planning"'
+
+echo "== b. SyncEvolution's CalDAV task list and memos (at ${SECONDS}s)"
+# caldav_put COLLECTION NAME FILE: a PUT as another CalDAV client would send it (direct, not via the proxy).
+caldav_put() {
+    curl -s -o /dev/null -w '%{http_code}' -u "$user:$password" -X PUT -H 'Content-Type: text/calendar; charset=utf-8' \
+        --data-binary @"$3" "$(coll "$1" "$direct/$prefix")$2"
+}
+caldav_get() { curl -s -u "$user:$password" "$(coll "$1" "$direct/$prefix")$2" | tr -d '\r'; }
+# vtodo DIR UID SUMMARY DUE [EXTRA LINES...], vjournal DIR UID SUMMARY DESCRIPTION
+vtodo() {
+    local dir=$1 uid=$2 summary=$3 due=$4
+    shift 4
+    {
+        printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//syncml-server tests//dav_clients//EN\r\nBEGIN:VTODO\r\n'
+        printf 'UID:%s\r\nDTSTAMP:20260101T090000Z\r\nDUE:%s\r\nSUMMARY:%s\r\nPRIORITY:1\r\n' "$uid" "$due" "$summary"
+        [ $# -gt 0 ] && printf '%s\r\n' "$@"
+        printf 'END:VTODO\r\nEND:VCALENDAR\r\n'
+    } >"$dir/$uid.ics"
+}
+vjournal() {
+    printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//syncml-server tests//dav_clients//EN\r\nBEGIN:VJOURNAL\r\nUID:%s\r\nDTSTAMP:20260101T090000Z\r\nSUMMARY:%s\r\nDESCRIPTION:%s\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n' \
+        "$2" "$3" "$4" >"$1/$2.ics"
+}
+vtodo "$se_data/tasks" se-task-1 "File taxes" 20260415T170000Z STATUS:NEEDS-ACTION
+vjournal "$se_data/memos" se-memo-1 "Shopping" "Milk and bread"
+check "b: SyncEvolution uploads a new task and a new memo" se_sync
+check "b: the server lists 1 task and 1 memo" eval 'server_count_is "$(coll tasks "$direct/$prefix")" 1 &&
+    server_count_is "$(coll memos "$direct/$prefix")" 1'
+check "b: the task arrived with its due date and priority" eval 'caldav_get tasks se-task-1.ics >"$work/b.t1" &&
+    grep -q "^BEGIN:VTODO" "$work/b.t1" && grep -q "^DUE:20260415T170000Z" "$work/b.t1" && grep -q "^PRIORITY:1" "$work/b.t1"'
+check "b: the memo arrived as a VJOURNAL with its text" eval 'caldav_get memos se-memo-1.ics >"$work/b.m1" &&
+    grep -q "^BEGIN:VJOURNAL" "$work/b.m1" && grep -q "^DESCRIPTION:Milk and bread" "$work/b.m1"'
+mkdir -p "$work/caldav"
+vtodo "$work/caldav" dav-task-2 "Renew passport" 20260601T090000Z
+vjournal "$work/caldav" dav-memo-2 "Ideas" "Write the report"
+check "b: another CalDAV client adds a task and a memo" eval '[ "$(caldav_put tasks dav-task-2.ics "$work/caldav/dav-task-2.ics")" = 201 ] &&
+    [ "$(caldav_put memos dav-memo-2.ics "$work/caldav/dav-memo-2.ics")" = 201 ]'
+# Radicale stores a VTODO in a VJOURNAL collection (it does not enforce supported-calendar-component-set).
+if [ "$target" = ours ]; then
+    check "b: a VTODO in the memo collection is refused" eval \
+        '[ "$(caldav_put memos wrong.ics "$work/caldav/dav-task-2.ics")" = 403 ] && server_count_is "$(coll memos "$direct/$prefix")" 2'
+fi
+file=$(items file "$se_data/tasks" UID se-task-1)
+[ -n "$file" ] && set_prop "$file" STATUS COMPLETED
+file=$(items file "$se_data/memos" UID se-memo-1)
+[ -n "$file" ] && rm "$file"
+check "b: two-way sync of SyncEvolution: it completes its task and deletes its memo" se_sync
+check "b: SyncEvolution has the other client's task and memo, no duplicates" eval \
+    'values_are "$se_data/tasks" SUMMARY "File taxes" "Renew passport" && values_are "$se_data/memos" SUMMARY "Ideas"'
+check "b: the server has the completed task and no deleted memo" eval 'item_has "$se_data/tasks" UID se-task-1 "^STATUS:COMPLETED$" &&
+    caldav_get tasks se-task-1.ics | grep -q "^STATUS:COMPLETED" && server_count_is "$(coll memos "$direct/$prefix")" 1'
+at=$(mark)
+digest=$(items digest "$se_data")
+check "b: no-change sync of the tasks and memos writes nothing" eval 'se_sync && no_writes_since "$at" &&
+    [ "$(items digest "$se_data")" = "$digest" ]'
+# vdirsyncer's client 2 discovered every calendar collection, the task list and the memos included.
+check "b: vdirsyncer (client 2) gets the task list and the memos, the completed task completed" eval 'vds vds2 sync &&
+    values_are "$e2/tasks" SUMMARY "File taxes" "Renew passport" && values_are "$e2/memos" SUMMARY "Ideas" &&
+    item_has "$e2/tasks" UID se-task-1 "^STATUS:COMPLETED$"'
 
 if [ "$target" = ours ]; then
     echo "== c. a SyncML phone (vCard 2.1, vCalendar 1.0) and the DAV clients of the same user (at ${SECONDS}s)"
@@ -504,7 +570,7 @@ if [ "$target" = ours ]; then
     check "c: the recurring event kept RRULE, EXDATE and VALARM through the phone" eval \
         'items lines "$e1" SUMMARY "Weekly standup by phone" >"$work/c.e1v" && has_recurrence "$work/c.e1v"'
     check "c: client 2 agrees" eval 'vds vds2 sync && values_are "$c2" FN "Person1 Edited" "Person2 Davtest" &&
-        values_are "$e2" SUMMARY "Weekly standup by phone" "Dentist moved" "Planning"'
+        values_are "$e2/calendar" SUMMARY "Weekly standup by phone" "Dentist moved" "Planning"'
     check "c: the server lists 2 contacts and 3 events" eval 'server_count_is "$contacts_direct" 2 &&
         server_count_is "$calendar_direct" 3'
 fi
