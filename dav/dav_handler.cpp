@@ -177,12 +177,17 @@ dav_response get(const request_context& c) {
 }
 
 // RFC 6352 6.3.2.1, RFC 4791 5.3.2.1: a UID names one resource of a collection. Another live item holding the
-// incoming item's UID, if any.
+// incoming item's UID, if any. A replace that keeps its item's UID is never refused: items from phones may share a
+// UID already (SyncML does not forbid it), and refusing would make both uneditable.
 std::optional<persistence::dav_resource> uid_holder(const request_context& c, const persistence::dav_collection& state,
-                                                    const std::vector<std::string>& keys,
+                                                    const incoming_item& incoming,
                                                     const std::optional<persistence::dav_resource>& current) {
+    if (current) {
+        const auto kept = first_property(current->content, "UID").value_or(current->guid);
+        if (first_property(incoming.canonical, "UID").value_or(current->guid) == kept) return std::nullopt;
+    }
     const std::string uid_prefix = std::string(matching::key_kind::uid) + ":";
-    for (const auto& key : keys) {
+    for (const auto& key : incoming.keys) {
         if (!key.starts_with(uid_prefix) || key.size() == uid_prefix.size()) continue;
         for (auto& holder : c.store.holding_key(state, key)) {
             if (!current || holder.item_id != current->item_id) return std::move(holder);
@@ -206,7 +211,10 @@ dav_response put(const request_context& c) {
     auto state = open_collection(c, *info);
     auto current = find_item(c, state, true);
     if (auto refused = preconditions_fail(c.request, current)) return *refused;
-    if (auto other = uid_holder(c, state, incoming.keys, current)) {
+    // From here on no other create of this collection commits before this request does: the UID check and the item
+    // limit see every item that can compete.
+    c.store.lock_collection(state);
+    if (auto other = uid_holder(c, state, incoming, current)) {
         const auto href =
             element(ns_dav, "href", xml_escape(item_href(c.account.tenant, c.account.user, info->kind, other->name)));
         return error_response(403, info->address_book ? ns_carddav : ns_caldav, "no-uid-conflict", href);

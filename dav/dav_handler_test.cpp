@@ -227,6 +227,24 @@ TEST_F(dav_handler_test, put_of_a_uid_another_resource_holds_is_refused_with_no_
     EXPECT_EQ(put(k_calendar + "y.ics", one).status, 201) << "a deleted item holds no UID";
 }
 
+// Phones may leave two items with one UID (SyncML does not forbid it): each stays editable over DAV as long as the
+// edit keeps its UID.
+TEST_F(dav_handler_test, put_that_keeps_a_uid_two_items_share_already_is_accepted) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("dup", "First")).status, 201);
+    const auto ds = store_.datastore(account_.tenant_id, account_.user_id, "contacts").id;
+    auto& twin = store_.add_item(account_.tenant_id, ds, card("dup", "From a phone"));
+    twin.keys = store_.items().front().keys;
+    auto a = get(k_contacts + "a.vcf");
+    EXPECT_EQ(put(k_contacts + "a.vcf", card("dup", "First edited"), header(a, "ETag")).status, 204);
+    EXPECT_EQ(put(k_contacts + twin.guid + ".vcf", card("dup", "Phone edited")).status, 204);
+    EXPECT_EQ(put(k_contacts + "c.vcf", card("dup", "Third")).status, 403) << "a new resource may not join them";
+}
+
+TEST_F(dav_handler_test, put_locks_the_collection_before_its_checks) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
+    EXPECT_GE(store_.collection_locks, 1u);
+}
+
 TEST_F(dav_handler_test, put_of_an_invalid_vcard_is_refused_and_stores_nothing) {
     for (const std::string body :
          {"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:No End\r\n",

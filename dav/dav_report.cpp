@@ -47,19 +47,40 @@ dav_response multiget(const request_context& c, const xml_element& body, const c
     return xml_response(207, out.finish());
 }
 
-// The modseq a sync token of this collection names; nullopt for a token of another collection, from the future,
-// or from before tombstones were purged.
-std::optional<std::int64_t> token_modseq(const std::string& token, const persistence::dav_collection& state) {
+// Where a sync token of this collection stands: changes after `modseq`; for a first sync in pages
+// ("<token of modseq>:<item id>"), the live items after `listing_after` are still to be listed, and then the
+// changes after `modseq`. Nullopt for a token of another collection, from the future, or from before tombstones
+// were purged.
+struct sync_position {
+    std::int64_t modseq = 0;
+    std::optional<std::int64_t> listing_after;
+};
+
+std::optional<sync_position> position_of(const std::string& token, const persistence::dav_collection& state) {
     const auto prefix = sync_token_of({state.tenant, state.datastore, 0, 0, ""});
     const auto stem = prefix.substr(0, prefix.size() - 1);  // without the "0"
     if (!token.starts_with(stem)) return std::nullopt;
-    std::int64_t modseq = -1;
-    const char* first = token.data() + stem.size();
+    sync_position at;
     const char* last = token.data() + token.size();
-    auto [end, ec] = std::from_chars(first, last, modseq);
-    if (ec != std::errc{} || end != last || modseq < 0 || modseq > state.modseq || modseq < state.purged_modseq)
+    auto [end, ec] = std::from_chars(token.data() + stem.size(), last, at.modseq);
+    if (ec != std::errc{} || at.modseq < 0 || at.modseq > state.modseq || at.modseq < state.purged_modseq)
         return std::nullopt;
-    return modseq;
+    if (end != last) {
+        std::int64_t after = -1;
+        if (*end != ':') return std::nullopt;
+        auto [listing_end, listing_ec] = std::from_chars(end + 1, last, after);
+        if (listing_ec != std::errc{} || listing_end != last || after < 0) return std::nullopt;
+        at.listing_after = after;
+    }
+    return at;
+}
+
+std::string token_at(const persistence::dav_collection& state, const sync_position& at) {
+    auto reached = state;
+    reached.modseq = at.modseq;
+    auto token = sync_token_of(reached);
+    if (at.listing_after) token += ":" + std::to_string(*at.listing_after);
+    return token;
 }
 
 // The DAV:limit of a report (RFC 5323 5.17, RFC 6578 3.6): nullopt when absent; 0 when malformed.
@@ -85,6 +106,29 @@ bool truncate_changes(std::vector<persistence::dav_resource>& changed, std::size
     return true;
 }
 
+// One response per resource: 404 for a deletion, else the asked properties (contents read in one go).
+void describe_changes(multistatus& out, const request_context& c, const collection_info& info,
+                      const persistence::dav_collection& state, const prop_request& asked,
+                      const std::vector<persistence::dav_resource>& changed) {
+    std::vector<std::string> live;
+    for (const auto& item : changed) {
+        if (!item.deleted) live.push_back(item.name);
+    }
+    std::map<std::string, persistence::dav_resource> contents;
+    if (asked.needs_content()) {
+        for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
+    }
+    for (const auto& item : changed) {
+        if (item.deleted) {
+            out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
+            continue;
+        }
+        auto with_content = contents.find(item.name);
+        const auto& described_item = with_content != contents.end() ? with_content->second : item;
+        describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
+    }
+}
+
 dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
                              const persistence::dav_collection& state) {
     auto props = props_of(body);
@@ -103,44 +147,39 @@ dav_response sync_collection(const request_context& c, const xml_element& body, 
         out.sync_token(sync_token_of(state));
         return xml_response(207, out.finish());
     }
-    std::vector<persistence::dav_resource> changed;
-    if (given.empty()) {
-        // A first sync in pages: the live items by modseq, so that each page's token continues where it ended.
-        changed = c.store.changed_since(state, 0);
-        std::erase_if(changed, [](const auto& item) { return item.deleted; });
+    sync_position at{state.modseq, 0};
+    if (!given.empty()) {
+        auto known = position_of(given, state);
+        if (!known) return error_response(403, ns_dav, "valid-sync-token");
+        at = *known;
+    }
+    const std::size_t fetch = limit ? *limit + 1 : 0;
+    bool truncated = false;
+    if (at.listing_after) {
+        // A first sync in pages: the live items by id, as they are now. What changes meanwhile after `at.modseq`
+        // comes again in the changes that follow the listing, so nothing is missed whatever the janitor purges.
+        auto page = c.store.live_after(state, *at.listing_after, fetch);
+        truncated = limit && page.size() > *limit;
+        if (truncated) page.resize(*limit);
+        describe_changes(out, c, info, state, asked, page);
+        at.listing_after = truncated ? std::optional<std::int64_t>(page.back().item_id) : std::nullopt;
     } else {
-        auto since = token_modseq(given, state);
-        if (!since) return error_response(403, ns_dav, "valid-sync-token");
-        changed = c.store.changed_since(state, *since);
-    }
-    auto reached = state;
-    const bool truncated = limit && changed.size() > *limit;
-    if (truncated) {
-        if (!truncate_changes(changed, *limit)) return error_response(507, ns_dav, "number-of-matches-within-limits");
-        reached.modseq = changed.back().modseq;
-    }
-    std::vector<std::string> live;
-    for (const auto& item : changed) {
-        if (!item.deleted) live.push_back(item.name);
-    }
-    std::map<std::string, persistence::dav_resource> contents;
-    if (asked.needs_content()) {
-        for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
-    }
-    for (const auto& item : changed) {
-        if (item.deleted) {
-            out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
-            continue;
+        auto changed = c.store.changed_since(state, at.modseq, fetch);
+        truncated = limit && changed.size() > *limit;
+        if (truncated) {
+            if (!truncate_changes(changed, *limit))
+                return error_response(507, ns_dav, "number-of-matches-within-limits");
+            at.modseq = changed.back().modseq;
+        } else {
+            at.modseq = state.modseq;
         }
-        auto with_content = contents.find(item.name);
-        const auto& described_item = with_content != contents.end() ? with_content->second : item;
-        describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
+        describe_changes(out, c, info, state, asked, changed);
     }
-    // RFC 6578 3.6: a truncated report says so on the collection itself; its token resumes after the last change.
+    // RFC 6578 3.6: a truncated report says so on the collection itself; its token continues after the last entry.
     if (truncated)
         out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
                       "number-of-matches-within-limits");
-    out.sync_token(sync_token_of(reached));
+    out.sync_token(token_at(state, at));
     return xml_response(207, out.finish());
 }
 

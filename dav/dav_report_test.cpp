@@ -136,6 +136,48 @@ TEST_F(dav_handler_test, sync_collection_honours_dav_limit_in_pages_that_miss_no
     EXPECT_TRUE(sync(token).responses.empty());
 }
 
+// A first sync in pages lists the items by id under the token it started at: tombstones the janitor purged before it
+// and changes made while it runs cannot break it, and the changes come again after the listing.
+TEST_F(dav_handler_test, a_first_sync_in_pages_survives_purged_tombstones_and_changes_while_it_runs) {
+    for (const char* name : {"a", "b", "c", "d", "z"})
+        ASSERT_EQ(put(k_contacts + name + ".vcf", card(name, name)).status, 201);
+    ASSERT_EQ(run({.method = "DELETE", .path = k_contacts + "z.vcf"}).status, 204);
+    auto& items = store_.items();
+    const auto tombstone = std::find_if(items.begin(), items.end(), [](const auto& i) { return i.deleted; });
+    ASSERT_NE(tombstone, items.end());
+    store_.datastore(account_.tenant_id, account_.user_id, "contacts").purged_modseq = tombstone->modseq;
+    items.erase(tombstone);
+
+    auto first = parse_multistatus(report(k_contacts, limited_sync_body("", "2")));
+    EXPECT_EQ(first.hrefs(), (std::vector<std::string>{k_contacts, k_contacts + "a.vcf", k_contacts + "b.vcf"}));
+    // While the client pages: an edit of a listed item, a deletion of a listed one, a new item.
+    auto a = get(k_contacts + "a.vcf");
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A2"), header(a, "ETag")).status, 204);
+    ASSERT_EQ(run({.method = "DELETE", .path = k_contacts + "b.vcf"}).status, 204);
+    ASSERT_EQ(put(k_contacts + "e.vcf", card("e", "e")).status, 201);
+    std::string token;
+    auto rest = pages(*this, first.sync_token, 2, token);
+    EXPECT_EQ(rest, (std::vector<std::vector<std::string>>{{k_contacts + "c.vcf", k_contacts + "d.vcf"},
+                                                           {k_contacts + "e.vcf"}}));
+    auto after = sync(token);
+    EXPECT_EQ(after.hrefs(),
+              (std::vector<std::string>{k_contacts + "a.vcf", k_contacts + "b.vcf", k_contacts + "e.vcf"}))
+        << "what changed after the listing began";
+    ASSERT_NE(after.find(k_contacts + "b.vcf"), nullptr);
+    EXPECT_EQ(after.find(k_contacts + "b.vcf")->status, 404);
+    EXPECT_TRUE(sync(after.sync_token).responses.empty());
+}
+
+TEST_F(dav_handler_test, sync_collection_refuses_malformed_page_tokens) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
+    const auto token = sync("").sync_token;
+    for (const auto& bad : {token + ":", token + ":-1", token + ":x", token + ":1:2", token + ";1", token + ":1x"}) {
+        auto r = report(k_contacts, limited_sync_body(bad, "5"));
+        EXPECT_EQ(r.status, 403) << bad;
+    }
+    EXPECT_EQ(report(k_contacts, limited_sync_body(token + ":0", "5")).status, 207);
+}
+
 TEST_F(dav_handler_test, sync_collection_refuses_a_limit_without_a_positive_count) {
     ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
     for (const char* bad : {"0", "-1", "x", "", "1x", "99999999999999999999999"})

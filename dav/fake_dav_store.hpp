@@ -58,8 +58,19 @@ class fake_dav_store final : public persistence::dav_store {
         }
         return out;
     }
-    std::vector<persistence::dav_resource> changed_since(const persistence::dav_collection& c,
-                                                         std::int64_t after) override {
+    std::vector<persistence::dav_resource> live_after(const persistence::dav_collection& c, std::int64_t after_item,
+                                                      std::size_t limit) override {
+        std::vector<persistence::dav_resource> out;
+        for (const auto& row : items_) {  // items_ is in item id order
+            if (limit && out.size() == limit) break;
+            if (in(row, c) && !row.deleted && row.item_id > after_item) out.push_back(resource_of(row, c, false));
+        }
+        return out;
+    }
+    void lock_collection(const persistence::dav_collection&) override { ++collection_locks; }
+    std::size_t collection_locks = 0;
+    std::vector<persistence::dav_resource> changed_since(const persistence::dav_collection& c, std::int64_t after,
+                                                         std::size_t limit) override {
         std::vector<persistence::dav_resource> out;
         std::set<std::string> live;  // a tombstone whose name a live item holds is left out, as the SQL does
         for (const auto& row : items_) {
@@ -71,6 +82,7 @@ class fake_dav_store final : public persistence::dav_store {
             if (!r.deleted || !live.count(r.name)) out.push_back(std::move(r));
         }
         std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.modseq < b.modseq; });
+        if (limit && out.size() > limit) out.resize(limit);
         return out;
     }
     std::int64_t live_count(const persistence::dav_collection& c) override {

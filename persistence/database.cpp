@@ -7,7 +7,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 
+#include "persistence/conninfo_mask.hpp"
 #include "persistence/detail/connection_access.hpp"
 
 namespace syncml::persistence {
@@ -44,7 +46,13 @@ std::string with_client_defaults(std::string url) {
 
 }  // namespace
 
-database::database(std::string url) : url_(std::move(url)), impl_(std::make_unique<impl>()) {}
+database::database(std::string url) : database(std::vector<std::string>{std::move(url)}, 0) {}
+
+database::database(std::vector<std::string> candidates, std::size_t preferred)
+    : candidates_(std::move(candidates)), impl_(std::make_unique<impl>()) {
+    if (candidates_.empty()) throw std::invalid_argument("database: no connection target");
+    preferred_ = current_ = preferred % candidates_.size();
+}
 
 database::~database() = default;
 
@@ -52,18 +60,31 @@ bool database::ensure_connected() {
     auto& connection = impl_->connection;
     if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) return true;
     connection.reset();
-    try {
-        connection = std::make_unique<pqxx::connection>(with_client_defaults(url_));
+    std::string first_error;
+    for (std::size_t k = 0; k < candidates_.size(); ++k) {
+        const std::size_t at = (preferred_ + k) % candidates_.size();
+        try {
+            connection = std::make_unique<pqxx::connection>(with_client_defaults(candidates_[at]));
+        } catch (const std::exception& error) {
+            connection.reset();
+            if (first_error.empty()) first_error = error.what();
+            continue;
+        }
+        current_ = at;
         if (impl_->reported_unreachable) spdlog::info("database reachable again");
         impl_->reported_unreachable = false;
+        if (at != preferred_) {
+            log_event(spdlog::level::warn, "database target unreachable, connected to another",
+                      {{"unreachable", mask_conninfo_password(candidates_[preferred_])},
+                       {"connected", mask_conninfo_password(candidates_[at])},
+                       {"error", first_error}});
+        }
         return true;
-    } catch (const std::exception& error) {
-        connection.reset();
-        if (!impl_->reported_unreachable)
-            log_event(spdlog::level::warn, "database unreachable", {{"error", error.what()}});
-        impl_->reported_unreachable = true;
-        return false;
     }
+    current_ = preferred_;
+    if (!impl_->reported_unreachable) log_event(spdlog::level::warn, "database unreachable", {{"error", first_error}});
+    impl_->reported_unreachable = true;
+    return false;
 }
 
 bool database::connected() const { return impl_->connection && impl_->connection->is_open(); }

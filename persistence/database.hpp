@@ -3,14 +3,19 @@
 // persistence/ never see it; repositories in persistence/ reach the connection through
 // persistence/detail/connection_access.hpp.
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace syncml::persistence {
 
 class database {
   public:
     explicit database(std::string url);
+    // Connects to candidates[preferred] and, while that one is unreachable, to the others in list order after it
+    // (conninfo_list.hpp); every reconnect tries the preferred one first again. Needs at least one candidate.
+    database(std::vector<std::string> candidates, std::size_t preferred);
     ~database();
     database(const database&) = delete;
     database& operator=(const database&) = delete;
@@ -19,13 +24,16 @@ class database {
     // unreachable; never throws.
     bool ensure_connected();
     bool connected() const;
-    const std::string& url() const { return url_; }
+    // The target of the connection, or the preferred one while not connected.
+    const std::string& url() const { return candidates_[current_]; }
 
     struct impl;
     impl& internals() { return *impl_; }
 
   private:
-    std::string url_;
+    std::vector<std::string> candidates_;
+    std::size_t preferred_ = 0;
+    std::size_t current_ = 0;
     std::unique_ptr<impl> impl_;
 };
 

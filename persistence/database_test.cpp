@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <latch>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -34,6 +35,44 @@ TEST(database, reports_an_unreachable_server_without_throwing) {
     } catch (const db_error& error) {
         EXPECT_TRUE(error.retryable());
     }
+}
+
+std::string with_application_name(const std::string& url, const std::string& name) {
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "application_name=" + name;
+}
+
+std::string application_name(database& db) {
+    return in_transaction(
+        db, [](pqxx::work& tx) { return tx.exec1("SELECT current_setting('application_name')")[0].as<std::string>(); });
+}
+
+const std::string k_nothing_listens = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2";
+
+TEST_F(database_test, connects_to_its_preferred_target_of_several) {
+    const auto first = with_application_name(url(), "first"), second = with_application_name(url(), "second");
+    database db({first, second}, 1);
+    ASSERT_TRUE(db.ensure_connected());
+    EXPECT_EQ(db.url(), second);
+    EXPECT_EQ(application_name(db), "second");
+    database wrapped({first, second}, 2);
+    EXPECT_EQ(application_name(wrapped), "first") << "the preferred index counts modulo the list";
+}
+
+TEST_F(database_test, falls_back_to_the_others_while_its_target_is_unreachable) {
+    const auto other = with_application_name(url(), "other");
+    database db({k_nothing_listens, other}, 0);
+    ASSERT_TRUE(db.ensure_connected());
+    EXPECT_EQ(db.url(), other);
+    EXPECT_EQ(application_name(db), "other");
+    database from_the_end({other, k_nothing_listens}, 1);
+    EXPECT_EQ(application_name(from_the_end), "other") << "after the last target comes the first";
+}
+
+TEST(database, reports_unreachable_only_when_every_target_is) {
+    database db({k_nothing_listens, "postgresql://nobody@127.0.0.1:2/none?connect_timeout=2"}, 1);
+    EXPECT_FALSE(db.ensure_connected());
+    EXPECT_EQ(db.url(), "postgresql://nobody@127.0.0.1:2/none?connect_timeout=2");
+    EXPECT_THROW(database(std::vector<std::string>{}, 0), std::invalid_argument);
 }
 
 TEST_F(database_test, reconnects_after_its_backend_was_terminated) {

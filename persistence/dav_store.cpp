@@ -65,11 +65,19 @@ class pg_dav_store final : public dav_store {
         }
         return found;
     }
-    std::vector<dav_resource> changed_since(const dav_collection& c, int64_t after) override {
-        return resources_of(exec_sql(tx_, sql::dav_changed_since, c.tenant, c.datastore, c.suffix, after));
+    std::vector<dav_resource> live_after(const dav_collection& c, int64_t after_item, std::size_t limit) override {
+        return resources_of(exec_sql(tx_, sql::dav_live_after, c.tenant, c.datastore, c.suffix, after_item,
+                                     static_cast<int64_t>(limit)));
+    }
+    std::vector<dav_resource> changed_since(const dav_collection& c, int64_t after, std::size_t limit) override {
+        return resources_of(
+            exec_sql(tx_, sql::dav_changed_since, c.tenant, c.datastore, c.suffix, after, static_cast<int64_t>(limit)));
+    }
+    void lock_collection(const dav_collection& c) override {
+        exec_sql1(tx_, sql::dav_lock_collection, c.tenant, c.datastore);
     }
     int64_t live_count(const dav_collection& c) override {
-        exec_sql1(tx_, sql::dav_lock_collection, c.tenant, c.datastore);
+        lock_collection(c);
         return exec_sql1(tx_, sql::dav_live_count, c.tenant, c.datastore)[0].as<int64_t>();
     }
     std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) override {

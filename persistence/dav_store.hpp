@@ -3,6 +3,7 @@
 // resources. Items are the very rows SyncML syncs; a DAV write is a server change like any other, so every phone
 // receives it in its next sync. Free of pqxx so that dav/ is tested with an in-memory fake.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,8 +43,15 @@ class dav_store {
     // The live resources of these names, with content; locked for update with `for_update`.
     virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                             bool for_update) = 0;
-    // Resources written or deleted after modseq `after`, tombstones included, without content, by modseq.
-    virtual std::vector<dav_resource> changed_since(const dav_collection& c, std::int64_t after) = 0;
+    // Live resources with an item id above `after_item`, by item id, without content; at most `limit` (0: all).
+    virtual std::vector<dav_resource> live_after(const dav_collection& c, std::int64_t after_item,
+                                                 std::size_t limit) = 0;
+    // Resources written or deleted after modseq `after`, tombstones included, without content, by modseq; at most
+    // `limit` (0: all).
+    virtual std::vector<dav_resource> changed_since(const dav_collection& c, std::int64_t after, std::size_t limit) = 0;
+    // Locks the collection's datastore row until commit, as every item write does when it takes a modseq: checks
+    // across items (the item limit, UIDs) made after it see every create that committed before.
+    virtual void lock_collection(const dav_collection& c) = 0;
     virtual std::int64_t live_count(const dav_collection& c) = 0;
     // The live resources whose match keys include `key` ("uid:..."), without content; a few at most.
     virtual std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) = 0;

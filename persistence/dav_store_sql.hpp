@@ -16,7 +16,14 @@ inline constexpr const char* dav_changed_since =
     "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.item_id = i.item_id WHERE i.tenant_id = $1 "
     "AND i.datastore_id = $2 AND i.modseq > $4 AND NOT (i.deleted AND EXISTS (SELECT 1 FROM dav_names o "
     "JOIN items l ON l.tenant_id = o.tenant_id AND l.item_id = o.item_id WHERE o.tenant_id = $1 "
-    "AND o.datastore_id = $2 AND o.name = coalesce(n.name, i.guid || $3) AND NOT l.deleted)) ORDER BY i.modseq";
+    "AND o.datastore_id = $2 AND o.name = coalesce(n.name, i.guid || $3) AND NOT l.deleted)) ORDER BY i.modseq "
+    "LIMIT CASE WHEN $5::bigint > 0 THEN $5::bigint END";
+// A page of the live items by item id, after item $4 ($5 rows at most; 0: all).
+inline constexpr const char* dav_live_after =
+    "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, ''::text FROM items i "
+    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.item_id = i.item_id WHERE i.tenant_id = $1 "
+    "AND i.datastore_id = $2 AND i.item_id > $4 AND NOT i.deleted ORDER BY i.item_id "
+    "LIMIT CASE WHEN $5::bigint > 0 THEN $5::bigint END";
 // $4 names, $5 the GUIDs those names would be without a dav_names row ('' where the name has no such form).
 inline constexpr const char* dav_named =
     "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content FROM unnest($4::text[]) AS q(name) "
@@ -30,7 +37,7 @@ inline constexpr const char* dav_lock_items =
 // Locks the datastore's row first, as every item write does when it takes a modseq: two creates that both count
 // the last free place cannot both pass, since the second counts after the first committed.
 inline constexpr const char* dav_lock_collection =
-    "SELECT 1 FROM datastores WHERE tenant_id = $1 AND datastore_id = $2 FOR UPDATE";
+    "SELECT 1 FROM datastores WHERE tenant_id = $1 AND datastore_id = $2 FOR NO KEY UPDATE";
 inline constexpr const char* dav_holding_key =
     "SELECT coalesce(n.name, i.guid || $3), i.guid, i.item_id, i.modseq, i.deleted, ''::text "
     "FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.item_id = k.item_id "

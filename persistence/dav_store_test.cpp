@@ -187,7 +187,7 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
         EXPECT_EQ(s.live_count(c), 2);
         EXPECT_TRUE(s.named(c, {"a.vcf", synced + ".vcf"}, false).empty());
         EXPECT_EQ(s.resources(c, false).size(), 2u);
-        auto changed = s.changed_since(c, 3);
+        auto changed = s.changed_since(c, 3, 0);
         ASSERT_EQ(names_of(changed), (std::vector<std::string>{"b.vcf", "a.vcf", synced + ".vcf"}));
         EXPECT_FALSE(changed[0].deleted);
         EXPECT_EQ(changed[0].modseq, 4);
@@ -195,11 +195,18 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
         EXPECT_EQ(changed[1].modseq, 5);
         EXPECT_TRUE(changed[2].deleted);
         for (const auto& r : changed) EXPECT_EQ(r.content, "") << r.name;
-        EXPECT_EQ(s.changed_since(c, 0).size(), 4u) << "one row per item, at its last change";
-        EXPECT_TRUE(s.changed_since(c, 6).empty());
+        EXPECT_EQ(s.changed_since(c, 0, 0).size(), 4u) << "one row per item, at its last change";
+        EXPECT_TRUE(s.changed_since(c, 6, 0).empty());
+        EXPECT_EQ(names_of(s.changed_since(c, 3, 2)), (std::vector<std::string>{"b.vcf", "a.vcf"})) << "limit";
+        const auto live = s.resources(c, false);
+        ASSERT_EQ(live.size(), 2u);
+        EXPECT_EQ(names_of(s.live_after(c, 0, 0)), names_of(live));
+        EXPECT_EQ(names_of(s.live_after(c, 0, 1)), std::vector<std::string>{live[0].name});
+        EXPECT_EQ(names_of(s.live_after(c, live[0].item_id, 5)), std::vector<std::string>{live[1].name});
+        EXPECT_TRUE(s.live_after(c, live[1].item_id, 0).empty());
         auto calendar = s.collection(tenant_, user_, "calendar", ".ics");
         EXPECT_EQ(s.live_count(calendar), 0);
-        EXPECT_TRUE(s.changed_since(calendar, 0).empty());
+        EXPECT_TRUE(s.changed_since(calendar, 0, 0).empty());
     });
 }
 
@@ -217,7 +224,7 @@ TEST_F(dav_store_test, a_deleted_items_name_can_be_given_to_a_new_item) {
         auto found = s.named(c, {"a.vcf"}, false);
         ASSERT_EQ(found.size(), 1u);
         EXPECT_EQ(found[0].content, "again");
-        auto changed = s.changed_since(c, 0);
+        auto changed = s.changed_since(c, 0, 0);
         ASSERT_EQ(changed.size(), 2u);
         EXPECT_TRUE(changed[0].deleted);
         EXPECT_EQ(changed[0].name, first.guid + ".vcf") << "the tombstone no longer holds the name";
@@ -254,7 +261,7 @@ TEST_F(dav_store_test, purging_tombstones_raises_purged_modseq) {
         auto c = contacts(s);
         EXPECT_EQ(c.purged_modseq, 2);
         EXPECT_EQ(c.modseq, 5);
-        EXPECT_EQ(names_of(s.changed_since(c, 0)), (std::vector<std::string>{"b.vcf", "c.vcf"}));
+        EXPECT_EQ(names_of(s.changed_since(c, 0, 0)), (std::vector<std::string>{"b.vcf", "c.vcf"}));
     });
     EXPECT_EQ(value("SELECT count(*) FROM dav_names"), "2") << "the purged tombstone's name went with it";
 }

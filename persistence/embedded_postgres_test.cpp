@@ -116,7 +116,7 @@ TEST_F(embedded_postgres_test, worker_pool_recovers_from_a_database_restart) {
     auto pg = std::make_unique<embedded_postgres>(embedded_settings{data_dir()});
     pg->start();
     const auto port = pg->port();
-    worker_pool pool({pg->url(), 2, 10});
+    worker_pool pool({{pg->url()}, 2, 10});
     auto query = [&pool] {
         auto result = std::make_shared<std::promise<int>>();
         pool.try_submit([result](database& db) {

@@ -36,12 +36,12 @@ struct worker_pool::state {
     std::vector<std::thread> threads;
     std::once_flag joined;
 
-    void run_worker();
+    void run_worker(std::size_t index);
     void run_job(database& db, queued_job& next);
 };
 
-void worker_pool::state::run_worker() {
-    database db(settings.url);
+void worker_pool::state::run_worker(std::size_t index) {
+    database db(settings.urls, index);
     for (;;) {
         queued_job next;
         {
@@ -78,10 +78,11 @@ void worker_pool::state::run_job(database& db, queued_job& next) {
 
 worker_pool::worker_pool(pool_settings settings, pool_observer* observer) : state_(std::make_unique<state>()) {
     if (settings.threads == 0) settings.threads = 1;
+    if (settings.urls.empty()) throw std::invalid_argument("worker_pool: no database target");
     state_->settings = std::move(settings);
     state_->observer = observer;
     for (unsigned i = 0; i < state_->settings.threads; ++i) {
-        state_->threads.emplace_back([s = state_.get()] { s->run_worker(); });
+        state_->threads.emplace_back([s = state_.get(), i] { s->run_worker(i); });
     }
 }
 

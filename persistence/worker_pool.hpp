@@ -8,13 +8,15 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace syncml::persistence {
 
 class database;
 
 struct pool_settings {
-    std::string url;
+    // The database targets (conninfo_list.hpp): worker i prefers urls[i % size] and falls back to the others.
+    std::vector<std::string> urls;
     unsigned threads = 4;
     std::size_t queue_limit = 256;
 };

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <future>
+#include <latch>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -36,7 +37,7 @@ TEST_F(worker_pool_test, runs_jobs_on_each_threads_own_connection) {
     std::set<int> pids;
     std::atomic<int> done{0};
     {
-        worker_pool pool({url(), 3, 100}, &observer);
+        worker_pool pool({{url()}, 3, 100}, &observer);
         EXPECT_EQ(pool.threads(), 3u);
         for (int i = 0; i < 30; ++i) {
             ASSERT_TRUE(pool.try_submit([&](database& db) {
@@ -60,7 +61,7 @@ TEST_F(worker_pool_test, runs_jobs_on_each_threads_own_connection) {
 TEST(worker_pool, refuses_jobs_beyond_the_queue_limit) {
     // No database needed: jobs here never touch it (the unreachable URL fails fast).
     counting_observer observer;
-    worker_pool pool({"postgresql://nobody@127.0.0.1:1/none", 1, 2}, &observer);
+    worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none"}, 1, 2}, &observer);
     std::promise<void> started;
     std::promise<void> release;
     auto gate = release.get_future().share();
@@ -88,7 +89,7 @@ TEST(worker_pool, survives_jobs_that_throw) {
     counting_observer observer;
     std::atomic<int> ran{0};
     {
-        worker_pool pool({"postgresql://nobody@127.0.0.1:1/none", 1, 10}, &observer);
+        worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none"}, 1, 10}, &observer);
         pool.try_submit([](database&) { throw std::runtime_error("bug"); });
         pool.try_submit([](database&) { throw 42; });
         pool.try_submit([](database& db) { in_transaction(db, [](pqxx::work& tx) { tx.exec("SELECT 1"); }); });
@@ -100,10 +101,34 @@ TEST(worker_pool, survives_jobs_that_throw) {
     EXPECT_EQ(observer.errors, 4);
 }
 
+// Two workers, two targets: each worker holds one job at the same time (the latch), so both connections show.
+TEST_F(worker_pool_test, spreads_its_workers_over_the_database_targets) {
+    const auto named = [&](const std::string& name) {
+        return url() + (url().find('?') == std::string::npos ? "?" : "&") + "application_name=" + name;
+    };
+    std::mutex mutex;
+    std::set<std::string> seen;
+    std::latch both(2);
+    {
+        worker_pool pool({{named("node-a"), named("node-b")}, 2, 10});
+        for (int i = 0; i < 2; ++i) {
+            ASSERT_TRUE(pool.try_submit([&](database& db) {
+                both.arrive_and_wait();
+                auto name = in_transaction(db, [](pqxx::work& tx) {
+                    return tx.exec1("SELECT current_setting('application_name')")[0].as<std::string>();
+                });
+                std::lock_guard lock(mutex);
+                seen.insert(name);
+            }));
+        }
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{"node-a", "node-b"}));
+}
+
 TEST_F(worker_pool_test, counts_database_errors_that_escape_jobs) {
     counting_observer observer;
     {
-        worker_pool pool({url(), 1, 10}, &observer);
+        worker_pool pool({{url()}, 1, 10}, &observer);
         pool.try_submit([](database& db) { in_transaction(db, [](pqxx::work& tx) { tx.exec("SELEC 1"); }); });
         pool.try_submit([](database& db) { in_transaction(db, [](pqxx::work& tx) { tx.exec("SELECT 1"); }); });
     }
@@ -111,7 +136,7 @@ TEST_F(worker_pool_test, counts_database_errors_that_escape_jobs) {
 }
 
 TEST_F(worker_pool_test, recovers_when_its_connections_were_terminated) {
-    worker_pool pool({url(), 1, 10});
+    worker_pool pool({{url()}, 1, 10});
     auto run = [&](auto fn) {
         std::promise<int> result;
         pool.try_submit([&](database& db) {

@@ -106,8 +106,10 @@ const std::vector<config_key>& keys() {
         {"data_dir", "SYNCML_DATA_DIR", "state directory (embedded PostgreSQL lives in <data_dir>/postgres)", false,
          assign(&server_config::database, &database_config::data_dir, non_empty),
          read(&server_config::database, &database_config::data_dir)},
-        {"database_url", "SYNCML_DATABASE_URL", "libpq URL of PostgreSQL; empty starts an embedded one", true,
-         assign(&server_config::database, &database_config::url, any_text),
+        {"database_url", "SYNCML_DATABASE_URL",
+         "libpq URL of PostgreSQL (several, separated by spaces: the first for migrations and admin, workers spread "
+         "over all); empty starts an embedded one",
+         true, assign(&server_config::database, &database_config::url, any_text),
          read(&server_config::database, &database_config::url)},
         {"embedded_port", "SYNCML_EMBEDDED_PORT", "port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one",
          false, assign(&server_config::database, &database_config::embedded_port, port_or_zero),

@@ -111,6 +111,19 @@ TEST(config, print_config_masks_database_passwords) {
     EXPECT_NE(printed.find("listen = 0.0.0.0:8080"), std::string::npos);
 }
 
+TEST(config, print_config_masks_every_password_of_several_database_urls) {
+    auto result =
+        parse("database_url = postgresql://syncml:one@node1/syncml postgresql://syncml:two@node2:6432/syncml\n");
+    ASSERT_TRUE(result.ok());
+    const std::string printed = print_config(result.config);
+    EXPECT_EQ(printed.find("one@"), std::string::npos) << printed;
+    EXPECT_EQ(printed.find("two@"), std::string::npos) << printed;
+    EXPECT_NE(
+        printed.find("database_url = postgresql://syncml:***@node1/syncml postgresql://syncml:***@node2:6432/syncml"),
+        std::string::npos)
+        << printed;
+}
+
 TEST(config, printed_config_parses_back_to_the_same_config) {
     auto first = parse("listen = 127.0.0.1:18003\nbody_limit = 64k\nidle_timeout = 90s\nlog_level = debug\n");
     ASSERT_TRUE(first.ok());

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <limits>
 
-#include "persistence/conninfo_mask.hpp"
+#include "persistence/conninfo_list.hpp"
 #include "src/client_origin.hpp"
 
 namespace syncml::server {
@@ -208,6 +208,6 @@ std::string format_duration(std::chrono::milliseconds value) {
     return std::to_string(ms) + "ms";
 }
 
-std::string mask_database_url(const std::string& url) { return persistence::mask_conninfo_password(url); }
+std::string mask_database_url(const std::string& url) { return persistence::mask_conninfo_list(url); }
 
 }  // namespace syncml::server

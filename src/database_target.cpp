@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "persistence/conninfo_list.hpp"
 #include "persistence/database.hpp"
 #include "persistence/embedded_postgres.hpp"
 #include "persistence/log_event.hpp"
@@ -71,9 +72,14 @@ std::string running_cluster_url(const std::string& data_dir) {
 }  // namespace
 
 database_target::database_target(const database_config& config, process_role role, spdlog::logger& log)
-    : log_(log), url_(config.url), data_dir_(config.data_dir) {
+    : log_(log), urls_(persistence::split_conninfo_list(config.url)), data_dir_(config.data_dir) {
     persistence::use_prepared_statements(config.prepared_statements);
-    if (url_.empty()) use_embedded(config, role);
+    if (urls_.empty()) {
+        use_embedded(config, role);
+        urls_ = {url_};
+    } else {
+        url_ = urls_.front();
+    }
 }
 
 database_target::~database_target() { stop(); }
@@ -81,7 +87,9 @@ database_target::~database_target() { stop(); }
 std::string database_target::description() const {
     if (embedded_) return "embedded PostgreSQL in " + data_dir_;
     if (reused_) return "embedded PostgreSQL of the server running on " + data_dir_;
-    return mask_database_url(url_);
+    std::string targets;
+    for (const auto& url : urls_) targets += (targets.empty() ? "" : " ") + url;
+    return mask_database_url(targets);
 }
 
 void database_target::use_embedded(const database_config& config, process_role role) {

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <spdlog/logger.h>
 
@@ -27,7 +28,10 @@ class database_target {
     database_target(const database_target&) = delete;
     database_target& operator=(const database_target&) = delete;
 
+    // The primary target: migrations, admin commands, the janitor, readiness.
     const std::string& url() const { return url_; }
+    // Every target of the setting (persistence/conninfo_list.hpp), the primary first: the worker pool's.
+    const std::vector<std::string>& urls() const { return urls_; }
     std::string description() const;
     // The embedded cluster belongs to a server running on the same data directory.
     bool shared_with_server() const { return reused_; }
@@ -40,6 +44,7 @@ class database_target {
 
     spdlog::logger& log_;
     std::string url_;
+    std::vector<std::string> urls_;
     std::string data_dir_;
     bool reused_ = false;
     std::unique_ptr<persistence::embedded_postgres> embedded_;

@@ -74,16 +74,32 @@ std::string gzip_compress(std::string_view data) {
     constexpr int memory_level = 8;
     if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, gzip_window_bits, memory_level, Z_DEFAULT_STRATEGY) != Z_OK)
         throw std::runtime_error("deflateInit2 failed");
-    std::string out(deflateBound(&z, static_cast<uLong>(data.size())), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    const int rc = deflate(&z, Z_FINISH);
-    const auto produced = z.total_out;
+    // In pieces: zlib counts in 32 bits, and the output grows as it comes instead of reserving the input's size.
+    constexpr std::size_t max_piece = std::size_t{1} << 30;
+    std::string out;
+    char buffer[64 * 1024];
+    int rc = Z_OK;
+    std::size_t fed = 0;
+    try {
+        do {
+            const std::size_t piece = std::min(max_piece, data.size() - fed);
+            z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + fed));
+            z.avail_in = static_cast<uInt>(piece);
+            fed += piece;
+            const int flush = fed == data.size() ? Z_FINISH : Z_NO_FLUSH;
+            do {
+                z.next_out = reinterpret_cast<Bytef*>(buffer);
+                z.avail_out = sizeof buffer;
+                rc = deflate(&z, flush);
+                out.append(buffer, sizeof buffer - z.avail_out);
+            } while (z.avail_out == 0);
+        } while (fed < data.size());
+    } catch (...) {
+        deflateEnd(&z);
+        throw;
+    }
     deflateEnd(&z);
     if (rc != Z_STREAM_END) throw std::runtime_error("deflate failed");
-    out.resize(produced);
     return out;
 }
 
@@ -98,8 +114,8 @@ void compress_if_accepted(http_reply& reply, std::string_view accept_encoding) {
     if (reply.body.size() < k_min_compressed_body || !accepts_gzip(accept_encoding)) return;
     try {
         reply.body = gzip_compress(reply.body);
-    } catch (const std::runtime_error&) {
-        return;  // zlib out of memory: the identity body is still a correct answer
+    } catch (const std::exception&) {
+        return;  // out of memory: the identity body is still a correct answer
     }
     reply.headers.emplace_back("Content-Encoding", "gzip");
 }

@@ -14,7 +14,8 @@ namespace syncml::server {
 // non-zero q-value, unless gzip itself is listed with q=0.
 bool accepts_gzip(std::string_view accept_encoding);
 
-// The gzip member (RFC 1952) of the bytes. Throws std::runtime_error only when zlib fails (out of memory).
+// The gzip member (RFC 1952) of the bytes, of any size. Throws only when memory runs out (std::bad_alloc, or
+// std::runtime_error from zlib).
 std::string gzip_compress(std::string_view data);
 
 // Compresses the reply's body in place when the client accepts gzip, the body is text worth compressing

@@ -28,7 +28,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     readiness.check_now();  // applies pending migrations before the first request
     prepare_secret_key_at_start(config.database, target.url(), log);
     auto handler = make_sync_handler(config, registry, log);
-    persistence::worker_pool pool({target.url(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
+    persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
     pool_dispatcher dispatcher(pool, *handler, metrics, log);
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;

@@ -35,7 +35,7 @@ class scripted_handler : public session::sync_handler {
 class pool_dispatcher_test : public ::testing::Test {
   protected:
     sync_outcome run(const std::string& url, const std::string& body) {
-        persistence::worker_pool pool({url, 1, 4}, &observer);
+        persistence::worker_pool pool({{url}, 1, 4}, &observer);
         pool_dispatcher dispatcher(pool, handler, observer, log);
         std::promise<sync_outcome> result;
         session::sync_request request;
@@ -77,7 +77,7 @@ TEST(pool_dispatcher, full_queue_refuses_the_request) {
     counting_observer observer;
     scripted_handler handler;
     spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
-    persistence::worker_pool pool({"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", 1, 1}, &observer);
+    persistence::worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"}, 1, 1}, &observer);
     pool_dispatcher dispatcher(pool, handler, observer, log);
     std::promise<void> gate;
     auto opened = gate.get_future().share();

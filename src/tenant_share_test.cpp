@@ -49,7 +49,7 @@ TEST(pool_dispatcher, one_tenant_cannot_take_the_whole_queue) {
     echo_handler handler;
     spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
     // One thread and a queue of 7: 8 places, 4 per tenant at a share of one half.
-    persistence::worker_pool pool({"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", 1, 7}, &observer);
+    persistence::worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"}, 1, 7}, &observer);
     pool_dispatcher dispatcher(pool, handler, observer, log, 0.5);
     std::promise<void> gate;
     auto opened = gate.get_future().share();
