@@ -23,19 +23,28 @@ namespace {
 // One row always; unknown and disabled users come back with a NULL user_id. A user's failures from anywhere, or a
 // device id's for any user, block only devices the user has not authenticated before (no devices row): a stranger who
 // knows a user name and a device id can then stop new devices for a while, never the user's own phone, which only its
-// own address's failures (user_address) block.
+// own address's failures (user_address) block. A client without a device id (DAV) at an address it logged in from
+// within 30 days (known_clients) is treated like such a phone.
 constexpr const char* k_check =
     "SELECT coalesce(max(extract(epoch FROM a.window_start + make_interval(secs => $5) - now())) FILTER (WHERE "
     "a.failures >= $4 AND a.window_start > now() - make_interval(secs => $5) "
-    "AND (a.scope = 'user_address' OR d.device_id IS NULL)), 0) AS blocked, "
+    "AND (a.scope = 'user_address' OR (d.device_id IS NULL AND k.user_id IS NULL))), 0) AS blocked, "
     "count(a.subject) > 0 AS on_record, " SYNCML_ACCOUNT_COLUMNS
-    ", d.device_id IS NOT NULL AS known_device, d.nonce AS device_nonce "
+    ", d.device_id IS NOT NULL AS known_device, d.nonce AS device_nonce, "
+    "k.user_id IS NOT NULL AS known_client, coalesce(k.last_login < now() - interval '1 day', false) AS client_stale "
     "FROM (SELECT 1) AS one "
     "LEFT JOIN (users u JOIN tenants t USING (tenant_id)) ON u.tenant_id = $1 AND u.name = $2 "
     "AND u.disabled_at IS NULL "
     "LEFT JOIN devices d ON d.tenant_id = $1 AND d.user_id = u.user_id AND d.device_uri = $3 "
+    "LEFT JOIN known_clients k ON k.tenant_id = $1 AND k.user_id = u.user_id AND k.address = $6 AND $3 = '' "
+    "AND k.last_login > now() - interval '30 days' "
     "LEFT JOIN auth_failures a ON a.tenant_id = $1 AND " SYNCML_FAILURE_SUBJECTS("$6")
-    "GROUP BY u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, d.device_id, d.nonce";
+    "GROUP BY u.user_id, u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, t.auth_md5, d.device_id, d.nonce, "
+    "k.user_id, k.last_login";
+
+constexpr const char* k_remember_client =
+    "INSERT INTO known_clients (tenant_id, user_id, address) VALUES ($1, $2, $3) "
+    "ON CONFLICT (tenant_id, user_id, address) DO UPDATE SET last_login = now()";
 
 // A failure after the window has passed starts a new window.
 constexpr const char* k_record_failure =
@@ -95,6 +104,8 @@ credential_check pg_auth_throttle::check(std::int64_t tenant, const std::string&
         if (!row[2].is_null()) out.account = stored_credentials_of(row, 2, tenant, user, key());
         out.known_device = row["known_device"].as<bool>();
         if (!row["device_nonce"].is_null()) out.device_nonce = pqxx::binarystring(row["device_nonce"]).str();
+        out.known_client = row["known_client"].as<bool>();
+        out.client_stale = row["client_stale"].as<bool>();
         return out;
     });
 }
@@ -110,6 +121,12 @@ void pg_auth_throttle::record_failure(std::int64_t tenant, const std::string& us
         }
         exec_sql0(tx, k_forget_old, tenant, window);
     });
+}
+
+void pg_auth_throttle::remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) {
+    if (address.empty()) return;
+    detail::autocommit(db_,
+                       [&](pqxx::nontransaction& tx) { exec_sql0(tx, k_remember_client, tenant, user_id, address); });
 }
 
 void pg_auth_throttle::reset(std::int64_t tenant, const std::string& user, const std::string& device,

@@ -46,6 +46,10 @@ struct credential_check {
     // The user's device of the message: whether it exists (it authenticated before) and its md5 nonce.
     bool known_device = false;
     std::string device_nonce;
+    // Without a device id (DAV): the user logged in from this address within 30 days (remember_client), so only
+    // failures from this address block; `client_stale`: the last such login is over a day old.
+    bool known_client = false;
+    bool client_stale = false;
 };
 
 class auth_throttle {
@@ -54,6 +58,9 @@ class auth_throttle {
     // A failed login of `user` from `device` at client `address` (empty ones are not counted).
     virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
                                 const std::string& address) = 0;
+    // A successful login of a client without a device id (DAV) from `address`: from now on failures elsewhere do not
+    // block it (check's known_client). Call it when check said the client is not known, or known but stale.
+    virtual void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) = 0;
     // A successful login: forgets the failures of the user, the device and the user at that address.
     virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device,
                        const std::string& address) = 0;
@@ -72,6 +79,7 @@ class pg_auth_throttle final : public auth_throttle {
                         const std::string& address) override;
     void reset(std::int64_t tenant, const std::string& user, const std::string& device,
                const std::string& address) override;
+    void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) override;
     // One autocommit statement.
     credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
                            const std::string& address) override;

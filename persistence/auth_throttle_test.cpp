@@ -5,6 +5,7 @@
 #include "persistence/accounts.hpp"
 #include "persistence/migrations.hpp"
 #include "persistence/password_hash.hpp"
+#include "persistence/test_query.hpp"
 #include "persistence/test_support.hpp"
 
 namespace syncml::persistence {
@@ -71,6 +72,36 @@ TEST_F(auth_throttle_test, strangers_never_lock_a_user_out_of_a_device_that_auth
     EXPECT_GT(fresh.blocked, 0s);
     EXPECT_FALSE(fresh.known_device);
     EXPECT_GT(throttle.check(tenant_, "alice", "IMEI:1", "203.0.113.66").blocked, 0s);
+}
+
+// A DAV client has no device id: strangers' failures for the user name elsewhere block it only until it has logged
+// in once from its address; then only failures from that address do.
+TEST_F(auth_throttle_test, strangers_never_lock_a_user_out_of_a_dav_client_that_logged_in_before) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    auto alice = add_user(*db_, "acme", "alice", "pw");
+    const std::string home = "192.0.2.10", guesser = "203.0.113.66";
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "", home).known_client);
+    throttle.remember_client(tenant_, alice.id, home);
+    auto known = throttle.check(tenant_, "alice", "", home);
+    EXPECT_TRUE(known.known_client);
+    EXPECT_FALSE(known.client_stale);
+    for (int i = 0; i < 4; ++i) throttle.record_failure(tenant_, "alice", "", guesser);
+    EXPECT_EQ(throttle.check(tenant_, "alice", "", home).blocked, 0s) << "her own client keeps working";
+    EXPECT_GT(throttle.check(tenant_, "alice", "", "198.51.100.9").blocked, 0s) << "a new address is blocked";
+    EXPECT_GT(throttle.check(tenant_, "alice", "", guesser).blocked, 0s);
+    EXPECT_GT(throttle.check(tenant_, "alice", "new-phone", home).blocked, 0s)
+        << "a SyncML device is judged by its device row, not by the address";
+    for (int i = 0; i < 3; ++i) throttle.record_failure(tenant_, "alice", "", home);
+    EXPECT_GT(throttle.check(tenant_, "alice", "", home).blocked, 0s) << "failures from its own address block it";
+    // A login a day old is refreshed; one 30 days old no longer counts.
+    query_value(*db_, "UPDATE known_clients SET last_login = now() - interval '2 days' RETURNING 1");
+    EXPECT_TRUE(throttle.check(tenant_, "alice", "", home).client_stale);
+    query_value(*db_, "UPDATE known_clients SET last_login = now() - interval '31 days' RETURNING 1");
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "", home).known_client);
+    throttle.remember_client(tenant_, alice.id, home);
+    auto refreshed = throttle.check(tenant_, "alice", "", home);
+    EXPECT_TRUE(refreshed.known_client);
+    EXPECT_FALSE(refreshed.client_stale);
 }
 
 TEST_F(auth_throttle_test, blocks_a_device_that_tries_many_user_names_and_a_success_resets_it) {

@@ -32,6 +32,7 @@ struct janitor_report {
     bool ran = false;  // false: another instance holds the lease
     std::size_t sessions = 0;
     std::size_t auth_failures = 0;
+    std::size_t known_clients = 0;  // DAV client addresses not seen for 30 days
     std::size_t chunks = 0;
     std::size_t tombstones = 0;
     std::size_t audit_entries = 0;
@@ -40,8 +41,8 @@ struct janitor_report {
 };
 
 // One pass over every tenant, under the janitor lease (`holder` names this instance in it): expired sessions and
-// resume pointers, old failed-login counters, abandoned large-object chunks, tombstones (deleted items) older
-// than their tenant's tombstone_retention_days, and old audit log entries. Throws db_error.
+// resume pointers, old failed-login counters and known DAV client addresses, abandoned large-object chunks, tombstones
+// (deleted items) older than their tenant's tombstone_retention_days, and old audit log entries. Throws db_error.
 janitor_report run_janitor(database& db, const std::string& holder, const janitor_settings& settings = {});
 
 }  // namespace syncml::persistence

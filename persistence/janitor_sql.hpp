@@ -25,6 +25,12 @@ inline constexpr const char* delete_old_auth_failures =
     "(SELECT scope, subject FROM auth_failures WHERE tenant_id = $1 "
     "AND window_start < now() - make_interval(secs => $3) LIMIT $2 FOR UPDATE SKIP LOCKED)";
 
+// DAV client addresses whose last login is older than the 30 days the throttle trusts them for.
+inline constexpr const char* delete_old_known_clients =
+    "DELETE FROM known_clients WHERE tenant_id = $1 AND (user_id, address) IN "
+    "(SELECT user_id, address FROM known_clients WHERE tenant_id = $1 "
+    "AND last_login < now() - interval '30 days' LIMIT $2 FOR UPDATE SKIP LOCKED)";
+
 // All chunks of a device store whose newest chunk is older than $3 seconds.
 inline constexpr const char* delete_abandoned_chunks =
     "DELETE FROM incoming_chunks WHERE tenant_id = $1 AND (device_store_id, byte_offset) IN "

@@ -156,6 +156,17 @@ TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_c
     EXPECT_EQ(value_of(*db_, "SELECT count(*) FROM incoming_chunks"), "3");
 }
 
+TEST_F(janitor_retention_test, forgets_dav_client_addresses_not_seen_for_30_days) {
+    exec(*db_,
+         "INSERT INTO known_clients (tenant_id, user_id, address, last_login) "
+         "SELECT u.tenant_id, u.user_id, a, now() - CASE a WHEN '192.0.2.1' THEN interval '31 days' "
+         "ELSE interval '29 days' END FROM (SELECT * FROM users ORDER BY user_id LIMIT 1) u, "
+         "unnest(ARRAY['192.0.2.1', '192.0.2.2']) a");
+    auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
+    EXPECT_EQ(report.known_clients, 1u);
+    EXPECT_EQ(value_of(*db_, "SELECT string_agg(address, ',') FROM known_clients"), "192.0.2.2");
+}
+
 TEST_F(janitor_retention_test, deletes_audit_entries_older_than_the_audit_age) {
     exec(*db_,
          "INSERT INTO admin_audit (at, actor, action, result) SELECT now() - make_interval(days => d), 'cli', "

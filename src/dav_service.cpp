@@ -138,6 +138,9 @@ http_reply dav_service::answer(persistence::database& db, const dav_http_request
             return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
         }
         if (check.failures_on_record) throttle.reset(tenant->id, basic->user, {}, request.client_address);
+        // From now on strangers' failures elsewhere do not lock this client out (auth_throttle.hpp).
+        if (!check.known_client || check.client_stale)
+            throttle.remember_client(tenant->id, stored.user_id, request.client_address);
 
         const dav::dav_account account{tenant->id,
                                        tenant->name,
