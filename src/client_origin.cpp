@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "src/header_text.hpp"
 #include "src/ip_network.hpp"
 
 namespace syncml::server {
@@ -17,18 +18,12 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
-
 // The element the nearest proxy added: the last comma-separated item of the last header line.
 std::string_view last_element(const std::vector<std::string>& lines) {
     if (lines.empty()) return {};
     std::string_view line = lines.back();
     const auto comma = line.rfind(',');
-    return trim(comma == std::string_view::npos ? line : line.substr(comma + 1));
+    return trim_ows(comma == std::string_view::npos ? line : line.substr(comma + 1));
 }
 
 std::optional<unsigned> parse_port(std::string_view digits) {

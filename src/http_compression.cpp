@@ -8,29 +8,19 @@
 
 #include <zlib.h>
 
+#include "src/header_text.hpp"
+
 namespace syncml::server {
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
-bool equals_lower(std::string_view s, std::string_view lower) {
-    return s.size() == lower.size() && std::equal(s.begin(), s.end(), lower.begin(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-           });
-}
 
 // The q-value of one list element's parameters ("q=0.5"); 1 when absent, 0 when malformed (refuse to guess).
 double q_value(std::string_view params) {
     while (!params.empty()) {
         const auto semi = params.find(';');
-        const auto param = trimmed(params.substr(0, semi));
+        const auto param = trim_ows(params.substr(0, semi));
         params = semi == std::string_view::npos ? std::string_view{} : params.substr(semi + 1);
         if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' || param[1] != '=') continue;
-        const std::string value(trimmed(param.substr(2)));
+        const std::string value(trim_ows(param.substr(2)));
         if (value.empty() || value.size() > 5) return 0;
         char* end = nullptr;
         const double q = std::strtod(value.c_str(), &end);
@@ -42,7 +32,7 @@ double q_value(std::string_view params) {
 
 bool compressible_type(std::string_view content_type) {
     const auto semi = content_type.find(';');
-    const auto type = trimmed(content_type.substr(0, semi));
+    const auto type = trim_ows(content_type.substr(0, semi));
     return type.starts_with("text/") || type.ends_with("/xml") || type.ends_with("+xml") || type == "application/json";
 }
 
@@ -55,9 +45,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
         const auto element = accept_encoding.substr(0, comma);
         accept_encoding = comma == std::string_view::npos ? std::string_view{} : accept_encoding.substr(comma + 1);
         const auto semi = element.find(';');
-        const auto coding = trimmed(element.substr(0, semi));
+        const auto coding = trim_ows(element.substr(0, semi));
         const double q = semi == std::string_view::npos ? 1.0 : q_value(element.substr(semi + 1));
-        if (equals_lower(coding, "gzip") || equals_lower(coding, "x-gzip"))
+        if (iequals(coding, "gzip") || iequals(coding, "x-gzip"))
             gzip_q = std::max(gzip_q.value_or(0.0), q);
         else if (coding == "*")
             any_q = q;
@@ -106,7 +96,7 @@ std::string gzip_compress(std::string_view data) {
 void compress_if_accepted(http_reply& reply, std::string_view accept_encoding) {
     const auto has_header = [&](std::string_view name) {
         return std::any_of(reply.headers.begin(), reply.headers.end(),
-                           [&](const auto& h) { return equals_lower(h.first, name); });
+                           [&](const auto& h) { return iequals(h.first, name); });
     };
     if (!compressible_type(reply.content_type) || has_header("etag") || has_header("content-encoding")) return;
     // A cache between client and server must know the bytes depend on Accept-Encoding, small bodies included.

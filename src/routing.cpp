@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "dav/dav_handler.hpp"
+#include "src/header_text.hpp"
 
 namespace syncml::server {
 namespace {
@@ -11,18 +12,6 @@ namespace {
 constexpr std::string_view sync_prefix = "/sync";
 constexpr std::string_view dav_prefix = "/dav/";
 constexpr std::size_t max_tenant_length = 63;
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-               return std::tolower(x) == std::tolower(y);
-           });
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
 
 // Tenant names as persistence accepts them; anything else cannot exist, so it is a 404 here.
 bool plausible_tenant(std::string_view name) {
@@ -72,7 +61,7 @@ http_reply method_not_allowed(const char* allow) {
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
 
 std::optional<session::wire_encoding> classify_content_type(std::string_view content_type) {
-    const std::string_view media = trim(content_type.substr(0, content_type.find(';')));
+    const std::string_view media = trim_ows(content_type.substr(0, content_type.find(';')));
     if (iequals(media, "application/vnd.syncml+xml")) return session::wire_encoding::xml;
     if (iequals(media, "application/vnd.syncml+wbxml")) return session::wire_encoding::wbxml;
     return std::nullopt;
