@@ -57,7 +57,9 @@ struct sync_position {
 };
 
 std::optional<sync_position> position_of(const std::string& token, const persistence::dav_collection& state) {
-    const auto prefix = sync_token_of({state.tenant, state.datastore, 0, 0, ""});
+    auto at_zero = state;
+    at_zero.modseq = 0;
+    const auto prefix = sync_token_of(at_zero);
     const auto stem = prefix.substr(0, prefix.size() - 1);  // without the "0"
     if (!token.starts_with(stem)) return std::nullopt;
     sync_position at;

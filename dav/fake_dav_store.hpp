@@ -39,7 +39,12 @@ class fake_dav_store final : public persistence::dav_store {
     persistence::dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
                                            const std::string& suffix) override {
         auto& ds = datastore(tenant, user, kind);
-        return {tenant, ds.id, ds.modseq, ds.purged_modseq, suffix};
+        return {.tenant = tenant,
+                .user = user,
+                .datastore = ds.id,
+                .modseq = ds.modseq,
+                .purged_modseq = ds.purged_modseq,
+                .suffix = suffix};
     }
     std::vector<persistence::dav_resource> resources(const persistence::dav_collection& c, bool with_content) override {
         std::vector<persistence::dav_resource> out;

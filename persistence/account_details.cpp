@@ -16,46 +16,58 @@ constexpr const char* k_tenant_figures =
     "AND s.finished_at IS NULL) AS sessions "
     "FROM tenants t WHERE t.name = $1";
 
-constexpr const char* k_user_row =
-    "SELECT u.tenant_id, u.user_id, " SYNCML_ISO_UTC("u.created_at") " AS created_at, "
-    SYNCML_ISO_UTC("u.disabled_at") " AS disabled_at, "
-    "(SELECT count(*) FROM devices d WHERE d.tenant_id = u.tenant_id AND d.user_id = u.user_id) AS devices, "
-    "(SELECT " SYNCML_ISO_UTC("max(s.last_sync_at)") " FROM device_stores s JOIN devices d "
-    "ON d.tenant_id = s.tenant_id AND d.device_id = s.device_id WHERE d.tenant_id = u.tenant_id "
-    "AND d.user_id = u.user_id) AS last_sync "
-    "FROM users u JOIN tenants t USING (tenant_id) WHERE t.name = $1 AND u.name = $2";
+// Statements on a user's rows name the user's key ($1 tenant id, $2 user name, migration 0023), so that on a
+// distributed database each runs on the user's shard.
+#define SYNCML_USER_KEY "syncml_user_key($1, $2)"
 
+constexpr const char* k_user_row =
+    "SELECT u.user_id, " SYNCML_ISO_UTC("u.created_at") " AS created_at, "
+    SYNCML_ISO_UTC("u.disabled_at") " AS disabled_at, "
+    "(SELECT count(*) FROM devices d WHERE d.tenant_id = $1 AND d.user_id = " SYNCML_USER_KEY ") AS devices, "
+    "(SELECT " SYNCML_ISO_UTC("max(s.last_sync_at)") " FROM device_stores s WHERE s.tenant_id = $1 "
+    "AND s.user_id = " SYNCML_USER_KEY ") AS last_sync "
+    "FROM users u WHERE u.tenant_id = $1 AND u.user_id = " SYNCML_USER_KEY " AND u.name = $2";
+
+// $2 the user's id.
 constexpr const char* k_datastore_usage =
     "SELECT ds.name, ds.kind, ds.modseq, "
     "count(i.item_id) FILTER (WHERE NOT i.deleted) AS items, count(i.item_id) FILTER (WHERE i.deleted) AS tombstones "
-    "FROM datastores ds LEFT JOIN items i ON i.tenant_id = ds.tenant_id AND i.datastore_id = ds.datastore_id "
+    "FROM datastores ds LEFT JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = ds.datastore_id "
     "WHERE ds.tenant_id = $1 AND ds.user_id = $2 GROUP BY ds.datastore_id, ds.name, ds.kind, ds.modseq "
     "ORDER BY ds.name";
 
+// $3 the device id; no row for an unknown user or device.
 constexpr const char* k_device_row =
-    "SELECT d.tenant_id, d.device_id, " SYNCML_ISO_UTC("d.first_seen") " AS first_seen, "
+    "SELECT u.user_id, d.device_id, " SYNCML_ISO_UTC("d.first_seen") " AS first_seen, "
     SYNCML_ISO_UTC("d.last_seen") " AS last_seen, d.devinf IS NOT NULL AS has_devinf "
-    "FROM devices d JOIN users u ON u.tenant_id = d.tenant_id AND u.user_id = d.user_id "
-    "JOIN tenants t ON t.tenant_id = d.tenant_id WHERE t.name = $1 AND u.name = $2 AND d.device_uri = $3";
+    "FROM users u LEFT JOIN devices d ON d.tenant_id = $1 AND d.user_id = " SYNCML_USER_KEY " AND d.device_uri = $3 "
+    "WHERE u.tenant_id = $1 AND u.user_id = " SYNCML_USER_KEY " AND u.name = $2";
 
+#undef SYNCML_USER_KEY
+
+// $2 the user's id, $3 the device's.
 constexpr const char* k_device_stores =
     "SELECT ds.name AS datastore, s.remote_uri, "
     "nullif(concat_ws(' ', s.content_type, s.content_version), '') AS format, "
     SYNCML_ISO_UTC("s.last_sync_at") " AS last_sync, s.needs_slow_sync, "
-    "(SELECT count(*) FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND i.item_id = m.item_id "
-    "WHERE m.tenant_id = s.tenant_id AND m.device_store_id = s.device_store_id AND NOT i.deleted) "
-    "AS mapped FROM device_stores s JOIN datastores ds ON ds.tenant_id = s.tenant_id "
-    "AND ds.datastore_id = s.datastore_id WHERE s.tenant_id = $1 AND s.device_id = $2 ORDER BY ds.name, s.remote_uri";
+    "(SELECT count(*) FROM mappings m JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.item_id = m.item_id "
+    "WHERE m.tenant_id = $1 AND m.user_id = $2 AND m.device_store_id = s.device_store_id AND NOT i.deleted) "
+    "AS mapped FROM device_stores s JOIN datastores ds ON ds.tenant_id = $1 AND ds.user_id = $2 "
+    "AND ds.datastore_id = s.datastore_id WHERE s.tenant_id = $1 AND s.user_id = $2 AND s.device_id = $3 "
+    "ORDER BY ds.name, s.remote_uri";
 
 std::optional<std::string> optional_text(const pqxx::field& field) {
     if (field.is_null()) return std::nullopt;
     return field.as<std::string>();
 }
 
-[[noreturn]] void require_user_exists(pqxx::transaction_base& tx, std::string_view tenant, std::string_view user) {
-    if (tx.exec_params("SELECT 1 FROM tenants WHERE name = $1", std::string(tenant)).empty()) {
-        throw not_found("no tenant named '" + std::string(tenant) + "'");
-    }
+std::int64_t require_tenant_id(pqxx::transaction_base& tx, std::string_view tenant) {
+    const auto rows = tx.exec_params("SELECT tenant_id FROM tenants WHERE name = $1", std::string(tenant));
+    if (rows.empty()) throw not_found("no tenant named '" + std::string(tenant) + "'");
+    return rows[0][0].as<std::int64_t>();
+}
+
+[[noreturn]] void throw_no_user(std::string_view tenant, std::string_view user) {
     throw not_found("no user '" + std::string(user) + "' in tenant '" + std::string(tenant) + "'");
 }
 
@@ -79,8 +91,9 @@ tenant_details show_tenant(database& db, std::string_view tenant) {
 
 user_details show_user(database& db, std::string_view tenant, std::string_view user) {
     return in_transaction(db, [&](pqxx::work& tx) {
-        const auto rows = tx.exec_params(k_user_row, std::string(tenant), std::string(user));
-        if (rows.empty()) require_user_exists(tx, tenant, user);
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto rows = tx.exec_params(k_user_row, tenant_id, std::string(user));
+        if (rows.empty()) throw_no_user(tenant, user);
         const auto& row = rows[0];
         user_details details{.name = std::string(user),
                              .created_at = row["created_at"].as<std::string>(),
@@ -88,8 +101,7 @@ user_details show_user(database& db, std::string_view tenant, std::string_view u
                              .datastores = {},
                              .devices = row["devices"].as<std::int64_t>(),
                              .last_sync = optional_text(row["last_sync"])};
-        for (const auto& store : tx.exec_params(k_datastore_usage, row["tenant_id"].as<std::int64_t>(),
-                                                row["user_id"].as<std::int64_t>())) {
+        for (const auto& store : tx.exec_params(k_datastore_usage, tenant_id, row["user_id"].as<std::int64_t>())) {
             details.datastores.push_back({.name = store["name"].as<std::string>(),
                                           .kind = store["kind"].as<std::string>(),
                                           .items = store["items"].as<std::int64_t>(),
@@ -102,24 +114,20 @@ user_details show_user(database& db, std::string_view tenant, std::string_view u
 
 device_details show_device(database& db, std::string_view tenant, std::string_view user, std::string_view device_uri) {
     return in_transaction(db, [&](pqxx::work& tx) {
-        const auto rows = tx.exec_params(k_device_row, std::string(tenant), std::string(user), std::string(device_uri));
-        if (rows.empty()) {
-            if (tx.exec_params(
-                      "SELECT 1 FROM users u JOIN tenants t USING (tenant_id) WHERE t.name = $1 AND u.name = $2",
-                      std::string(tenant), std::string(user))
-                    .empty()) {
-                require_user_exists(tx, tenant, user);
-            }
+        const auto tenant_id = require_tenant_id(tx, tenant);
+        const auto rows = tx.exec_params(k_device_row, tenant_id, std::string(user), std::string(device_uri));
+        if (rows.empty()) throw_no_user(tenant, user);
+        const auto& row = rows[0];
+        if (row["device_id"].is_null()) {
             throw not_found("user '" + std::string(user) + "' has no device '" + std::string(device_uri) + "'");
         }
-        const auto& row = rows[0];
         device_details details{.device_uri = std::string(device_uri),
                                .user = std::string(user),
                                .first_seen = row["first_seen"].as<std::string>(),
                                .last_seen = optional_text(row["last_seen"]),
                                .has_devinf = row["has_devinf"].as<bool>(),
                                .stores = {}};
-        for (const auto& store : tx.exec_params(k_device_stores, row["tenant_id"].as<std::int64_t>(),
+        for (const auto& store : tx.exec_params(k_device_stores, tenant_id, row["user_id"].as<std::int64_t>(),
                                                 row["device_id"].as<std::int64_t>())) {
             details.stores.push_back({.datastore = store["datastore"].as<std::string>(),
                                       .remote_uri = store["remote_uri"].as<std::string>(),

@@ -73,12 +73,30 @@ std::string sealed_md5_secret(pqxx::transaction_base& tx, const tenant_auth& ten
                 detail::md5_context(tenant.id, std::string(user)));
 }
 
+// A user's row by its key (migration 0023), so that on a distributed database the statement runs on the user's shard.
+constexpr const char* k_user_by_name =
+    "SELECT user_id FROM users WHERE tenant_id = $1 AND user_id = syncml_user_key($1, $2) AND name = $2";
+
+std::optional<std::int64_t> find_user_id(pqxx::transaction_base& tx, std::int64_t tenant_id, std::string_view user) {
+    const auto rows = tx.exec_params(k_user_by_name, tenant_id, std::string(user));
+    if (rows.empty()) return std::nullopt;
+    return rows[0][0].as<std::int64_t>();
+}
+
 std::int64_t require_user_id(pqxx::transaction_base& tx, std::int64_t tenant_id, std::string_view tenant,
                              std::string_view user) {
-    const auto rows =
-        tx.exec_params("SELECT user_id FROM users WHERE tenant_id = $1 AND name = $2", tenant_id, std::string(user));
-    if (rows.empty()) throw not_found("no user '" + std::string(user) + "' in tenant '" + std::string(tenant) + "'");
-    return rows[0][0].as<std::int64_t>();
+    const auto id = find_user_id(tx, tenant_id, user);
+    if (!id) throw not_found("no user '" + std::string(user) + "' in tenant '" + std::string(tenant) + "'");
+    return *id;
+}
+
+// The user's sessions on the device and the device's resume pointers (migration 0023: a table of their own).
+void delete_device_sessions(pqxx::transaction_base& tx, std::int64_t tenant_id, std::int64_t user_id,
+                            std::string_view device_uri) {
+    tx.exec_params0("DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2 AND device_uri = $3", tenant_id,
+                    user_id, std::string(device_uri));
+    tx.exec_params0("DELETE FROM resume_pointers WHERE tenant_id = $1 AND user_id = $2 AND device_uri = $3", tenant_id,
+                    user_id, std::string(device_uri));
 }
 
 // ':' would make md5 auth's "user:password" ambiguous; control characters have no place in logs.
@@ -244,6 +262,8 @@ void delete_tenant(database& db, std::string_view name, bool with_users) {
         }
         const auto rows = tx.exec_params("DELETE FROM tenants WHERE name = $1 RETURNING tenant_id", std::string(name));
         if (rows.empty()) throw not_found("no tenant named '" + std::string(name) + "'");
+        // Match keys have no foreign key to cascade along (migration 0023).
+        tx.exec_params0("DELETE FROM item_match_keys WHERE tenant_id = $1", rows[0][0].as<std::int64_t>());
     });
 }
 
@@ -252,12 +272,16 @@ namespace {
 // The user row with its standard datastores; already_exists for a taken name.
 user_info insert_user(pqxx::work& tx, std::int64_t tenant_id, std::string_view tenant, std::string_view user,
                       const std::string& hash, const std::string& sealed_md5) {
+    // The id is the user's key (migration 0023): a taken name and, once in 2^62 names, another name's key conflict.
     const auto rows = tx.exec_params(
-        "INSERT INTO users (tenant_id, name, password_hash, md5_secret_sealed) "
-        "VALUES ($1, $2, $3, NULLIF($4::bytea, ''::bytea)) "
-        "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING user_id",
+        "INSERT INTO users (tenant_id, user_id, name, password_hash, md5_secret_sealed) "
+        "VALUES ($1, syncml_user_key($1, $2), $2, $3, NULLIF($4::bytea, ''::bytea)) "
+        "ON CONFLICT DO NOTHING RETURNING user_id",
         tenant_id, std::string(user), hash, pqxx::binarystring(sealed_md5));
     if (rows.empty()) {
+        if (!find_user_id(tx, tenant_id, user))
+            throw already_exists("user name '" + std::string(user) + "' collides with another user's key in tenant '" +
+                                 std::string(tenant) + "': choose another name");
         throw already_exists("user '" + std::string(user) + "' exists already in tenant '" + std::string(tenant) + "'");
     }
     const auto user_id = rows[0][0].as<std::int64_t>();
@@ -305,12 +329,11 @@ std::vector<user_info> list_users(database& db, std::string_view tenant) {
 
 std::optional<user_info> find_user(database& db, std::string_view tenant, std::string_view user) {
     return in_transaction(db, [&](pqxx::work& tx) -> std::optional<user_info> {
-        const auto rows = tx.exec_params(
-            "SELECT u.tenant_id, u.user_id FROM users u JOIN tenants t USING (tenant_id) "
-            "WHERE t.name = $1 AND u.name = $2",
-            std::string(tenant), std::string(user));
-        if (rows.empty()) return std::nullopt;
-        return user_info{rows[0][0].as<std::int64_t>(), rows[0][1].as<std::int64_t>(), std::string(user)};
+        const auto tenant_id = find_tenant_id(tx, tenant);
+        if (!tenant_id) return std::nullopt;
+        const auto user_id = find_user_id(tx, *tenant_id, user);
+        if (!user_id) return std::nullopt;
+        return user_info{*tenant_id, *user_id, std::string(user)};
     });
 }
 
@@ -348,7 +371,9 @@ void delete_user(database& db, std::string_view tenant, std::string_view user) {
     in_transaction(db, [&](pqxx::work& tx) {
         const auto tenant_id = require_tenant_id(tx, tenant);
         const auto user_id = require_user_id(tx, tenant_id, tenant, user);
-        tx.exec_params("DELETE FROM users WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id);
+        // Match keys have no foreign key to cascade along (migration 0023); everything else goes with the user.
+        tx.exec_params0("DELETE FROM item_match_keys WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id);
+        tx.exec_params0("DELETE FROM users WHERE tenant_id = $1 AND user_id = $2", tenant_id, user_id);
     });
 }
 
@@ -356,12 +381,15 @@ namespace {
 
 std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std::string_view user) {
     return in_transaction(db, [&](pqxx::work& tx) -> std::optional<pqxx::row> {
+        const auto tenant_id = find_tenant_id(tx, tenant);
+        if (!tenant_id) return std::nullopt;
         const auto rows = tx.exec_params(
             std::string("SELECT u.password_hash, u.md5_secret_sealed, u.legacy_md5_secret, u.tenant_id, t.auth_md5, ") +
                 detail::k_database_key_column +
                 " FROM users u JOIN tenants t USING (tenant_id) "
-                "WHERE t.name = $1 AND u.name = $2 AND u.disabled_at IS NULL",
-            std::string(tenant), std::string(user));
+                "WHERE u.tenant_id = $1 AND u.user_id = syncml_user_key($1, $2) AND u.name = $2 "
+                "AND u.disabled_at IS NULL",
+            *tenant_id, std::string(user));
         if (rows.empty()) return std::nullopt;
         return rows[0];
     });
@@ -400,7 +428,8 @@ std::vector<device_info> list_devices(database& db, std::string_view tenant, std
         const auto rows = tx.exec_params(
             "SELECT d.device_id, d.device_uri, "
             "to_char(d.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), "
-            "(SELECT count(*) FROM device_stores s WHERE s.tenant_id = d.tenant_id AND s.device_id = d.device_id) "
+            "(SELECT count(*) FROM device_stores s WHERE s.tenant_id = $1 AND s.user_id = $2 AND s.device_id = "
+            "d.device_id) "
             "FROM devices d WHERE d.tenant_id = $1 AND d.user_id = $2 ORDER BY d.device_uri",
             tenant_id, user_id);
         for (const auto& row : rows) {
@@ -415,24 +444,36 @@ std::vector<device_info> list_devices(database& db, std::string_view tenant, std
     });
 }
 
+// The device id may belong to several users: each user's device is reset by statements bound to that user (on a
+// distributed database, on the user's shard); only finding them reads every user.
 int reset_device(database& db, std::string_view tenant, std::string_view device_uri) {
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto tenant_id = require_tenant_id(tx, tenant);
         const auto devices =
-            tx.exec_params("SELECT device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2 FOR UPDATE",
-                           tenant_id, std::string(device_uri));
-        if (devices.empty()) {
+            tx.exec_params("SELECT user_id, device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2", tenant_id,
+                           std::string(device_uri));
+        int reset = 0;
+        for (const auto& device : devices) {
+            const auto user_id = device["user_id"].as<std::int64_t>();
+            const auto device_id = device["device_id"].as<std::int64_t>();
+            if (tx.exec_params("SELECT 1 FROM devices WHERE tenant_id = $1 AND user_id = $2 AND device_id = $3 "
+                               "FOR UPDATE",
+                               tenant_id, user_id, device_id)
+                    .empty()) {
+                continue;  // deleted meanwhile
+            }
+            tx.exec_params0(
+                "UPDATE device_stores SET client_last_anchor = NULL, server_last_anchor = NULL, last_modseq_seen = 0, "
+                "previous_client_anchor = NULL, previous_modseq_seen = 0, needs_slow_sync = true "
+                "WHERE tenant_id = $1 AND user_id = $2 AND device_id = $3",
+                tenant_id, user_id, device_id);
+            delete_device_sessions(tx, tenant_id, user_id, device_uri);
+            ++reset;
+        }
+        if (reset == 0) {
             throw not_found("no device '" + std::string(device_uri) + "' in tenant '" + std::string(tenant) + "'");
         }
-        tx.exec_params(
-            "UPDATE device_stores SET client_last_anchor = NULL, server_last_anchor = NULL, last_modseq_seen = 0, "
-            "previous_client_anchor = NULL, previous_modseq_seen = 0, "
-            "needs_slow_sync = true WHERE tenant_id = $1 AND device_id IN "
-            "(SELECT device_id FROM devices WHERE tenant_id = $1 AND device_uri = $2)",
-            tenant_id, std::string(device_uri));
-        tx.exec_params("DELETE FROM sessions WHERE tenant_id = $1 AND device_uri = $2", tenant_id,
-                       std::string(device_uri));
-        return static_cast<int>(devices.size());
+        return reset;
     });
 }
 
@@ -446,8 +487,7 @@ void delete_device(database& db, std::string_view tenant, std::string_view user,
         if (deleted.empty()) {
             throw not_found("user '" + std::string(user) + "' has no device '" + std::string(device_uri) + "'");
         }
-        tx.exec_params0("DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2 AND device_uri = $3", tenant_id,
-                        user_id, std::string(device_uri));
+        delete_device_sessions(tx, tenant_id, user_id, device_uri);
     });
 }
 

@@ -13,7 +13,8 @@ class accounts_test : public testing::migrated_database_test {
   protected:
     database& db() { return *db_; }
 
-    // What the protocol engine does when a device first syncs: a device row and a device store.
+    // What the protocol engine does when a device first syncs: a device row and a device store; and a session, a
+    // resume pointer and a match key of the user's contacts.
     std::int64_t add_device_with_store(std::string_view tenant, std::string_view user, const std::string& uri) {
         const auto owner = find_user(db(), tenant, user).value();
         return in_transaction(db(), [&](pqxx::work& tx) {
@@ -24,21 +25,50 @@ class accounts_test : public testing::migrated_database_test {
                       owner.tenant_id, owner.id, uri)[0]
                     .as<std::int64_t>();
             tx.exec_params(
-                "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri, client_last_anchor, "
+                "INSERT INTO device_stores (tenant_id, user_id, device_id, datastore_id, remote_uri, "
+                "client_last_anchor, "
                 "server_last_anchor, last_modseq_seen, needs_slow_sync) "
-                "SELECT $1, $2, datastore_id, './contacts', 'c1', 's1', 42, false FROM datastores "
+                "SELECT $1, $3, $2, datastore_id, './contacts', 'c1', 's1', 42, false FROM datastores "
                 "WHERE tenant_id = $1 AND user_id = $3 AND name = 'contacts'",
                 owner.tenant_id, device, owner.id);
             tx.exec_params(
                 "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, device_id, user_id, expires_at) "
                 "VALUES ($1, $2, '1', $3, $4, now() + interval '5 minutes')",
                 owner.tenant_id, uri, device, owner.id);
+            tx.exec_params(
+                "INSERT INTO resume_pointers (tenant_id, user_id, device_uri, pointer, syncml_session_id, expires_at) "
+                "VALUES ($1, $2, $3, 'resume:1', '1', now() + interval '5 minutes')",
+                owner.tenant_id, owner.id, uri);
+            tx.exec_params(
+                "INSERT INTO item_match_keys (tenant_id, user_id, datastore_id, match_key, item_id) "
+                "SELECT $1, $2, datastore_id, 'uid:' || $3, 1 FROM datastores "
+                "WHERE tenant_id = $1 AND user_id = $2 AND name = 'contacts'",
+                owner.tenant_id, owner.id, uri);
             return device;
         });
     }
 
-  private:
+    // The rows of `table` by `column`: "IMEI:1=1,IMEI:2=1".
+    std::string rows_by_device(const std::string& table, const std::string& column = "device_uri") {
+        return in_transaction(db(), [&](pqxx::work& tx) {
+            return tx
+                .exec1("SELECT coalesce(string_agg(k || '=' || n, ',' ORDER BY k), '') FROM (SELECT " + column +
+                       " AS k, count(*) AS n FROM " + table + " GROUP BY 1) c")[0]
+                .as<std::string>();
+        });
+    }
 };
+
+TEST_F(accounts_test, a_users_id_is_the_key_of_its_tenant_and_name) {
+    auto alice = add_user(db(), default_tenant, "alice", "pw");
+    const auto key = in_transaction(db(), [&](pqxx::work& tx) {
+        return tx.exec_params1("SELECT syncml_user_key($1, 'alice')", alice.tenant_id)[0].as<std::int64_t>();
+    });
+    EXPECT_EQ(alice.id, key);
+    delete_user(db(), default_tenant, "alice");
+    EXPECT_EQ(add_user(db(), default_tenant, "alice", "pw2").id, key) << "the same name gets the same id again";
+    EXPECT_THROW(add_user(db(), default_tenant, "alice", "pw3"), already_exists);
+}
 
 TEST_F(accounts_test, add_list_find_and_delete_tenants) {
     tenant_settings settings;
@@ -185,6 +215,7 @@ TEST_F(accounts_test, reset_a_device_so_that_its_next_sync_is_slow) {
     EXPECT_EQ(state[1][2].as<int>(), 42);
     EXPECT_FALSE(state[1][3].as<bool>());
     EXPECT_EQ(state[1][4].as<int>(), 1);
+    EXPECT_EQ(rows_by_device("resume_pointers"), "IMEI:999=1") << "the reset device's resume pointers go";
 
     EXPECT_THROW(reset_device(db(), "default", "IMEI:unknown"), not_found);
     EXPECT_THROW(reset_device(db(), "nowhere", "IMEI:123"), not_found);
@@ -202,7 +233,8 @@ TEST_F(accounts_test, delete_a_tenant_with_everything_it_owns) {
         return tx
             .exec1(
                 "SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM devices) + "
-                "(SELECT count(*) FROM datastores) + (SELECT count(*) FROM sessions)")[0]
+                "(SELECT count(*) FROM datastores) + (SELECT count(*) FROM sessions) + "
+                "(SELECT count(*) FROM resume_pointers) + (SELECT count(*) FROM item_match_keys)")[0]
             .as<int>();
     });
     EXPECT_EQ(left, 0);
@@ -212,6 +244,7 @@ TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
     add_user(db(), "default", "alice", "pw");
     add_user(db(), "default", "bob", "pw");
     add_device_with_store("default", "alice", "IMEI:1");
+    add_device_with_store("default", "bob", "IMEI:2");
     delete_user(db(), "default", "alice");
     EXPECT_FALSE(find_user(db(), "default", "alice"));
     EXPECT_TRUE(find_user(db(), "default", "bob"));
@@ -219,7 +252,9 @@ TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
     const auto left = in_transaction(db(), [](pqxx::work& tx) {
         return tx.exec1("SELECT (SELECT count(*) FROM devices) + (SELECT count(*) FROM datastores)")[0].as<int>();
     });
-    EXPECT_EQ(left, 4);  // bob's four datastores
+    EXPECT_EQ(left, 5);  // bob's device and four datastores
+    EXPECT_EQ(rows_by_device("item_match_keys", "match_key"), "uid:IMEI:2=1") << "match keys have no foreign key";
+    EXPECT_EQ(rows_by_device("resume_pointers"), "IMEI:2=1");
     EXPECT_THROW(delete_user(db(), "default", "alice"), not_found);
 }
 
@@ -254,6 +289,7 @@ TEST_F(accounts_test, delete_a_device_of_a_user_and_keep_the_users_items) {
             .as<int>();
     });
     EXPECT_EQ(left, 108);  // bob's device store; both users' four datastores
+    EXPECT_EQ(rows_by_device("resume_pointers"), "IMEI:1=1") << "bob's";
 }
 
 TEST(conflict_policy, round_trips_through_text) {

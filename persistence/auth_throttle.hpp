@@ -80,7 +80,8 @@ class pg_auth_throttle final : public auth_throttle {
     void reset(std::int64_t tenant, const std::string& user, const std::string& device,
                const std::string& address) override;
     void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) override;
-    // One autocommit statement.
+    // Autocommit statements: one for the user's rows, and with a device id one for its failure counter (another
+    // shard on a distributed database).
     credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
                            const std::string& address) override;
 

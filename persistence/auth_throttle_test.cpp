@@ -116,15 +116,45 @@ TEST_F(auth_throttle_test, blocks_a_device_that_tries_many_user_names_and_a_succ
     EXPECT_EQ(throttle.check(tenant_, "d", "scanner", "203.0.113.9").blocked, 0s);
 }
 
-TEST_F(auth_throttle_test, forgets_windows_long_past) {
+// A failure forgets the user's windows long past (such as failures at other addresses); those of other users and
+// device ids are the janitor's (janitor_test), so that no statement of a login reads across users.
+TEST_F(auth_throttle_test, forgets_the_users_windows_long_past) {
     pg_auth_throttle throttle(*db_, {3, 60s});
-    throttle.record_failure(tenant_, "old", "old-phone", "");
+    throttle.record_failure(tenant_, "old", "old-phone", "192.0.2.1");
+    throttle.record_failure(tenant_, "alice", "", "192.0.2.1");
     age_windows(120s);
-    throttle.record_failure(tenant_, "new", "", "");
+    throttle.record_failure(tenant_, "alice", "", "192.0.2.2");
     auto rows = in_transaction(*db_, [](pqxx::work& tx) {
         return tx.exec1("SELECT string_agg(subject, ',' ORDER BY subject) FROM auth_failures")[0].as<std::string>();
     });
-    EXPECT_EQ(rows, "new");
+    EXPECT_EQ(rows, "alice,alice 192.0.2.2,old,old 192.0.2.1,old-phone");
+}
+
+// On a distributed database auth_failures is spread by shard_key: a user's counters go with the user's rows, a device
+// id's counter by a key of its own.
+TEST_F(auth_throttle_test, keeps_the_device_counter_under_the_device_key) {
+    pg_auth_throttle throttle(*db_, {2, 60s});
+    for (auto user : {"a", "b"}) throttle.record_failure(tenant_, user, "scanner", "203.0.113.9");
+    auto counts = in_transaction(*db_, [&](pqxx::work& tx) {
+        return tx.exec_params1(
+            "SELECT count(*) FILTER (WHERE shard_key <> CASE scope WHEN 'device' THEN syncml_device_key($1, subject) "
+            "ELSE syncml_user_key($1, split_part(subject, ' ', 1)) END), count(*) FROM auth_failures",
+            tenant_);
+    });
+    EXPECT_EQ(counts[0].as<int>(), 0) << "every row under its key";
+    EXPECT_EQ(counts[1].as<int>(), 5);  // a, b, a at the address, b at the address, scanner
+    // The device's counter blocks a user it never failed for, on a device that user has not authenticated from.
+    EXPECT_GT(throttle.check(tenant_, "c", "scanner", "198.51.100.1").blocked, 50s);
+    auto c = add_user(*db_, "acme", "c", "pw");
+    in_transaction(*db_, [&](pqxx::work& tx) {
+        tx.exec_params0("INSERT INTO devices (tenant_id, user_id, device_uri) VALUES ($1, $2, 'scanner')", tenant_,
+                        c.id);
+    });
+    auto known = throttle.check(tenant_, "c", "scanner", "198.51.100.1");
+    EXPECT_EQ(known.blocked, 0s) << "a device the user authenticated from before";
+    EXPECT_TRUE(known.failures_on_record) << "a success resets the device's counter";
+    throttle.reset(tenant_, "c", "scanner", "198.51.100.1");
+    EXPECT_EQ(throttle.check(tenant_, "d", "scanner", "198.51.100.1").blocked, 0s);
 }
 
 TEST_F(auth_throttle_test, finds_the_stored_password_hash_that_changes_with_the_password) {

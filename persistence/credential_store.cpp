@@ -14,7 +14,8 @@ constexpr const char* k_upgrade =
     "password_hash = CASE WHEN $4 <> '' THEN $4 ELSE u.password_hash END, "
     "md5_secret_sealed = CASE WHEN t.auth_md5 AND $6 THEN $5::bytea ELSE u.md5_secret_sealed END, "
     "legacy_md5_secret = CASE WHEN t.auth_md5 AND $6 THEN NULL ELSE u.legacy_md5_secret END "
-    "FROM tenants t WHERE t.tenant_id = u.tenant_id AND u.tenant_id = $1 AND u.name = $2 AND u.password_hash = $3 "
+    "FROM tenants t WHERE t.tenant_id = u.tenant_id AND u.tenant_id = $1 AND u.user_id = syncml_user_key($1, $2) "
+    "AND u.name = $2 AND u.password_hash = $3 "
     "AND ($4 <> '' OR (t.auth_md5 AND $6)) "
     "RETURNING u.user_id";
 
@@ -25,19 +26,22 @@ constexpr const char* k_record_fingerprint =
     "INSERT INTO server_secrets (name, value) VALUES ('md5_key_fingerprint', $1) ON CONFLICT (name) DO NOTHING";
 constexpr const char* k_recorded_fingerprint = "SELECT value FROM server_secrets WHERE name = 'md5_key_fingerprint'";
 constexpr const char* k_replace_fingerprint = "UPDATE server_secrets SET value = $1 WHERE name = 'md5_key_fingerprint'";
+// Each secret is rewritten only if it is still the one read (compare and set), so a password changed meanwhile is
+// never overwritten: the rows are read without a lock, which a distributed database refuses across shards.
 constexpr const char* k_sealed =
-    "SELECT tenant_id, name, md5_secret_sealed FROM users "
-    "WHERE md5_secret_sealed IS NOT NULL FOR UPDATE";
-constexpr const char* k_reseal = "UPDATE users SET md5_secret_sealed = $3 WHERE tenant_id = $1 AND name = $2";
+    "SELECT tenant_id, name, md5_secret_sealed FROM users WHERE md5_secret_sealed IS NOT NULL";
+constexpr const char* k_reseal =
+    "UPDATE users SET md5_secret_sealed = $3 WHERE tenant_id = $1 AND user_id = syncml_user_key($1, $2) AND name = $2 "
+    "AND md5_secret_sealed = $4";
 constexpr const char* k_drop_legacy_without_md5 =
     "UPDATE users u SET legacy_md5_secret = NULL FROM tenants t "
     "WHERE t.tenant_id = u.tenant_id AND NOT t.auth_md5 AND u.legacy_md5_secret IS NOT NULL";
 constexpr const char* k_legacy =
     "SELECT tenant_id, name, legacy_md5_secret, md5_secret_sealed IS NOT NULL FROM users "
-    "WHERE legacy_md5_secret IS NOT NULL FOR UPDATE";
+    "WHERE legacy_md5_secret IS NOT NULL";
 constexpr const char* k_seal_legacy =
     "UPDATE users SET md5_secret_sealed = coalesce(md5_secret_sealed, $3), legacy_md5_secret = NULL "
-    "WHERE tenant_id = $1 AND name = $2";
+    "WHERE tenant_id = $1 AND user_id = syncml_user_key($1, $2) AND name = $2 AND legacy_md5_secret = $4";
 
 std::optional<secret_key> existing_database_key(pqxx::work& tx) {
     const auto rows = tx.exec(std::string("SELECT ") + detail::k_database_key_column);
@@ -54,7 +58,8 @@ int reseal(pqxx::work& tx, const secret_key& from, const secret_key& to) {
         const auto context = detail::md5_context(tenant_id, user);
         const auto plain = unseal(from, pqxx::binarystring(row[2]).str(), context);
         if (!plain) throw std::runtime_error("the md5 secret of user '" + user + "' does not open with its key");
-        tx.exec_params0(k_reseal, tenant_id, user, pqxx::binarystring(seal(to, *plain, context)));
+        tx.exec_params0(k_reseal, tenant_id, user, pqxx::binarystring(seal(to, *plain, context)),
+                        pqxx::binarystring(row[2]));
         ++count;
     }
     return count;
@@ -88,7 +93,7 @@ int seal_legacy(pqxx::work& tx, const secret_key& key) {
         const auto tenant_id = row[0].as<std::int64_t>();
         const auto user = row[1].as<std::string>();
         const auto secret = seal(key, row[2].as<std::string>(), detail::md5_context(tenant_id, user));
-        tx.exec_params0(k_seal_legacy, tenant_id, user, pqxx::binarystring(secret));
+        tx.exec_params0(k_seal_legacy, tenant_id, user, pqxx::binarystring(secret), row[2].as<std::string>());
         if (!row[3].as<bool>()) ++sealed;
     }
     return sealed;
@@ -143,8 +148,9 @@ bool upgrade_credentials(database& db, std::int64_t tenant_id, const std::string
     const bool store_md5 = verified.md5_secret.empty();
     return in_transaction(db, [&](pqxx::work& tx) {
         const auto sealed = seal(detail::key_or_database(md5_key, tx), secret, detail::md5_context(tenant_id, user));
-        return !exec_sql(tx, k_upgrade, tenant_id, user, verified.password_hash, hash, pqxx::binarystring(sealed),
-                         store_md5)
+        // Unnamed, not prepared: it finds the user's shard by syncml_user_key (see k_forget_old in auth_throttle.cpp).
+        return !tx.exec_params(k_upgrade, tenant_id, user, verified.password_hash, hash, pqxx::binarystring(sealed),
+                               store_md5)
                     .empty();
     });
 }

@@ -94,6 +94,13 @@ std::atomic<bool> prepared_statements{true};
 }  // namespace
 
 void use_prepared_statements(bool enabled) { prepared_statements.store(enabled, std::memory_order_relaxed); }
+
+namespace {
+std::atomic<bool> distributed_schema{false};
+}  // namespace
+
+void use_distributed_schema(bool distributed) { distributed_schema.store(distributed, std::memory_order_relaxed); }
+bool distributed_schema_in_use() { return distributed_schema.load(std::memory_order_relaxed); }
 bool prepared_statements_enabled() { return prepared_statements.load(std::memory_order_relaxed); }
 
 namespace detail {

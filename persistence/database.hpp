@@ -43,4 +43,9 @@ class database {
 void use_prepared_statements(bool enabled);
 bool prepared_statements_enabled();
 
+// Whether the schema is distributed over Citus nodes (schema_status::distributed; persistence/DISTRIBUTED.md): the
+// message path then runs no statement that spans shards. Set at startup and when readiness finds it migrated.
+void use_distributed_schema(bool distributed);
+bool distributed_schema_in_use();
+
 }  // namespace syncml::persistence

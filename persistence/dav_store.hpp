@@ -13,9 +13,11 @@ namespace syncml::persistence {
 
 class database;
 
-// One of the user's datastores, as a DAV collection.
+// One of the user's datastores, as a DAV collection. Every statement on it names its user, the owner of all its rows
+// (on a distributed database the key of the one shard that holds them): a datastore id of another user finds nothing.
 struct dav_collection {
     std::int64_t tenant = 0;
+    std::int64_t user = 0;
     std::int64_t datastore = 0;
     std::int64_t modseq = 0;         // the datastore's change counter: ETags, ctag and sync tokens come from it
     std::int64_t purged_modseq = 0;  // tombstones up to this modseq are gone (sync tokens before it are stale)

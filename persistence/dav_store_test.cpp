@@ -266,6 +266,61 @@ TEST_F(dav_store_test, purging_tombstones_raises_purged_modseq) {
     EXPECT_EQ(value("SELECT count(*) FROM dav_names"), "2") << "the purged tombstone's name went with it";
 }
 
+// Every row a DAV write adds names its user, and a collection reaches only its user's rows: another user's
+// datastore id (guessed, or from a sync token) lists nothing, names nothing and changes nothing.
+TEST_F(dav_store_test, a_collection_never_reaches_another_users_items_even_by_a_guessed_datastore_id) {
+    dav_resource anns, gone;
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        anns = s.create(c, "a.vcf", k_card, {"uid:a"});
+        gone = s.create(c, "gone.vcf", k_card, {"uid:gone"});
+        s.remove(c, gone);
+    });
+    const auto ann = contacts();
+    const int64_t bob = add_user(*db_, default_tenant, "bob", "pw").id;
+    dav_collection bobs;
+    dav_resource bob_item;
+    tx([&](dav_store& s) {
+        bobs = s.collection(tenant_, bob, "contacts", ".vcf");
+        bob_item = s.create(bobs, "b.vcf", k_card, {"uid:a"});
+    });
+    const auto owner_of = [&](const std::string& table, int64_t item) {
+        return value("SELECT string_agg(DISTINCT user_id::text, ',') FROM " + table +
+                     " WHERE item_id = " + std::to_string(item));
+    };
+    EXPECT_EQ(owner_of("items", bob_item.item_id), std::to_string(bob));
+    EXPECT_EQ(owner_of("dav_names", bob_item.item_id), std::to_string(bob));
+    EXPECT_EQ(owner_of("item_match_keys", bob_item.item_id), std::to_string(bob));
+    EXPECT_EQ(owner_of("dav_names", anns.item_id), std::to_string(user_));
+
+    auto guessed = bobs;
+    guessed.datastore = ann.datastore;
+    tx([&](dav_store& s) {
+        EXPECT_EQ(s.collection(tenant_, bob, "contacts", ".vcf").datastore, bobs.datastore);
+        EXPECT_TRUE(s.resources(guessed, true).empty());
+        EXPECT_TRUE(s.named(guessed, {"a.vcf", anns.guid + ".vcf", "gone.vcf"}, true).empty());
+        EXPECT_TRUE(s.live_after(guessed, 0, 0).empty());
+        EXPECT_TRUE(s.changed_since(guessed, 0, 0).empty());
+        EXPECT_TRUE(s.holding_key(guessed, "uid:a").empty());
+        EXPECT_EQ(names_of(s.holding_key(bobs, "uid:a")), std::vector<std::string>{"b.vcf"});
+    });
+    EXPECT_ANY_THROW(tx([&](dav_store& s) { s.lock_collection(guessed); }));
+    EXPECT_ANY_THROW(tx([&](dav_store& s) { s.live_count(guessed); }));
+    EXPECT_ANY_THROW(tx([&](dav_store& s) { s.create(guessed, "gone.vcf", "bob's", {}); }));
+    EXPECT_ANY_THROW(tx([&](dav_store& s) { s.replace(guessed, anns, "bob's", {}); }));
+    EXPECT_ANY_THROW(tx([&](dav_store& s) { s.remove(guessed, anns); }));
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        EXPECT_EQ(c.modseq, ann.modseq);
+        auto found = s.named(c, {"a.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].content, k_card);
+        EXPECT_EQ(names_of(s.changed_since(c, 0, 0)), (std::vector<std::string>{"a.vcf", "gone.vcf"}))
+            << "the tombstone keeps its name";
+    });
+    EXPECT_EQ(value("SELECT count(*) FROM items WHERE datastore_id = " + std::to_string(ann.datastore)), "2");
+}
+
 // Two PUTs of one new name, the second looking the name up before the first commits: the second runs again and
 // replaces the first's item instead of failing on the unique name.
 TEST_F(dav_store_test, a_create_that_loses_the_race_for_a_name_runs_again_and_finds_the_winner) {

@@ -18,6 +18,7 @@ class incoming_chunks_test : public testing::migrated_database_test {
         if (IsSkipped()) return;
         auto user = add_user(*db_, default_tenant, "u1", "pw");
         tenant_ = user.tenant_id;
+        user_ = user.id;
         ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
             datastore_ = s.datastore(tenant_, user.id, "contacts");
             device_store_ = s.device_store(tenant_, s.device(tenant_, user.id, "phone").id, datastore_, "./c").id;
@@ -25,10 +26,11 @@ class incoming_chunks_test : public testing::migrated_database_test {
     }
     template <class Fn>
     void tx(Fn&& fn) {
-        ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
+        ASSERT_TRUE(run_sync_transaction(*db_, user_, [&](sync_store& store) { fn(store); }));
     }
 
     std::int64_t tenant_ = 0;
+    std::int64_t user_ = 0;
     std::int64_t datastore_ = 0;
     std::int64_t device_store_ = 0;
 };

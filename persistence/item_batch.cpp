@@ -22,9 +22,9 @@ using std::int64_t;
 // Existing items are addressed by id (the primary key) once known.
 class batch_writer {
   public:
-    batch_writer(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+    batch_writer(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore, int64_t device_store,
                  const std::vector<item_write>& writes)
-        : tx_(tx), tenant_(tenant), datastore_(datastore), device_store_(device_store), writes_(writes) {
+        : tx_(tx), tenant_(tenant), owner_(owner), datastore_(datastore), device_store_(device_store), writes_(writes) {
         for (const auto& w : writes_) {
             done_.push_back({w.guid, w.modseq});
             ids_.push_back(w.item_id);
@@ -54,7 +54,7 @@ class batch_writer {
         }
         if (guids.empty()) return;
         std::map<std::string, pqxx::row> found;
-        auto rows = exec_sql(tx_, sql::items_by_guid, tenant_, datastore_, text_array(guids));
+        auto rows = exec_sql(tx_, sql::items_by_guid, tenant_, datastore_, text_array(guids), owner_);
         for (const auto& row : rows) found.emplace(row[1].as<std::string>(), row);
         for (std::size_t i = 0; i < writes_.size(); ++i) {
             if ((ids_[i] != 0 && !writes_[i].at_current) || writes_[i].guid.empty()) continue;
@@ -95,7 +95,7 @@ class batch_writer {
     void take_modseqs() {
         int64_t count = 0;
         for (const auto& w : writes_) count += w.content ? 1 : 0;
-        auto next = exec_sql1(tx_, sql::bump_by, tenant_, datastore_, count)[0].as<int64_t>() - count + 1;
+        auto next = exec_sql1(tx_, sql::bump_by, tenant_, datastore_, count, owner_)[0].as<int64_t>() - count + 1;
         for (std::size_t i = 0; i < writes_.size(); ++i) {
             if (writes_[i].content) new_modseq_[i] = next++;
         }
@@ -115,7 +115,7 @@ class batch_writer {
         auto packed = pack_texts(contents);
         auto rows =
             exec_sql(tx_, sql::insert_items, tenant_, datastore_, text_array(types), pqxx::binarystring(packed.bytes),
-                     bigint_array(packed.starts), bigint_array(packed.lengths), bigint_array(modseqs));
+                     bigint_array(packed.starts), bigint_array(packed.lengths), bigint_array(modseqs), owner_);
         if (rows.size() != adds_.size()) throw std::logic_error("item batch: inserted rows do not match the adds");
         for (const auto& row : rows) {
             auto i = by_modseq.at(row[2].as<int64_t>());
@@ -139,7 +139,7 @@ class batch_writer {
         auto packed = pack_texts(contents);
         auto rows = exec_sql(tx_, sql::replace_items, tenant_, bigint_array(ids), text_array(types),
                              pqxx::binarystring(packed.bytes), bigint_array(packed.starts),
-                             bigint_array(packed.lengths), bigint_array(modseqs));
+                             bigint_array(packed.lengths), bigint_array(modseqs), owner_);
         if (rows.size() > replaces_.size()) throw std::logic_error("item batch: replaced rows do not match");
         std::set<int64_t> written;
         for (const auto& row : rows) {
@@ -166,9 +166,9 @@ class batch_writer {
     }
 
     void write_keys() {
-        if (!rekeyed_.empty()) exec_sql0(tx_, sql::drop_keys_of_items, tenant_, bigint_array(rekeyed_));
+        if (!rekeyed_.empty()) exec_sql0(tx_, sql::drop_keys_of_items, tenant_, bigint_array(rekeyed_), owner_);
         if (!keys_.empty())
-            exec_sql0(tx_, sql::insert_keys, tenant_, datastore_, text_array(keys_), bigint_array(key_items_));
+            exec_sql0(tx_, sql::insert_keys, tenant_, datastore_, text_array(keys_), bigint_array(key_items_), owner_);
     }
 
     // set_mapping drops every mapping of the LUID and of the item before inserting one: over the whole batch
@@ -183,7 +183,7 @@ class batch_writer {
             if (!writes_[i].guid.empty() && ids_[i] != 0) held.push_back(ids_[i]);
         }
         if (luids.empty()) return;
-        exec_sql0(tx_, sql::drop_mappings, tenant_, device_store_, text_array(luids), bigint_array(held));
+        exec_sql0(tx_, sql::drop_mappings, tenant_, device_store_, text_array(luids), bigint_array(held), owner_);
         std::set<std::string> seen_luids;
         std::set<int64_t> seen_ids;
         std::vector<std::string> map_luids;
@@ -204,7 +204,7 @@ class batch_writer {
         if (map_luids.empty()) return;
         mapped_ = map_luids.size();
         exec_sql0(tx_, sql::insert_mappings, tenant_, device_store_, text_array(map_luids), bigint_array(map_ids),
-                  bigint_array(revisions), bigint_array(sent_by_device));
+                  bigint_array(revisions), bigint_array(sent_by_device), owner_);
     }
 
     // A table without statistics that this batch wrote a fair number of rows into is analyzed, so that the next
@@ -212,6 +212,9 @@ class batch_writer {
     // Once all have statistics the process stops asking.
     void analyze_fresh_tables() {
         static std::atomic<bool> all_analyzed{false};
+        // Distributed, the coordinator's tables hold no rows and would never count as analyzed; the nodes' own
+        // autovacuum analyzes the shards.
+        if (distributed_schema_in_use()) return;
         std::map<std::string, std::size_t> written{
             {"items", adds_.size()}, {"item_match_keys", keys_.size()}, {"mappings", mapped_}};
         if (all_analyzed.load(std::memory_order_relaxed) ||
@@ -233,7 +236,7 @@ class batch_writer {
     static constexpr std::size_t k_analyze_after = 1;
 
     pqxx::work& tx_;
-    int64_t tenant_, datastore_, device_store_;
+    int64_t tenant_, owner_, datastore_, device_store_;
     std::size_t mapped_ = 0;  // mappings inserted
     const std::vector<item_write>& writes_;
     std::vector<written_item> done_;
@@ -256,12 +259,12 @@ std::string content_type_of(const std::string& content) {
     return "text/plain";
 }
 
-std::vector<written_item> write_item_batch(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
-                                           const std::vector<item_write>& writes) {
+std::vector<written_item> write_item_batch(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore,
+                                           int64_t device_store, const std::vector<item_write>& writes) {
     for (const auto& w : writes) {
         if (w.guid.empty() && !w.content) throw std::invalid_argument("item batch: an add needs content");
     }
-    return batch_writer(tx, tenant, datastore, device_store, writes).run();
+    return batch_writer(tx, tenant, owner, datastore, device_store, writes).run();
 }
 
 }  // namespace syncml::persistence

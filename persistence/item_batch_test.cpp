@@ -240,10 +240,8 @@ TEST_F(item_batch_test, text_survives_the_array_parameters) {
 // Keys carry no foreign key (migration 0007): deleting the user's datastores must still take them along.
 TEST_F(item_batch_test, deleting_a_user_deletes_its_match_keys) {
     auto gone = user("gone"), kept = user("kept");
-    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
-        seed(s, gone);
-        seed(s, kept);
-    }));
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) { seed(s, gone); }));
+    ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) { seed(s, kept); }));
     auto keys_of = [&](const user_info& u) {
         return in_transaction(*db_, [&](pqxx::work& tx) {
             return tx

@@ -23,7 +23,6 @@ template <class... Args>
 std::size_t in_batches(database& db, const char* statement, std::int64_t tenant, std::size_t batch, Args... args) {
     std::size_t total = 0;
     for (;;) {
-        // SKIP LOCKED: a row some worker holds is in use, whatever its age says.
         const auto count = in_transaction(db, [&](pqxx::work& tx) {
             return tx.exec_params(statement, tenant, static_cast<std::int64_t>(batch), args...).affected_rows();
         });
@@ -64,12 +63,19 @@ std::size_t delete_old_audit_entries(database& db, std::size_t batch, std::chron
     }
 }
 
+const char* expired_sessions_statement() {
+    return distributed_schema_in_use() ? sql::delete_expired_sessions_distributed : sql::delete_expired_sessions;
+}
+
 }  // namespace
 
 std::size_t delete_expired_sessions(database& db, std::size_t batch) {
     if (batch == 0) batch = 1;
     std::size_t deleted = 0;
-    for (const auto tenant : tenant_ids(db)) deleted += in_batches(db, sql::delete_expired_sessions, tenant, batch);
+    for (const auto tenant : tenant_ids(db)) {
+        deleted += in_batches(db, expired_sessions_statement(), tenant, batch);
+        deleted += in_batches(db, sql::delete_expired_resume_pointers, tenant, batch);
+    }
     return deleted;
 }
 
@@ -79,7 +85,8 @@ janitor_report run_janitor(database& db, const std::string& holder, const janito
     report.ran = true;
     const auto batch = settings.batch == 0 ? std::size_t{1} : settings.batch;
     for (const auto tenant : tenant_ids(db)) {
-        report.sessions += in_batches(db, sql::delete_expired_sessions, tenant, batch);
+        report.sessions += in_batches(db, expired_sessions_statement(), tenant, batch);
+        report.resume_pointers += in_batches(db, sql::delete_expired_resume_pointers, tenant, batch);
         report.auth_failures += in_batches(db, sql::delete_old_auth_failures, tenant, batch,
                                            static_cast<double>(settings.auth_failure_age.count()));
         report.known_clients += in_batches(db, sql::delete_old_known_clients, tenant, batch);

@@ -31,6 +31,7 @@ struct janitor_settings {
 struct janitor_report {
     bool ran = false;  // false: another instance holds the lease
     std::size_t sessions = 0;
+    std::size_t resume_pointers = 0;
     std::size_t auth_failures = 0;
     std::size_t known_clients = 0;  // DAV client addresses not seen for 30 days
     std::size_t chunks = 0;

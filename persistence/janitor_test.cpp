@@ -19,11 +19,12 @@ TEST_F(janitor_test, deletes_expired_sessions_of_every_tenant_in_batches) {
     database db(url());
     apply_migrations(db);
     add_tenant(db, "acme");
+    for (const char* tenant : {"default", "acme"}) add_user(db, tenant, "u", "pw");
     in_transaction(db, [](pqxx::work& tx) {
         tx.exec(
-            "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
-            "SELECT t.tenant_id, 'dev' || g, g::text, now() + CASE WHEN g % 3 = 0 THEN interval '1 hour' "
-            "ELSE interval '-1 second' END FROM tenants t, generate_series(1, 25) g");
+            "INSERT INTO sessions (tenant_id, user_id, device_uri, syncml_session_id, expires_at) "
+            "SELECT u.tenant_id, u.user_id, 'dev' || g, g::text, now() + CASE WHEN g % 3 = 0 THEN interval '1 hour' "
+            "ELSE interval '-1 second' END FROM users u, generate_series(1, 25) g");
     });
     ASSERT_EQ(count_sessions(db), 50);
     // 2 tenants x 17 expired sessions (g % 3 != 0 for 17 of 1..25), in batches of 5.
@@ -35,10 +36,11 @@ TEST_F(janitor_test, deletes_expired_sessions_of_every_tenant_in_batches) {
 TEST_F(janitor_test, leaves_a_session_alone_while_a_worker_holds_it) {
     database db(url());
     apply_migrations(db);
+    add_user(db, "default", "u", "pw");
     in_transaction(db, [](pqxx::work& tx) {
         tx.exec(
-            "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
-            "SELECT tenant_id, 'dev', '1', now() - interval '1 minute' FROM tenants");
+            "INSERT INTO sessions (tenant_id, user_id, device_uri, syncml_session_id, expires_at) "
+            "SELECT tenant_id, user_id, 'dev', '1', now() - interval '1 minute' FROM users");
     });
     database worker(url());
     auto& connection = connection_of(worker);
@@ -83,8 +85,9 @@ class janitor_retention_test : public testing::migrated_database_test {
              "INSERT INTO devices (tenant_id, user_id, device_uri) SELECT tenant_id, user_id, d "
              "FROM users, unnest(ARRAY['seen', 'behind']) d");
         exec(*db_,
-             "INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri, client_last_anchor, "
-             "server_last_anchor, last_modseq_seen, needs_slow_sync) SELECT d.tenant_id, d.device_id, s.datastore_id, "
+             "INSERT INTO device_stores (tenant_id, user_id, device_id, datastore_id, remote_uri, client_last_anchor, "
+             "server_last_anchor, last_modseq_seen, needs_slow_sync) SELECT d.tenant_id, d.user_id, d.device_id, "
+             "s.datastore_id, "
              "'./c', 'a', 'b', CASE d.device_uri WHEN 'seen' THEN 10 ELSE 3 END, false FROM devices d "
              "JOIN datastores s ON s.tenant_id = d.tenant_id AND s.kind = 'contacts'");
     }
@@ -92,8 +95,8 @@ class janitor_retention_test : public testing::migrated_database_test {
     // An item of the tenant's contacts at `modseq`, last changed `days` ago.
     void add_item(const std::string& tenant, int modseq, bool deleted, int days) {
         exec(*db_,
-             "INSERT INTO items (tenant_id, datastore_id, content_type, content, modseq, deleted, updated_at) "
-             "SELECT s.tenant_id, s.datastore_id, 'text/vcard', 'x', " +
+             "INSERT INTO items (tenant_id, user_id, datastore_id, content_type, content, modseq, deleted, updated_at) "
+             "SELECT s.tenant_id, s.user_id, s.datastore_id, 'text/vcard', 'x', " +
                  std::to_string(modseq) + ", " + (deleted ? "true" : "false") + ", now() - interval '" +
                  std::to_string(days) +
                  " days' FROM datastores s JOIN tenants t USING (tenant_id) "
@@ -139,16 +142,18 @@ TEST_F(janitor_retention_test, purges_old_tombstones_and_gives_devices_that_miss
 
 TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_chunks) {
     exec(*db_,
-         "INSERT INTO auth_failures (tenant_id, scope, subject, failures, window_start) "
-         "SELECT tenant_id, 'user', s, 3, now() - CASE s WHEN 'old' THEN interval '3 days' ELSE interval '1 minute' "
+         "INSERT INTO auth_failures (tenant_id, shard_key, scope, subject, failures, window_start) "
+         "SELECT tenant_id, syncml_user_key(tenant_id, s), 'user', s, 3, now() - CASE s WHEN 'old' THEN interval '3 "
+         "days' ELSE interval '1 minute' "
          "END FROM tenants, unnest(ARRAY['old', 'new']) s WHERE name = 'acme'");
     // "seen" stopped sending its object two days ago; "behind" is still sending one (its first chunk is old).
-    exec(*db_,
-         "INSERT INTO incoming_chunks (tenant_id, device_store_id, byte_offset, data, created_at) "
-         "SELECT ds.tenant_id, ds.device_store_id, o, 'x', now() - CASE WHEN d.device_uri = 'seen' OR o = 0 "
-         "THEN interval '2 days' ELSE interval '1 minute' END FROM device_stores ds JOIN devices d "
-         "USING (tenant_id, device_id), generate_series(0, 2) o JOIN tenants t ON true "
-         "WHERE t.tenant_id = ds.tenant_id AND t.name = 'acme'");
+    exec(
+        *db_,
+        "INSERT INTO incoming_chunks (tenant_id, user_id, device_store_id, byte_offset, data, created_at) "
+        "SELECT ds.tenant_id, ds.user_id, ds.device_store_id, o, 'x', now() - CASE WHEN d.device_uri = 'seen' OR o = 0 "
+        "THEN interval '2 days' ELSE interval '1 minute' END FROM device_stores ds JOIN devices d "
+        "USING (tenant_id, device_id), generate_series(0, 2) o JOIN tenants t ON true "
+        "WHERE t.tenant_id = ds.tenant_id AND t.name = 'acme'");
     auto report = run_janitor(*db_, "me", janitor_settings{.batch = 2});
     EXPECT_EQ(report.auth_failures, 1u);
     EXPECT_EQ(report.chunks, 3u);
@@ -165,6 +170,21 @@ TEST_F(janitor_retention_test, forgets_dav_client_addresses_not_seen_for_30_days
     auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
     EXPECT_EQ(report.known_clients, 1u);
     EXPECT_EQ(value_of(*db_, "SELECT string_agg(address, ',') FROM known_clients"), "192.0.2.2");
+}
+
+// Resume pointers have a table of their own (migration 0023) and expire like sessions.
+TEST_F(janitor_retention_test, deletes_expired_resume_pointers) {
+    exec(*db_,
+         "INSERT INTO resume_pointers (tenant_id, user_id, device_uri, pointer, syncml_session_id, expires_at) "
+         "SELECT tenant_id, user_id, device_uri, 'resume:' || device_id, '1', now() + CASE device_uri WHEN 'seen' "
+         "THEN interval '-1 second' ELSE interval '1 hour' END FROM devices");
+    auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
+    EXPECT_EQ(report.resume_pointers, 2u);
+    EXPECT_EQ(report.sessions, 0u);
+    EXPECT_EQ(value_of(*db_, "SELECT string_agg(DISTINCT device_uri, ',') || count(*) FROM resume_pointers"),
+              "behind2");
+    exec(*db_, "UPDATE resume_pointers SET expires_at = now() - interval '1 second'");
+    EXPECT_EQ(delete_expired_sessions(*db_, 1), 2u) << "with the sessions";
 }
 
 TEST_F(janitor_retention_test, deletes_audit_entries_older_than_the_audit_age) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "persistence/detail/connection_access.hpp"
+#include "persistence/distributed_schema.hpp"
 
 namespace syncml::persistence {
 
@@ -86,7 +87,11 @@ migration_compatibility declared_compatibility(std::string_view sql) {
 }
 
 schema_status read_schema_status(database& db) {
-    return in_transaction(db, [](pqxx::work& tx) { return status_in(tx, read_version(tx)); });
+    return in_transaction(db, [](pqxx::work& tx) {
+        auto status = status_in(tx, read_version(tx));
+        status.distributed = schema_distributed(tx);
+        return status;
+    });
 }
 
 int latest_schema_version() {
@@ -103,6 +108,10 @@ migration_outcome apply_migrations(database& db) {
         tx.exec_params("SELECT pg_advisory_xact_lock($1)", k_migration_lock_key);
         // Quiet: CREATE ... IF NOT EXISTS notices would reach stderr through libpq otherwise.
         tx.exec("SET LOCAL client_min_messages = warning");
+        // On Citus, DDL of distributed tables and writes of reference tables (schema_migrations) share this
+        // transaction: one connection per node, not one per shard, or the second refuses to follow the first.
+        const bool citus = citus_installed(tx);
+        if (citus) tx.exec("SET LOCAL citus.multi_shard_modify_mode = 'sequential'");
         tx.exec(k_create_version_table);
         if (!tx.exec1(k_has_compatibility_column)[0].as<bool>()) tx.exec(k_add_compatibility_column);
         const int from = tx.exec1(k_current_version)[0].as<int>();
@@ -127,7 +136,8 @@ migration_outcome apply_migrations(database& db) {
             const bool compatible = declared_compatibility(step.sql) == migration_compatibility::backward_compatible;
             tx.exec_params(k_record_migration, step.version, std::string(step.name), compatible);
         }
-        return migration_outcome{from, latest};
+        if (citus) distribute_schema(tx);
+        return migration_outcome{from, latest, citus};
     });
 }
 

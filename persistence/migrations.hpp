@@ -33,6 +33,8 @@ struct schema_status {
     // The lowest applied version above `latest` that was not declared backward compatible; 0 when none.
     int first_incompatible = 0;
 
+    bool distributed = false;  // the tables are distributed over Citus nodes (persistence/DISTRIBUTED.md)
+
     bool behind() const { return current < latest; }
     // This binary can serve the schema: its own version, or newer by backward-compatible migrations only.
     bool usable() const { return current == latest || (current > latest && first_incompatible == 0); }
@@ -44,6 +46,7 @@ schema_status read_schema_status(database& db);
 struct migration_outcome {
     int from;
     int to;
+    bool distributed = false;  // the database has the citus extension: the schema is distributed (distributed_schema)
 };
 
 // Applies the pending migrations in one transaction and records whether each is backward compatible. A schema

@@ -243,3 +243,48 @@ TEST_F(migrations_test, key_every_index_by_tenant_first) {
 
 }  // namespace
 }  // namespace syncml::persistence
+
+namespace syncml::persistence {
+namespace {
+
+// Migration 0023 gives existing users their key as id and every row that names a user follows; users added later get
+// theirs at once.
+TEST_F(migrations_test, give_users_the_key_of_their_tenant_and_name_as_id) {
+    database db(url());
+    in_transaction(db, [](pqxx::work& tx) {
+        for (const auto& step : embedded_migrations()) {
+            if (step.version >= 23) break;
+            tx.exec(std::string(step.sql));
+        }
+        tx.exec(
+            "INSERT INTO users (tenant_id, name, password_hash) SELECT tenant_id, n, 'x' FROM tenants, "
+            "unnest(ARRAY['alice', 'bob']) n");
+        tx.exec(
+            "INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT tenant_id, user_id, 'contacts', "
+            "'contacts' FROM users");
+        tx.exec(
+            "INSERT INTO devices (tenant_id, user_id, device_uri) SELECT tenant_id, user_id, 'IMEI:' || name "
+            "FROM users");
+        for (const auto& step : embedded_migrations()) {
+            if (step.version == 23) tx.exec(std::string(step.sql));
+        }
+        const auto wrong = tx.exec1(
+            "SELECT count(*) FILTER (WHERE u.user_id <> syncml_user_key(u.tenant_id, u.name)), "
+            "count(*) FILTER (WHERE d.user_id IS NULL OR s.user_id IS NULL), count(*) FROM users u "
+            "LEFT JOIN devices d ON d.tenant_id = u.tenant_id AND d.user_id = u.user_id AND d.device_uri = 'IMEI:' || "
+            "u.name "
+            "LEFT JOIN datastores s ON s.tenant_id = u.tenant_id AND s.user_id = u.user_id");
+        EXPECT_EQ(wrong[0].as<int>(), 0) << "every id is the key";
+        EXPECT_EQ(wrong[1].as<int>(), 0) << "devices and datastores follow their user";
+        EXPECT_EQ(wrong[2].as<int>(), 2);
+        EXPECT_EQ(
+            tx.exec1("SELECT syncml_user_key(1, 'alice') = syncml_user_key(1, 'alice') AND "
+                     "syncml_user_key(1, 'alice') <> syncml_user_key(2, 'alice') AND syncml_user_key(1, 'alice') > 0")
+                .at(0)
+                .as<bool>(),
+            true);
+    });
+}
+
+}  // namespace
+}  // namespace syncml::persistence

@@ -23,10 +23,11 @@ std::pair<std::string, std::string> ref_arrays(const std::vector<item_ref>& refs
 
 }  // namespace
 
-server_changes_record read_server_changes(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
-                                          bool wanted, bool from_start, bool include_deleted) {
+server_changes_record read_server_changes(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore,
+                                          int64_t device_store, bool wanted, bool from_start, bool include_deleted) {
     server_changes_record out;
-    auto rows = exec_sql(tx, sql::server_changes, tenant, datastore, device_store, wanted, from_start, include_deleted);
+    auto rows =
+        exec_sql(tx, sql::server_changes, tenant, datastore, device_store, wanted, from_start, include_deleted, owner);
     if (rows.empty()) return out;  // no such device store of the datastore
     out.current_modseq = rows[0][0].as<int64_t>();
     out.last_seen_modseq = rows[0][1].as<int64_t>();
@@ -40,14 +41,14 @@ server_changes_record read_server_changes(pqxx::work& tx, int64_t tenant, int64_
     return out;
 }
 
-std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
-                                               const std::vector<item_ref>& items, std::size_t budget,
-                                               std::size_t overhead) {
+std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore,
+                                               int64_t device_store, const std::vector<item_ref>& items,
+                                               std::size_t budget, std::size_t overhead) {
     std::vector<outgoing_item> out;
     if (items.empty()) return out;
     auto [guids, ids] = ref_arrays(items);
     auto rows = exec_sql(tx, sql::outgoing_items, tenant, datastore, device_store, guids, ids,
-                         static_cast<int64_t>(budget), static_cast<int64_t>(overhead));
+                         static_cast<int64_t>(budget), static_cast<int64_t>(overhead), owner);
     for (const auto& row : rows) {
         outgoing_item o;
         o.item = {row[0].as<std::string>(), {}, row[2].as<int64_t>(), row[3].as<bool>(), row[4].as<int64_t>()};
@@ -59,7 +60,7 @@ std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, int64_t tenant, i
     return out;
 }
 
-void write_delivery(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store,
+void write_delivery(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore, int64_t device_store,
                     const std::vector<std::pair<item_ref, int64_t>>& held, const std::vector<item_ref>& removed) {
     if (held.empty() && removed.empty()) return;
     std::vector<item_ref> refs;
@@ -71,11 +72,11 @@ void write_delivery(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t d
     auto [guids, ids] = ref_arrays(refs);
     auto [gone_guids, gone_ids] = ref_arrays(removed);
     exec_sql0(tx, sql::record_delivery, tenant, datastore, device_store, guids, ids, bigint_array(modseqs), gone_guids,
-              gone_ids);
+              gone_ids, owner);
 }
 
-int64_t delete_unheld(pqxx::work& tx, int64_t tenant, int64_t datastore, int64_t device_store) {
-    return exec_sql1(tx, sql::delete_unheld_items, tenant, datastore, device_store)[0].as<int64_t>();
+int64_t delete_unheld(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore, int64_t device_store) {
+    return exec_sql1(tx, sql::delete_unheld_items, tenant, datastore, device_store, owner)[0].as<int64_t>();
 }
 
 }  // namespace syncml::persistence

@@ -33,9 +33,11 @@ std::vector<std::string> split_keys(const std::string& joined) {
 
 class pg_sync_store final : public pg_session_store {
   public:
-    explicit pg_sync_store(pqxx::work& tx) : pg_session_store(tx), tx_(tx) {}
+    explicit pg_sync_store(pqxx::work& tx) : pg_session_store(tx) {}
+    pg_sync_store(pqxx::work& tx, int64_t owner) : pg_session_store(tx) { bind_owner(owner); }
 
     int64_t datastore(int64_t tenant, int64_t user, const std::string& kind) override {
+        bind_owner(user);
         auto rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
         if (rows.empty()) {
             exec_sql0(tx_, sql::create_datastore, tenant, user, kind);
@@ -45,13 +47,13 @@ class pg_sync_store final : public pg_session_store {
     }
     device_store_record device_store(int64_t tenant, int64_t device, int64_t datastore,
                                      const std::string& remote_uri) override {
-        auto row = exec_sql1(tx_, sql::upsert_device_store, tenant, device, datastore, remote_uri);
+        auto row = exec_sql1(tx_, sql::upsert_device_store, tenant, device, datastore, remote_uri, owner());
         device_store_record ds{
             row[0].as<int64_t>(), datastore,         row[1].as<std::string>(), row[2].as<std::string>(),
             row[3].as<int64_t>(), row[4].as<bool>(), row[5].as<std::string>(), {}};
         ds.previous_client_anchor = row[6].as<std::string>();
         ds.previous_seen_modseq = row[7].as<int64_t>();
-        auto window = exec_sql(tx_, sql::window_of_device, tenant, device);
+        auto window = exec_sql(tx_, sql::window_of_device, tenant, device, owner());
         if (!window.empty()) {
             const auto& w = window[0];
             ds.window = {w[0].as<int>(), w[1].as<int>(), w[2].as<int>(), w[3].as<int>()};
@@ -59,42 +61,41 @@ class pg_sync_store final : public pg_session_store {
         return ds;
     }
     void require_slow_sync(int64_t tenant, int64_t device_store) override {
-        exec_sql0(tx_, sql::require_slow_sync, tenant, device_store);
+        exec_sql0(tx_, sql::require_slow_sync, tenant, device_store, owner());
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
         exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
-                  ds.needs_slow_sync, ds.sync_filter);
+                  ds.needs_slow_sync, ds.sync_filter, owner());
     }
 
     item_record add_item(int64_t tenant, int64_t datastore, const std::string& content,
                          const std::vector<std::string>& match_keys) override {
-        auto row = exec_sql1(tx_, std::string(sql::bump) + sql::add_item, tenant, datastore, content_type_of(content),
-                             content);
+        auto row = exec_sql1(tx_, sql::add_item, tenant, datastore, content_type_of(content), content, owner());
         set_keys(tenant, datastore, row[0].as<int64_t>(), match_keys, true);
         return {row[1].as<std::string>(), content, row[2].as<int64_t>(), false, row[0].as<int64_t>()};
     }
     std::optional<item_record> replace_item(int64_t tenant, int64_t datastore, const std::string& guid,
                                             const std::string& content,
                                             const std::vector<std::string>& match_keys) override {
-        auto rows = exec_sql(tx_, std::string(sql::bump) + sql::replace_item, tenant, datastore, guid,
-                             content_type_of(content), content);
+        auto rows =
+            exec_sql(tx_, sql::replace_item, tenant, datastore, guid, content_type_of(content), content, owner());
         if (rows.empty()) return std::nullopt;
         set_keys(tenant, datastore, rows[0][0].as<int64_t>(), match_keys, false);
         return item_record{guid, content, rows[0][1].as<int64_t>(), false, rows[0][0].as<int64_t>()};
     }
     std::optional<item_record> delete_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
-        auto rows = exec_sql(tx_, std::string(sql::bump) + sql::delete_item, tenant, datastore, guid);
+        auto rows = exec_sql(tx_, sql::delete_item, tenant, datastore, guid, owner());
         if (rows.empty()) return std::nullopt;
-        exec_sql0(tx_, sql::drop_keys, tenant, rows[0][0].as<int64_t>());
+        exec_sql0(tx_, sql::drop_keys, tenant, rows[0][0].as<int64_t>(), owner());
         return item_record{guid, rows[0][1].as<std::string>(), rows[0][2].as<int64_t>(), true,
                            rows[0][0].as<int64_t>()};
     }
     std::vector<written_item> write_items(int64_t tenant, int64_t datastore, int64_t device_store,
                                           const std::vector<item_write>& writes) override {
-        return write_item_batch(tx_, tenant, datastore, device_store, writes);
+        return write_item_batch(tx_, tenant, owner(), datastore, device_store, writes);
     }
     std::optional<item_record> find_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
-        auto rows = exec_sql(tx_, sql::find_item, tenant, datastore, guid);
+        auto rows = exec_sql(tx_, sql::find_item, tenant, datastore, guid, owner());
         if (rows.empty()) return std::nullopt;
         const auto& row = rows[0];
         return item_record{row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<bool>(),
@@ -105,7 +106,7 @@ class pg_sync_store final : public pg_session_store {
         std::vector<twin_candidate> out;
         if (match_keys.empty()) return out;
         for (const auto& row : exec_sql(tx_, sql::twin_candidates, tenant, datastore, device_store,
-                                        text_array(match_keys), k_candidates_per_key)) {
+                                        text_array(match_keys), k_candidates_per_key, owner())) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
                            split_keys(row[3].as<std::string>()), row[4].as<int64_t>(), row[5].as<bool>(),
                            row[6].as<int64_t>()});
@@ -113,12 +114,13 @@ class pg_sync_store final : public pg_session_store {
         return out;
     }
     int64_t current_modseq(int64_t tenant, int64_t datastore) override {
-        return exec_sql1(tx_, sql::current_modseq, tenant, datastore)[0].as<int64_t>();
+        return exec_sql1(tx_, sql::current_modseq, tenant, datastore, owner())[0].as<int64_t>();
     }
     std::vector<change_record> changes(int64_t tenant, int64_t device_store, int64_t after, int64_t upto,
                                        bool include_deleted) override {
         std::vector<change_record> out;
-        for (const auto& row : exec_sql(tx_, sql::changes, tenant, device_store, after, upto, include_deleted)) {
+        for (const auto& row :
+             exec_sql(tx_, sql::changes, tenant, device_store, after, upto, include_deleted, owner())) {
             change_record c{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<bool>(), std::nullopt};
             if (!row[3].is_null() && row[4].as<int64_t>() >= 0) c.luid = row[3].as<std::string>();
             c.mapped = !row[3].is_null();
@@ -129,7 +131,7 @@ class pg_sync_store final : public pg_session_store {
 
     std::vector<change_record> held_items(int64_t tenant, int64_t device_store) override {
         std::vector<change_record> out;
-        for (const auto& row : exec_sql(tx_, sql::held_items, tenant, device_store)) {
+        for (const auto& row : exec_sql(tx_, sql::held_items, tenant, device_store, owner())) {
             out.push_back({row[0].as<std::string>(), row[1].as<int64_t>(), false, row[2].as<std::string>(),
                            row[3].as<int64_t>()});
         }
@@ -139,7 +141,7 @@ class pg_sync_store final : public pg_session_store {
                                            int64_t upto, bool include_deleted, std::size_t limit) override {
         std::vector<change_record> out;
         for (const auto& row : exec_sql(tx_, sql::change_page, tenant, datastore, device_store, after, upto,
-                                        include_deleted, static_cast<int64_t>(limit))) {
+                                        include_deleted, static_cast<int64_t>(limit), owner())) {
             change_record c{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<bool>(), std::nullopt,
                             row[5].as<int64_t>()};
             if (!row[3].is_null() && row[4].as<int64_t>() >= 0) c.luid = row[3].as<std::string>();
@@ -149,40 +151,42 @@ class pg_sync_store final : public pg_session_store {
     }
     server_changes_record server_changes(int64_t tenant, int64_t datastore, int64_t device_store, bool wanted,
                                          bool from_start, bool include_deleted) override {
-        return read_server_changes(tx_, tenant, datastore, device_store, wanted, from_start, include_deleted);
+        return read_server_changes(tx_, tenant, owner(), datastore, device_store, wanted, from_start, include_deleted);
     }
     std::vector<outgoing_item> outgoing_items(int64_t tenant, int64_t datastore, int64_t device_store,
                                               const std::vector<item_ref>& items, std::size_t budget,
                                               std::size_t overhead) override {
-        return read_outgoing_items(tx_, tenant, datastore, device_store, items, budget, overhead);
+        return read_outgoing_items(tx_, tenant, owner(), datastore, device_store, items, budget, overhead);
     }
     void record_delivery(int64_t tenant, int64_t datastore, int64_t device_store,
                          const std::vector<std::pair<item_ref, int64_t>>& held,
                          const std::vector<item_ref>& removed) override {
-        write_delivery(tx_, tenant, datastore, device_store, held, removed);
+        write_delivery(tx_, tenant, owner(), datastore, device_store, held, removed);
     }
     int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) override {
-        return delete_unheld(tx_, tenant, datastore, device_store);
+        return delete_unheld(tx_, tenant, owner(), datastore, device_store);
     }
     int64_t live_items(int64_t tenant, int64_t datastore, int64_t limit) override {
-        return count_live_items(tx_, tenant, datastore, limit);
+        return count_live_items(tx_, tenant, owner(), datastore, limit);
     }
     void append_chunk(int64_t tenant, int64_t device_store, int64_t offset, const std::string& data) override {
-        append_object_chunk(tx_, tenant, device_store, offset, data);
+        append_object_chunk(tx_, tenant, owner(), device_store, offset, data);
     }
     std::optional<std::string> take_chunks(int64_t tenant, int64_t device_store, int64_t size) override {
-        return take_object_chunks(tx_, tenant, device_store, size);
+        return take_object_chunks(tx_, tenant, owner(), device_store, size);
     }
-    void drop_chunks(int64_t tenant, int64_t device_store) override { drop_object_chunks(tx_, tenant, device_store); }
+    void drop_chunks(int64_t tenant, int64_t device_store) override {
+        drop_object_chunks(tx_, tenant, owner(), device_store);
+    }
 
     std::optional<std::string> guid_for_luid(int64_t tenant, int64_t device_store, const std::string& luid) override {
-        auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid);
+        auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid, owner());
         if (rows.empty()) return std::nullopt;
         return rows[0][0].as<std::string>();
     }
     std::optional<mapping_record> mapping_of_luid(int64_t tenant, int64_t device_store,
                                                   const std::string& luid) override {
-        auto rows = exec_sql(tx_, sql::mapping_of_luid, tenant, device_store, luid);
+        auto rows = exec_sql(tx_, sql::mapping_of_luid, tenant, device_store, luid, owner());
         if (rows.empty()) return std::nullopt;
         return mapping_record{rows[0][0].as<std::string>(), rows[0][1].as<int64_t>()};
     }
@@ -190,31 +194,32 @@ class pg_sync_store final : public pg_session_store {
                                                 const std::vector<std::string>& luids) override {
         std::vector<luid_mapping> out;
         if (luids.empty()) return out;
-        for (const auto& row : exec_sql(tx_, sql::mappings_of_luids, tenant, device_store, text_array(luids))) {
+        for (const auto& row :
+             exec_sql(tx_, sql::mappings_of_luids, tenant, device_store, text_array(luids), owner())) {
             out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
                            row[3].as<int64_t>(), row[4].as<int64_t>(), row[5].as<bool>()});
         }
         return out;
     }
     std::optional<std::string> confirmed_luid(int64_t tenant, int64_t device_store, const std::string& guid) override {
-        auto rows = exec_sql(tx_, sql::confirmed_luid, tenant, device_store, guid);
+        auto rows = exec_sql(tx_, sql::confirmed_luid, tenant, device_store, guid, owner());
         if (rows.empty()) return std::nullopt;
         return rows[0][0].as<std::string>();
     }
     void set_mapping(int64_t tenant, int64_t device_store, const std::string& luid, const std::string& guid,
                      int64_t modseq) override {
-        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid);
-        exec_sql0(tx_, sql::drop_mapping_of_luid, tenant, device_store, luid);
-        exec_sql0(tx_, sql::insert_mapping, tenant, device_store, guid, luid, modseq);
+        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid, owner());
+        exec_sql0(tx_, sql::drop_mapping_of_luid, tenant, device_store, luid, owner());
+        exec_sql0(tx_, sql::insert_mapping, tenant, device_store, guid, luid, modseq, owner());
     }
     void touch_mapping(int64_t tenant, int64_t device_store, const std::string& guid, int64_t modseq) override {
-        exec_sql0(tx_, sql::touch_mapping, tenant, device_store, guid, modseq);
+        exec_sql0(tx_, sql::touch_mapping, tenant, device_store, guid, modseq, owner());
     }
     void remove_mapping(int64_t tenant, int64_t device_store, const std::string& guid) override {
-        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid);
+        exec_sql0(tx_, sql::drop_mapping, tenant, device_store, guid, owner());
     }
     void unconfirm_mappings(int64_t tenant, int64_t device_store) override {
-        exec_sql0(tx_, sql::unconfirm_mappings, tenant, device_store);
+        exec_sql0(tx_, sql::unconfirm_mappings, tenant, device_store, owner());
     }
     std::string conflict_policy(int64_t tenant) override {
         auto rows = exec_sql(tx_, sql::conflict_policy, tenant);
@@ -223,11 +228,9 @@ class pg_sync_store final : public pg_session_store {
 
   private:
     void set_keys(int64_t tenant, int64_t datastore, int64_t item, const std::vector<std::string>& keys, bool fresh) {
-        if (!fresh) exec_sql0(tx_, sql::drop_keys, tenant, item);
-        if (!keys.empty()) exec_sql0(tx_, sql::add_keys, tenant, datastore, text_array(keys), item);
+        if (!fresh) exec_sql0(tx_, sql::drop_keys, tenant, item, owner());
+        if (!keys.empty()) exec_sql0(tx_, sql::add_keys, tenant, datastore, text_array(keys), item, owner());
     }
-
-    pqxx::work& tx_;
 };
 
 }  // namespace
@@ -327,7 +330,9 @@ void log_transaction_failure(const db_error& e) {
 }  // namespace
 
 namespace detail {
-std::unique_ptr<sync_store> make_pg_sync_store(pqxx::work& tx) { return std::make_unique<pg_sync_store>(tx); }
+std::unique_ptr<sync_store> make_pg_sync_store(pqxx::work& tx, int64_t owner) {
+    return std::make_unique<pg_sync_store>(tx, owner);
+}
 }  // namespace detail
 
 transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work) {
@@ -346,9 +351,13 @@ transaction_outcome run_sync_transaction_if(database& db, const std::function<bo
 }
 
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work) {
+    return run_sync_transaction(db, 0, work);
+}
+
+bool run_sync_transaction(database& db, int64_t owner, const std::function<void(sync_store&)>& work) {
     try {
         in_transaction(db, [&](pqxx::work& tx) {
-            pg_sync_store store(tx);
+            pg_sync_store store(tx, owner);
             work(store);
         });
         return true;

@@ -137,6 +137,7 @@ struct message_session {
     std::string device_uri;
     std::string session_id;           // the client's SessionID
     std::optional<std::int64_t> key;  // from a valid RespURI token
+    std::int64_t key_user = 0;        // the user the token names with `key`: its session's owner
     std::string msg_id;
     std::int64_t user = 0;  // the account whose credentials this message carries, verified (0: none valid)
     std::string address;    // the client's address
@@ -244,7 +245,7 @@ class sync_store {
         if (m.key && (m.user != 0 || m.msg_id != "1")) {
             auto found = lock_session_by_key(tenant, *m.key);
             if (found && found->device_uri == m.device_uri && found->session_id == m.session_id &&
-                found->user_id != 0 && (m.user == 0 || found->user_id == m.user)) {
+                found->user_id != 0 && found->user_id == m.key_user && (m.user == 0 || found->user_id == m.user)) {
                 return found;
             }
         }
@@ -412,6 +413,9 @@ class sync_store {
 // function on serialization failures and lost connections. Returns false when the database failed
 // (after retries); exceptions thrown by `work` itself propagate after rollback.
 bool run_sync_transaction(database& db, const std::function<void(sync_store&)>& work);
+// As run_sync_transaction, with the store bound to `owner` from the start (see pg_session_store::bind_owner): for
+// work that knows its user before its first call names one.
+bool run_sync_transaction(database& db, std::int64_t owner, const std::function<void(sync_store&)>& work);
 // As run_sync_transaction, but `work` decides: true commits, false rolls everything it wrote back.
 enum class transaction_outcome { committed, rolled_back, failed };
 transaction_outcome run_sync_transaction_if(database& db, const std::function<bool(sync_store&)>& work);

@@ -1,5 +1,8 @@
 #include "persistence/detail/sync_store_session.hpp"
 
+#include <stdexcept>
+
+#include "persistence/database.hpp"
 #include "persistence/detail/connection_access.hpp"
 #include "persistence/sync_store_session_sql.hpp"
 
@@ -52,42 +55,58 @@ std::optional<session_record> first_session(const pqxx::result& rows) {
 
 }  // namespace
 
+void pg_session_store::bind_owner(int64_t user) {
+    if (user == 0 || user == owner_) return;
+    if (owner_ != 0) throw std::logic_error("a message's transaction touched the rows of a second user");
+    owner_ = user;
+}
+
 device_record pg_session_store::device(int64_t tenant, int64_t user, const std::string& device_uri) {
+    bind_owner(user);
     auto row = exec_sql1(tx_, sql::upsert_device, tenant, user, device_uri);
     return {row[0].as<int64_t>(), bytes_of(row[1]), bytes_of(row[2])};
 }
 
 void pg_session_store::set_device_nonce(int64_t tenant, int64_t device, const std::string& nonce) {
-    exec_sql0(tx_, sql::set_nonce, tenant, device, pqxx::binarystring(nonce));
+    exec_sql0(tx_, sql::set_nonce, tenant, device, pqxx::binarystring(nonce), owner_);
 }
 
 void pg_session_store::set_device_devinf(int64_t tenant, int64_t device, const std::string& devinf) {
-    exec_sql0(tx_, sql::set_devinf, tenant, device, pqxx::binarystring(devinf));
+    exec_sql0(tx_, sql::set_devinf, tenant, device, pqxx::binarystring(devinf), owner_);
 }
 
 std::optional<session_record> pg_session_store::lock_session(int64_t tenant, const std::string& device_uri,
                                                              const std::string& session_id) {
-    return first_session(exec_sql(tx_, sql::lock_session, tenant, device_uri, session_id));
+    return first_session(exec_sql(tx_, sql::lock_session, tenant, device_uri, session_id, owner_));
 }
 
 std::optional<session_record> pg_session_store::lock_session_by_key(int64_t tenant, int64_t key) {
-    return first_session(exec_sql(tx_, sql::lock_session_key, tenant, key));
+    return first_session(exec_sql(tx_, sql::lock_session_key, tenant, key, owner_));
 }
 
 int64_t pg_session_store::create_session(int64_t tenant, const std::string& device_uri, const std::string& session_id) {
-    return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id)[0].as<int64_t>();
+    return exec_sql1(tx_, sql::create_session, tenant, device_uri, session_id, owner_)[0].as<int64_t>();
 }
 
 void pg_session_store::save_session(int64_t tenant, const session_record& s) {
-    exec_sql0(tx_, sql::save_session, tenant, s.id, s.user_id, pqxx::binarystring(s.state), s.last_msg_id,
+    bind_owner(s.user_id);
+    exec_sql1(tx_, sql::save_session, owner_, tenant, s.id, pqxx::binarystring(s.state), s.last_msg_id,
               pqxx::binarystring(s.last_reply), s.last_reply_type, s.device.id, s.finished, s.credentials_verified,
               s.client_address, pqxx::binarystring(s.last_request_digest));
 }
 
 std::optional<session_record> pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
-    auto rows = exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0),
-                         m.msg_id, m.user, m.address, static_cast<double>(m.address_idle.count()),
-                         static_cast<double>(m.max_age.count()), m.max_devices, m.max_sessions);
+    // Valid credentials name the owner; a token names the user of its session (a token of another user with them
+    // finds no session).
+    const int64_t owner = m.user != 0 ? m.user : m.key_user;
+    // Distributed, a statement must not span the shards of the tenant's users: neither the search by address
+    // across the device's users nor the tenant's session count (persistence/DISTRIBUTED.md).
+    const bool distributed = distributed_schema_in_use();
+    if (distributed && owner == 0) return std::nullopt;
+    auto rows =
+        exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0), m.msg_id,
+                 m.user, m.address, static_cast<double>(m.address_idle.count()), static_cast<double>(m.max_age.count()),
+                 m.max_devices, distributed ? 0 : m.max_sessions, owner);
     if (rows.empty()) return std::nullopt;
     if (rows[0]["r_sessions_refused"].as<bool>()) {
         session_record refused;
@@ -95,6 +114,7 @@ std::optional<session_record> pg_session_store::open_message_session(int64_t ten
         return refused;
     }
     auto s = session_of(rows[0]);
+    bind_owner(s.user_id);
     s.device_touched = rows[0]["r_device_touched"].as<bool>();
     s.device_refused = rows[0]["r_device_refused"].as<bool>();
     return s;
@@ -102,16 +122,17 @@ std::optional<session_record> pg_session_store::open_message_session(int64_t ten
 
 void pg_session_store::set_resume_pointer(int64_t tenant, const std::string& device_uri, const std::string& pointer,
                                           const std::string& session_id) {
-    exec_sql0(tx_, sql::set_resume_pointer, tenant, device_uri, pointer, pqxx::binarystring(session_id));
+    exec_sql0(tx_, sql::set_resume_pointer, tenant, device_uri, pointer, session_id, owner_);
 }
 
 std::optional<session_record> pg_session_store::lock_pointed_session(int64_t tenant, const std::string& device_uri,
                                                                      const std::string& pointer) {
-    return first_session(exec_sql(tx_, sql::lock_pointed_session, tenant, device_uri, pointer));
+    return first_session(exec_sql(tx_, sql::lock_pointed_session, tenant, device_uri, pointer, owner_));
 }
 
 device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device,
                                                            const std::string& kind, const std::string& remote_uri) {
+    bind_owner(user);
     auto rows = exec_sql(tx_, sql::device_store_of_kind, tenant, user, device, kind, remote_uri);
     // Another device of the user created the datastore meanwhile: the calls below see it.
     if (rows.empty()) return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
@@ -120,8 +141,9 @@ device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64
 
 device_store_record pg_session_store::open_device_store(int64_t tenant, const store_opening& o) {
     if (o.session_id.empty()) return device_store_of_kind(tenant, o.user, o.device, o.kind, o.remote_uri);
+    bind_owner(o.user);
     auto rows = exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, o.kind, o.remote_uri, o.device_uri,
-                         o.resume_prefix, pqxx::binarystring(o.session_id));
+                         o.resume_prefix, o.session_id);
     // As in device_store_of_kind.
     if (rows.empty()) return sync_store::open_device_store(tenant, o);
     return device_store_of(rows[0]);

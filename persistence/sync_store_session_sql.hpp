@@ -6,12 +6,15 @@ namespace syncml::persistence::sql {
 
 inline constexpr const char* upsert_device =
     "INSERT INTO devices (tenant_id, user_id, device_uri, last_seen) VALUES ($1, $2, $3, now()) "
-    "ON CONFLICT (tenant_id, user_id, device_uri) DO UPDATE SET last_seen = now() "
+    "ON CONFLICT (tenant_id, user_id, device_uri) DO UPDATE SET last_seen = EXCLUDED.last_seen "
     "RETURNING device_id, nonce, devinf";
-inline constexpr const char* set_nonce = "UPDATE devices SET nonce = $3 WHERE tenant_id = $1 AND device_id = $2";
+// $4 is the device's user throughout: every statement names the user whose rows it touches
+// (persistence/DISTRIBUTED.md).
+inline constexpr const char* set_nonce =
+    "UPDATE devices SET nonce = $3 WHERE tenant_id = $1 AND user_id = $4 AND device_id = $2";
 inline constexpr const char* set_devinf =
     "UPDATE devices SET devinf = $3, devinf_content_type = 'application/vnd.syncml-devinf+xml', "
-    "devinf_updated_at = now() WHERE tenant_id = $1 AND device_id = $2";
+    "devinf_updated_at = now() WHERE tenant_id = $1 AND user_id = $4 AND device_id = $2";
 
 // One advisory lock key per (tenant, device); a hash collision only serializes two devices a little. Held until
 // the transaction ends, so a killed server instance or a failed transaction never leaves a device locked.
@@ -19,101 +22,92 @@ inline constexpr const char* lock_device =
     "SELECT pg_advisory_xact_lock(hashtextextended($1::bigint::text || '/' || $2, 0))";
 
 // A session row `s` with its device `d` and whether an authenticated session of the device started after it.
-// Only rows that answered a message count: the engine keeps other per-device rows (resume state) there too.
-#define SYNCML_SESSION_COLUMNS                                                                                    \
-    "SELECT s.session_id, s.syncml_session_id, s.device_uri, coalesce(s.user_id, 0), s.state, "                   \
-    "coalesce(s.last_msg_id, ''), coalesce(s.last_response, '\\x'::bytea), "                                      \
-    "coalesce(s.last_response_content_type, ''), coalesce(d.device_id, 0), coalesce(d.user_id, 0), d.nonce, "     \
-    "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.device_uri = s.device_uri " \
-    "AND o.syncml_session_id <> s.syncml_session_id AND o.user_id IS NOT NULL AND o.expires_at > now() "          \
-    "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at), "                                    \
+// Only rows that answered a message count.
+#define SYNCML_SESSION_COLUMNS                                                                                 \
+    "SELECT s.session_id, s.syncml_session_id, s.device_uri, s.user_id, s.state, "                             \
+    "coalesce(s.last_msg_id, ''), coalesce(s.last_response, '\\x'::bytea), "                                   \
+    "coalesce(s.last_response_content_type, ''), coalesce(d.device_id, 0), coalesce(d.user_id, 0), d.nonce, "  \
+    "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.user_id = s.user_id "    \
+    "AND o.device_uri = s.device_uri AND o.syncml_session_id <> s.syncml_session_id AND o.expires_at > now() " \
+    "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at), "                                 \
     "coalesce(s.last_request_digest, '\\x'::bytea) AS r_last_request_digest "
-#define SYNCML_SESSION_DEVICE_JOIN "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.device_id = s.device_id "
+#define SYNCML_SESSION_DEVICE_JOIN \
+    "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.user_id = s.user_id AND d.device_id = s.device_id "
 
 inline constexpr const char* lock_session = SYNCML_SESSION_COLUMNS
     "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
-    "WHERE s.tenant_id = $1 AND s.device_uri = $2 AND s.syncml_session_id = $3 AND s.expires_at > now() "
+    "WHERE s.tenant_id = $1 AND s.user_id = $4 AND s.device_uri = $2 AND s.syncml_session_id = $3 "
+    "AND s.expires_at > now() "
     "FOR UPDATE OF s";
 inline constexpr const char* lock_session_key =
     SYNCML_SESSION_COLUMNS "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
-                           "WHERE s.tenant_id = $1 AND s.session_id = $2 AND s.expires_at > now() FOR UPDATE OF s";
+                           "WHERE s.tenant_id = $1 AND s.user_id = $3 AND s.session_id = $2 AND s.expires_at > now() "
+                           "FOR UPDATE OF s";
 inline constexpr const char* create_session =
-    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
-    "VALUES ($1, $2, $3, now() + interval '30 minutes') "
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = '\\x', user_id = NULL, "
+    "INSERT INTO sessions (tenant_id, user_id, device_uri, syncml_session_id, expires_at) "
+    "VALUES ($1, $4, $2, $3, now() + interval '30 minutes') "
+    "ON CONFLICT (tenant_id, user_id, device_uri, syncml_session_id) DO UPDATE SET state = '\\x', "
     "device_id = NULL, last_msg_id = NULL, last_response = NULL, last_response_content_type = NULL, "
-    "last_request_digest = NULL, created_at = now(), updated_at = now(), expires_at = now() + interval '30 minutes' "
-    "RETURNING session_id";
+    "last_request_digest = NULL, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, "
+    "expires_at = EXCLUDED.expires_at RETURNING session_id";
 
-// A session expires 25 to 30 minutes after its last message: the expiry (an indexed column) moves only when it
-// is 5 minutes old, so the other messages of a session update its row in place (HOT: no new index entries).
-// Otherwise every message would add entries to every index of the table, and lookups and uniqueness checks
-// of a busy device would wade through its dead row versions until vacuum.
+// A session expires 25 to 30 minutes after its last message (migrations/0023_user_keys.sql): the expiry (an indexed
+// column) moves only when it is 5 minutes old, so the other messages of a session update its row in place (HOT: no
+// new index entries). Otherwise every message would add entries to every index of the table, and lookups and
+// uniqueness checks of a busy device would wade through its dead row versions until vacuum.
 inline constexpr const char* save_session =
-    "UPDATE sessions SET user_id = NULLIF($3::bigint, 0), state = $4, last_msg_id = $5, last_response = $6, "
-    "last_response_content_type = $7, last_request_digest = $12, device_id = NULLIF($8::bigint, 0), "
-    "finished_at = CASE WHEN $9 THEN clock_timestamp() ELSE finished_at END, updated_at = now(), "
-    "client_address = CASE WHEN $10 THEN $11 ELSE client_address END, "
-    "authenticated_at = CASE WHEN $10 THEN now() ELSE authenticated_at END, "
-    "expires_at = CASE WHEN expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "
-    "ELSE expires_at END WHERE tenant_id = $1 AND session_id = $2";
+    "SELECT syncml_save_session($1, $2, $3, $4, $5, $6, $7, $8::bigint, $9, $10, $11, $12)";
 
-// Device lock, session row and (when due) device row in one round trip: migrations/0010_session_binding.sql and
-// 0013_tenant_session_limit.sql.
+// Device lock, session row and (when due) device row in one round trip: migrations/0010_session_binding.sql,
+// 0013_tenant_session_limit.sql and 0023_user_keys.sql ($12: the owner, the user of the credentials or the token).
 inline constexpr const char* open_message_session =
-    "SELECT * FROM syncml_open_session($1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint, $7, $8::float8, $9::float8, "
-    "$10::integer, $11::integer)";
+    "SELECT * FROM syncml_open_session($12::bigint, $1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint, $7, $8::float8, "
+    "$9::float8, $10::integer, $11::integer)";
 
 // The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
 // No row when another transaction created the datastore after this statement's snapshot was taken (the caller
 // then looks again with a new one).
-#define SYNCML_DEVICE_STORE_OF_KIND                                                                            \
-    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 "  \
-    "ORDER BY datastore_id LIMIT 1), "                                                                         \
-    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "               \
-    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id), "                  \
-    "ds AS (INSERT INTO device_stores (tenant_id, device_id, datastore_id, remote_uri) "                       \
-    "SELECT $1, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id FROM " \
-    "created) AS d ON CONFLICT (tenant_id, device_id, datastore_id, remote_uri) DO UPDATE SET remote_uri = "   \
-    "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "     \
-    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter, "                  \
+#define SYNCML_DEVICE_STORE_OF_KIND                                                                           \
+    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 " \
+    "ORDER BY datastore_id LIMIT 1), "                                                                        \
+    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "              \
+    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id), "                 \
+    "ds AS (INSERT INTO device_stores (tenant_id, user_id, device_id, datastore_id, remote_uri) "             \
+    "SELECT $1, $2, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id " \
+    "FROM created) AS d ON CONFLICT (tenant_id, user_id, device_id, datastore_id, remote_uri) DO UPDATE SET " \
+    "remote_uri = "                                                                                           \
+    "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "    \
+    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter, "                 \
     "coalesce(previous_client_anchor, '') AS pc, previous_modseq_seen) "
 // The device store row with the sync window in effect for device $3 (see sql::window_of_device).
-#define SYNCML_DEVICE_STORE_WITH_WINDOW                                                                            \
-    "SELECT ds.*, coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, "               \
-    "t.window_future_days), coalesce(d.window_max_items, t.window_max_items), coalesce(d.window_max_photo_bytes, " \
-    "t.window_max_photo_bytes) FROM ds JOIN devices d ON d.tenant_id = $1 AND d.device_id = $3 JOIN tenants t ON " \
+#define SYNCML_DEVICE_STORE_WITH_WINDOW                                                                             \
+    "SELECT ds.*, coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, "                \
+    "t.window_future_days), coalesce(d.window_max_items, t.window_max_items), coalesce(d.window_max_photo_bytes, "  \
+    "t.window_max_photo_bytes) FROM ds JOIN devices d ON d.tenant_id = $1 AND d.user_id = $2 AND d.device_id = $3 " \
+    "JOIN tenants t ON "                                                                                            \
     "t.tenant_id = $1"
 inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND SYNCML_DEVICE_STORE_WITH_WINDOW;
 
-// The per-device resume pointer row (see sync_store::set_resume_pointer) as lock_session, create_session and
-// save_session leave it, in one statement; its expiry moves like a session's (see save_session).
-#define SYNCML_SET_RESUME_POINTER(values)                                                                              \
-    "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, state, last_msg_id, last_response, "              \
-    "last_response_content_type, expires_at) " values                                                                  \
-    " "                                                                                                                \
-    "ON CONFLICT (tenant_id, device_uri, syncml_session_id, user_id) DO UPDATE SET state = EXCLUDED.state, user_id = " \
-    "NULL, "                                                                                                           \
-    "device_id = NULL, last_msg_id = '', last_response = '\\x', last_response_content_type = '', "                     \
-    "last_request_digest = NULL, "                                                                                     \
-    "finished_at = CASE WHEN sessions.expires_at > now() THEN sessions.finished_at END, "                              \
-    "created_at = CASE WHEN sessions.expires_at > now() THEN sessions.created_at ELSE now() END, updated_at = now(), " \
-    "expires_at = CASE WHEN sessions.expires_at < now() + interval '25 minutes' THEN now() + interval '30 minutes' "   \
-    "ELSE sessions.expires_at END"
+// The resume pointer of a device store (see sync_store::set_resume_pointer), created or moved to another session; it
+// expires with the session it names.
+#define SYNCML_SET_RESUME_POINTER(values)                                                                          \
+    "INSERT INTO resume_pointers (tenant_id, user_id, device_uri, pointer, syncml_session_id, expires_at) " values \
+    " ON CONFLICT (tenant_id, user_id, device_uri, pointer) DO UPDATE SET syncml_session_id = "                    \
+    "EXCLUDED.syncml_session_id, expires_at = EXCLUDED.expires_at"
 inline constexpr const char* set_resume_pointer =
-    SYNCML_SET_RESUME_POINTER("VALUES ($1, $2, $3, $4, '', '\\x', '', now() + interval '30 minutes')");
+    SYNCML_SET_RESUME_POINTER("VALUES ($1, $5, $2, $3, $4, now() + interval '30 minutes')");
 
 // device_store_of_kind and set_resume_pointer of the row named $7 || device store id in one statement.
 inline constexpr const char* open_device_store =
     SYNCML_DEVICE_STORE_OF_KIND ", p AS (" SYNCML_SET_RESUME_POINTER(
-        "SELECT $1, $6, $7 || device_store_id, $8, '', '\\x', '', now() + interval '30 minutes' FROM ds") ") "
+        "SELECT $1, $2, $6, $7 || device_store_id, $8, now() + interval '30 minutes' FROM ds") ") "
                                 SYNCML_DEVICE_STORE_WITH_WINDOW;
 
-// The live session a live resume pointer row `p` names, both locked.
+// The live session a live resume pointer `p` names, both locked.
 inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS
-    "FROM sessions p JOIN sessions s ON s.tenant_id = p.tenant_id AND s.device_uri = "
-    "p.device_uri AND s.syncml_session_id = convert_from(p.state, 'UTF8') " SYNCML_SESSION_DEVICE_JOIN
-    "WHERE p.tenant_id = $1 AND p.device_uri = $2 AND p.syncml_session_id = $3 "
+    "FROM resume_pointers p JOIN sessions s ON s.tenant_id = p.tenant_id AND s.user_id = p.user_id "
+    "AND s.device_uri = p.device_uri AND s.syncml_session_id = p.syncml_session_id " SYNCML_SESSION_DEVICE_JOIN
+    "WHERE p.tenant_id = $1 AND p.user_id = $4 AND s.user_id = $4 AND p.device_uri = $2 AND p.pointer = $3 "
     "AND p.expires_at > now() AND s.expires_at > now() FOR UPDATE OF s, p";
 
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";

@@ -22,19 +22,25 @@ class sync_store_session_test : public testing::migrated_database_test {
         user_ = add_user(*db_, "acme", "u", "pw").id;
     }
 
+    // A transaction of user_'s (tx) or of another user's (tx_of).
     template <class Fn>
     void tx(Fn&& fn) {
-        ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
+        tx_of(user_, std::forward<Fn>(fn));
+    }
+    template <class Fn>
+    void tx_of(std::int64_t user, Fn&& fn) {
+        ASSERT_TRUE(run_sync_transaction(*db_, user, [&](sync_store& store) { fn(store); }));
     }
 
-    // A session row of device "phone" as save_session leaves it, created `age` ago.
-    void add_session(const std::string& session_id, bool authenticated, std::chrono::seconds age) {
+    // A session row of device "phone" as save_session leaves it, created `age` ago, of user_ or another user.
+    void add_session(const std::string& session_id, bool of_user, std::chrono::seconds age) {
+        const auto user = of_user ? user_ : add_user(*db_, "acme", "other-" + session_id, "pw").id;
         in_transaction(*db_, [&](pqxx::work& tx) {
             tx.exec_params0(
                 "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, created_at, expires_at, "
-                "last_msg_id) VALUES ($1, 'phone', $2, NULLIF($3::bigint, 0), now() - make_interval(secs => $4), "
+                "last_msg_id) VALUES ($1, 'phone', $2, $3, now() - make_interval(secs => $4), "
                 "now() + interval '30 minutes', '1')",
-                tenant_, session_id, authenticated ? user_ : std::int64_t{0}, static_cast<double>(age.count()));
+                tenant_, session_id, user, static_cast<double>(age.count()));
         });
     }
 
@@ -51,24 +57,25 @@ class sync_store_session_test : public testing::migrated_database_test {
         return in_transaction(*db_, [&](pqxx::work& tx) { return tx.exec1(query)[0].as<std::string>("NULL"); });
     }
 
+    // A message of "phone" from 192.0.2.1, where a session may continue by address for 5 minutes.
+    message_session message_of(const std::string& session_id, const std::string& msg_id, std::int64_t user,
+                               std::optional<std::int64_t> key = std::nullopt, const std::string& address = "192.0.2.1",
+                               const std::string& device = "phone") {
+        message_session m;
+        m.device_uri = device;
+        m.session_id = session_id;
+        m.key = key;
+        m.key_user = key ? user_ : 0;  // a token names the session's user with its key
+        m.msg_id = msg_id;
+        m.user = user;
+        m.address = address;
+        m.address_idle = std::chrono::minutes(5);
+        return m;
+    }
+
     std::int64_t tenant_ = 0;
     std::int64_t user_ = 0;
 };
-
-// A message of "phone" from 192.0.2.1, where a session may continue by address for 5 minutes.
-message_session message_of(const std::string& session_id, const std::string& msg_id, std::int64_t user,
-                           std::optional<std::int64_t> key = std::nullopt, const std::string& address = "192.0.2.1",
-                           const std::string& device = "phone") {
-    message_session m;
-    m.device_uri = device;
-    m.session_id = session_id;
-    m.key = key;
-    m.msg_id = msg_id;
-    m.user = user;
-    m.address = address;
-    m.address_idle = std::chrono::minutes(5);
-    return m;
-}
 
 TEST_F(sync_store_session_test, a_newer_authenticated_session_of_the_device_supersedes_an_older_one) {
     add_session("1", true, 30s);
@@ -86,17 +93,13 @@ TEST_F(sync_store_session_test, a_newer_authenticated_session_of_the_device_supe
     tx([&](sync_store& s) { EXPECT_FALSE(s.lock_session(tenant_, "tablet", "3")->superseded); });
 }
 
-TEST_F(sync_store_session_test, an_unauthenticated_newer_session_or_a_resume_pointer_supersedes_nothing) {
+// A session is its user's: another user's newer session on the same device (each user's rows live on the shard of
+// the user) leaves it alone, as does a resume pointer.
+TEST_F(sync_store_session_test, another_users_newer_session_or_a_resume_pointer_supersedes_nothing) {
     add_session("1", true, 30s);
     add_session("2", false, 5s);
     EXPECT_FALSE(superseded("1"));
-    // Nor does a per-device row that never answered a message (the engine's resume state).
-    in_transaction(*db_, [&](pqxx::work& t) {
-        t.exec_params0(
-            "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, user_id, expires_at) "
-            "VALUES ($1, 'phone', 'resume:1', $2, now() + interval '30 minutes')",
-            tenant_, user_);
-    });
+    tx([&](sync_store& s) { s.set_resume_pointer(tenant_, "phone", "resume:1", "1"); });
     EXPECT_FALSE(superseded("1"));
 }
 
@@ -243,6 +246,8 @@ TEST_F(sync_store_session_test, open_message_session_upserts_the_device_when_the
     auto other_user = add_user(*db_, "acme", "v", "pw").id;
     tx([&](sync_store& s) {
         EXPECT_FALSE(s.open_message_session(tenant_, message_of("5", "1", user_))->device_touched);
+    });
+    tx_of(other_user, [&](sync_store& s) {
         auto rec = s.open_message_session(tenant_, message_of("5", "1", other_user)).value();
         EXPECT_NE(rec.id, first.id);
         EXPECT_TRUE(rec.last_reply.empty());
@@ -354,7 +359,7 @@ TEST_F(sync_store_session_test, open_message_session_refuses_a_session_beyond_th
     auto other_user = add_user(*db_, "other", "v", "pw").id;
     auto m = message_of("1", "1", other_user, std::nullopt, "192.0.2.1", "e");
     m.max_sessions = 2;
-    tx([&](sync_store& s) { EXPECT_FALSE(s.open_message_session(other, m)->sessions_refused); });
+    tx_of(other_user, [&](sync_store& s) { EXPECT_FALSE(s.open_message_session(other, m)->sessions_refused); });
 }
 
 // The lock and the lookups are one statement: they must still see what the previous holder of the device lock
@@ -473,10 +478,11 @@ TEST_F(sync_store_session_test, a_resume_pointer_names_the_session_it_was_last_s
         EXPECT_FALSE(s.lock_pointed_session(tenant_, "tablet", "resume:1"));
         EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:2"));
     });
-    // The pointer row is no running session: it supersedes nothing.
+    // The pointer is no running session: it supersedes nothing.
     EXPECT_FALSE(superseded("S1"));
-    EXPECT_EQ(sql_value("SELECT user_id IS NULL AND last_msg_id = '' FROM sessions WHERE syncml_session_id = "
-                        "'resume:1'"),
+    EXPECT_EQ(sql_value("SELECT count(*) FROM sessions"), "1");
+    EXPECT_EQ(sql_value("SELECT user_id = " + std::to_string(user_) +
+                        " FROM resume_pointers WHERE pointer = 'resume:1' AND syncml_session_id = 'S1'"),
               "t");
     tx([&](sync_store& s) {
         s.set_resume_pointer(tenant_, "phone", "resume:1", "S2");
@@ -484,15 +490,15 @@ TEST_F(sync_store_session_test, a_resume_pointer_names_the_session_it_was_last_s
     });
     // An expired pointer names nothing until it is set again, which restarts it.
     in_transaction(*db_, [&](pqxx::work& t) {
-        t.exec("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE syncml_session_id = 'resume:1'");
+        t.exec("UPDATE resume_pointers SET expires_at = now() - interval '1 second' WHERE pointer = 'resume:1'");
     });
     tx([&](sync_store& s) {
         EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", "resume:1"));
         s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
         EXPECT_EQ(s.lock_pointed_session(tenant_, "phone", "resume:1")->session_id, "S1");
     });
-    EXPECT_EQ(sql_value("SELECT round(extract(epoch FROM expires_at - now()) / 60) FROM sessions WHERE "
-                        "syncml_session_id = 'resume:1'"),
+    EXPECT_EQ(sql_value("SELECT round(extract(epoch FROM expires_at - now()) / 60) FROM resume_pointers WHERE "
+                        "pointer = 'resume:1'"),
               "30");
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "persistence/accounts.hpp"
 #include "persistence/migrations.hpp"
@@ -22,7 +23,7 @@ class sync_store_test : public testing::migrated_database_test {
     }
     template <class Fn>
     void tx(Fn&& fn) {
-        ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& store) { fn(store); }));
+        ASSERT_TRUE(run_sync_transaction(*db_, user_, [&](sync_store& store) { fn(store); }));
     }
 
     std::int64_t tenant_ = 0;
@@ -161,6 +162,29 @@ TEST_F(sync_store_test, twin_candidates_are_capped_per_key) {
         EXPECT_EQ(found.size(), static_cast<std::size_t>(k_candidates_per_key) + 1);
         EXPECT_EQ(found.back().guid, last.guid) << "found by its other key";
     });
+}
+
+// Every statement names the transaction's user (persistence/DISTRIBUTED.md): another user's datastore id reaches
+// none of its rows, and a call that names a second user is refused before any statement runs.
+TEST_F(sync_store_test, a_transaction_reaches_the_rows_of_its_own_user_only) {
+    const auto other = add_user(*db_, default_tenant, "u2", "pw").id;
+    std::int64_t theirs = 0;
+    std::string guid;
+    ASSERT_TRUE(run_sync_transaction(*db_, other, [&](sync_store& s) {
+        theirs = s.datastore(tenant_, other, "contacts");
+        guid = s.add_item(tenant_, theirs, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", {"k"}).guid;
+    }));
+    tx([&](sync_store& s) {
+        EXPECT_FALSE(s.find_item(tenant_, theirs, guid));
+        EXPECT_FALSE(s.replace_item(tenant_, theirs, guid, "BEGIN:VCARD\r\nFN:B\r\nEND:VCARD\r\n", {}));
+        EXPECT_FALSE(s.delete_item(tenant_, theirs, guid));
+        EXPECT_EQ(s.live_items(tenant_, theirs, 10), 0);
+    });
+    EXPECT_THROW(run_sync_transaction(*db_, user_, [&](sync_store& s) { s.datastore(tenant_, other, "contacts"); }),
+                 std::logic_error);
+    ASSERT_TRUE(run_sync_transaction(*db_, other, [&](sync_store& s) {
+        EXPECT_EQ(s.find_item(tenant_, theirs, guid)->content, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n");
+    }));
 }
 
 TEST_F(sync_store_test, sessions_round_trip_binary_state_and_replies) {

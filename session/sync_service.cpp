@@ -9,9 +9,11 @@
 #include <mutex>
 
 #include "persistence/accounts.hpp"
+#include "persistence/database.hpp"
 #include "persistence/errors.hpp"
 #include "persistence/log_event.hpp"
 #include "persistence/sync_store.hpp"
+#include "persistence/tenant_sessions.hpp"
 #include "session/auth.hpp"
 #include "session/codec.hpp"
 #include "session/credential_cache.hpp"
@@ -22,6 +24,7 @@
 #include "session/session_log.hpp"
 #include "session/tenant_cache.hpp"
 #include "session/tenant_limits.hpp"
+#include "session/tenant_session_gauge.hpp"
 
 namespace syncml::session {
 namespace {
@@ -115,6 +118,7 @@ struct sync_service::impl {
     std::unique_ptr<device_trace> trace;
     credential_cache credentials;
     tenant_cache tenants;
+    tenant_session_gauge live_sessions;
     std::mutex secret_mutex;
     std::string secret;  // read once from the database; the same for every instance
 
@@ -145,7 +149,10 @@ struct sync_service::impl {
         persistence::message_session m;
         m.device_uri = in.header.source.loc_uri;
         m.session_id = in.header.session_id;
-        m.key = parse_session_token(query_token(request.url), token_secret(store));
+        if (auto token = parse_session_token(query_token(request.url), token_secret(store))) {
+            m.key = token->key;
+            m.key_user = token->user;
+        }
         m.msg_id = in.header.msg_id;
         m.user = verified_user;
         m.address = request.remote_addr;
@@ -206,11 +213,11 @@ struct sync_service::impl {
 
     engine_context context_of(persistence::sync_store& store, const persistence::tenant_info& tenant,
                               const sync_request& request, const message& in, const std::optional<account_info>& acct,
-                              std::int64_t session_key) {
+                              const session_token& session) {
         engine_context ctx;
         ctx.tenant_id = tenant.id;
-        if (session_key != 0) {
-            ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(session_key, token_secret(store));
+        if (session.key != 0) {
+            ctx.resp_uri = base_uri(request) + "?s=" + make_session_token(session, token_secret(store));
         }
         ctx.account = acct;
         ctx.now_ms = now_ms();
@@ -233,7 +240,7 @@ struct sync_service::impl {
         if (auto n = numeric_msg_id(in.header.msg_id)) state.next_msg_id = *n;
         persistence::device_record device;
         device.nonce = check.device_nonce;
-        auto outcome = process_message(in, state, device, context_of(store, tenant, request, in, acct, 0), store);
+        auto outcome = process_message(in, state, device, context_of(store, tenant, request, in, acct, {}), store);
         message_report report;
         report.response = syncml_reply(outcome.reply, in.encoding);
         report.result = engine_metrics::message_result::auth_failed;
@@ -285,7 +292,7 @@ struct sync_service::impl {
         state.bytes_in += static_cast<std::int64_t>(request.body.size());
         std::int64_t user = state.user_id != 0 ? state.user_id : verified;
         auto device = session_device(store, tenant.id, *rec, user, starting, in.header.source.loc_uri);
-        auto ctx = context_of(store, tenant, request, in, acct, rec->id);
+        auto ctx = context_of(store, tenant, request, in, acct, {rec->user_id, rec->id});
         auto outcome = process_message(in, state, device, ctx, store);
         auto reply = syncml_reply(outcome.reply, in.encoding);
         report.response = std::move(reply);
@@ -326,8 +333,15 @@ struct sync_service::impl {
             acct = find_account(check, tenant, in.header, login);
         }
         message_report report;
+        const bool starts = in.header.msg_id == "1" && acct && acct->password_ok;
+        if (starts && beyond_distributed_session_cap(db, tenant)) {
+            report = too_many_sessions(tenant, in);
+            finish(report, tenant.name, start);
+            return std::move(report.response);
+        }
         auto outcome = persistence::run_sync_transaction_if(
             db, [&](persistence::sync_store& store) { return run(store, tenant, request, in, acct, check, report); });
+        if (starts && outcome == persistence::transaction_outcome::committed) live_sessions.started(tenant.id);
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
             tenants.forget(tenant.name);
@@ -338,6 +352,16 @@ struct sync_service::impl {
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
+    }
+
+    // On a distributed schema the tenant's session cap is checked here, from a count outside the message's
+    // transaction (tenant_session_gauge.hpp); on one database the session function counts exactly.
+    bool beyond_distributed_session_cap(persistence::database& db, const persistence::tenant_info& tenant) {
+        if (!persistence::distributed_schema_in_use() || tenant.settings.max_sessions <= 0) return false;
+        return live_sessions.at_limit(
+            tenant.id, tenant.settings.max_sessions, [&](std::int64_t id, std::int64_t limit) {
+                return persistence::count_live_sessions(db, id, limit, settings.session_max_age);
+            });
     }
 
     // What the outcome means for the auth throttle.
@@ -431,19 +455,23 @@ sync_response sync_service::impl::answer(persistence::database& db, const sync_r
     }
 }
 
-std::string make_session_token(std::int64_t key, const std::string& secret) {
-    auto id = std::to_string(key);
+std::string make_session_token(const session_token& token, const std::string& secret) {
+    auto id = std::to_string(token.user) + "." + std::to_string(token.key);
     return id + "-" + hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
 }
 
-std::optional<std::int64_t> parse_session_token(const std::string& token, const std::string& secret) {
+std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret) {
+    auto dot = token.find('.');
     auto dash = token.find('-');
-    if (dash == std::string::npos || secret.empty()) return std::nullopt;
-    std::int64_t key = 0;
-    auto [ptr, ec] = std::from_chars(token.data(), token.data() + dash, key);
-    if (ec != std::errc{} || ptr != token.data() + dash) return std::nullopt;
-    if (!constant_time_equal(make_session_token(key, secret), token)) return std::nullopt;
-    return key;
+    if (dot == std::string::npos || dash == std::string::npos || dot > dash || secret.empty()) return std::nullopt;
+    session_token parsed;
+    auto [user_end, user_ec] = std::from_chars(token.data(), token.data() + dot, parsed.user);
+    auto [key_end, key_ec] = std::from_chars(token.data() + dot + 1, token.data() + dash, parsed.key);
+    if (user_ec != std::errc{} || user_end != token.data() + dot || key_ec != std::errc{} ||
+        key_end != token.data() + dash)
+        return std::nullopt;
+    if (!constant_time_equal(make_session_token(parsed, secret), token)) return std::nullopt;
+    return parsed;
 }
 
 }  // namespace syncml::session

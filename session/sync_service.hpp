@@ -50,9 +50,16 @@ class sync_service final : public sync_handler {
     std::unique_ptr<impl> impl_;
 };
 
-// "<key>-<signature>": the session token carried in RespURI.
-std::string make_session_token(std::int64_t key, const std::string& secret);
-// The session key of a valid token; nullopt for anything forged or malformed.
-std::optional<std::int64_t> parse_session_token(const std::string& token, const std::string& secret);
+// What a RespURI token names: the session's row and its owner, whose shard holds the row on a distributed database
+// (persistence/DISTRIBUTED.md), so that a message without credentials finds its session on one node.
+struct session_token {
+    std::int64_t user = 0;
+    std::int64_t key = 0;
+    bool operator==(const session_token&) const = default;
+};
+// "<user>.<key>-<signature>": the session token carried in RespURI.
+std::string make_session_token(const session_token& token, const std::string& secret);
+// The user and session key of a valid token; nullopt for anything forged or malformed.
+std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret);
 
 }  // namespace syncml::session

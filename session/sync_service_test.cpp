@@ -208,11 +208,15 @@ TEST_F(sync_service_test, a_changed_password_takes_effect_at_once_despite_the_cr
 }
 
 TEST(session_token, verifies_only_tokens_signed_with_the_secret) {
-    auto token = make_session_token(42, "secret");
-    EXPECT_EQ(parse_session_token(token, "secret"), 42);
+    auto token = make_session_token({7, 42}, "secret");
+    EXPECT_EQ(token.substr(0, 5), "7.42-");
+    EXPECT_EQ(parse_session_token(token, "secret"), (session_token{7, 42}));
     EXPECT_FALSE(parse_session_token(token, "other"));
-    EXPECT_FALSE(parse_session_token("43" + token.substr(2), "secret"));
+    EXPECT_FALSE(parse_session_token("7.43" + token.substr(4), "secret")) << "another session";
+    EXPECT_FALSE(parse_session_token("8.42" + token.substr(4), "secret")) << "another user";
+    EXPECT_FALSE(parse_session_token("42" + token.substr(4), "secret")) << "the format before user keys";
     EXPECT_FALSE(parse_session_token("garbage", "secret"));
+    EXPECT_FALSE(parse_session_token("1.-x", "secret"));
 }
 
 }  // namespace

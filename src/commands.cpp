@@ -26,6 +26,7 @@ void connect(persistence::database& db, const database_target& target) {
 bool open_admin_database(persistence::database& db, const database_target& target) {
     connect(db, target);
     const auto schema = persistence::read_schema_status(db);
+    persistence::use_distributed_schema(schema.distributed);
     if (schema.usable()) return true;
     std::cerr << "syncml-server: the database schema is at version " << schema.current << ", this version needs "
               << schema.latest

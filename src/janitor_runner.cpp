@@ -35,8 +35,9 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
       removed_(
           prometheus::BuildCounter()
               .Name("syncml_janitor_removed_total")
-              .Help("Rows the janitor deleted, by kind: sessions, auth_failures, known_clients, chunks, tombstones, "
-                    "audit_entries")
+              .Help(
+                  "Rows the janitor deleted, by kind: sessions, resume_pointers, auth_failures, known_clients, chunks, "
+                  "tombstones, audit_entries")
               .Register(registry)),
       runs_(prometheus::BuildCounter()
                 .Name("syncml_janitor_runs_total")
@@ -48,7 +49,8 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
                              .Register(registry)
                              .Add({})),
       connection_(std::make_unique<connection>(url_)) {
-    for (const char* what : {"sessions", "auth_failures", "known_clients", "chunks", "tombstones", "audit_entries"}) {
+    for (const char* what :
+         {"sessions", "resume_pointers", "auth_failures", "known_clients", "chunks", "tombstones", "audit_entries"}) {
         removed_.Add({{"what", what}});
     }
     for (const char* result : {"ran", "skipped", "failed"}) runs_.Add({{"result", result}});
@@ -94,17 +96,19 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     }
     runs_.Add({{"result", "ran"}}).Increment();
     removed_.Add({{"what", "sessions"}}).Increment(static_cast<double>(report.sessions));
+    removed_.Add({{"what", "resume_pointers"}}).Increment(static_cast<double>(report.resume_pointers));
     removed_.Add({{"what", "auth_failures"}}).Increment(static_cast<double>(report.auth_failures));
     removed_.Add({{"what", "known_clients"}}).Increment(static_cast<double>(report.known_clients));
     removed_.Add({{"what", "chunks"}}).Increment(static_cast<double>(report.chunks));
     removed_.Add({{"what", "tombstones"}}).Increment(static_cast<double>(report.tombstones));
     removed_.Add({{"what", "audit_entries"}}).Increment(static_cast<double>(report.audit_entries));
     slow_syncs_forced_.Increment(static_cast<double>(report.slow_syncs_forced));
-    if (report.sessions + report.auth_failures + report.known_clients + report.chunks + report.tombstones +
-            report.audit_entries >
+    if (report.sessions + report.resume_pointers + report.auth_failures + report.known_clients + report.chunks +
+            report.tombstones + report.audit_entries >
         0) {
         persistence::log_event(log_, spdlog::level::info, "janitor removed",
                                {{"sessions", report.sessions},
+                                {"resume_pointers", report.resume_pointers},
                                 {"auth_failures", report.auth_failures},
                                 {"known_clients", report.known_clients},
                                 {"chunks", report.chunks},

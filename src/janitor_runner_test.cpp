@@ -32,9 +32,14 @@ TEST(janitor_runner, counts_what_a_pass_removed_and_a_pass_another_instance_hold
     persistence::database db(url);
     persistence::apply_migrations(db);
     persistence::query_value(db,
-                             "INSERT INTO sessions (tenant_id, device_uri, syncml_session_id, expires_at) "
-                             "SELECT tenant_id, 'janitor-runner-test', '1', now() - interval '1 minute' FROM tenants "
-                             "WHERE name = 'default' RETURNING 1");
+                             "WITH added AS (INSERT INTO users (tenant_id, user_id, name, password_hash) SELECT "
+                             "tenant_id, syncml_user_key(tenant_id, 'janitor-runner-test'), 'janitor-runner-test', "
+                             "'x' FROM tenants WHERE name = 'default' ON CONFLICT DO NOTHING RETURNING 1) "
+                             "SELECT count(*) FROM added");
+    persistence::query_value(db,
+                             "INSERT INTO sessions (tenant_id, user_id, device_uri, syncml_session_id, expires_at) "
+                             "SELECT tenant_id, user_id, 'janitor-runner-test', '1', now() - interval '1 minute' "
+                             "FROM users WHERE name = 'janitor-runner-test' RETURNING 1");
     prometheus::Registry registry;
     spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
     janitor_runner runner(url, std::chrono::milliseconds(0), registry, log);

@@ -72,6 +72,11 @@ void readiness_checker::check_now() {
                                    {{"from_version", outcome.from}, {"to_version", outcome.to}});
             status = persistence::read_schema_status(db);
         }
+        if (status.distributed != persistence::distributed_schema_in_use()) {
+            persistence::log_event(log_, spdlog::level::info, "distributed schema",
+                                   {{"distributed", status.distributed}});
+            persistence::use_distributed_schema(status.distributed);
+        }
         publish(status.usable(), schema_reason(status));
     } catch (const persistence::db_error& e) {
         publish(false, std::string("database error: ") + e.what());

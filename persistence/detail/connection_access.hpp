@@ -57,11 +57,14 @@ pqxx::result exec_prepared_sql(Tx& tx, const std::string& sql, Args&&... args) {
     return tx.exec_prepared(name, std::forward<Args>(args)...);
 }
 
-// The hot repositories' way to run SQL: prepared when enabled, else one unnamed statement per call.
+// The hot repositories' way to run SQL: prepared when enabled, else one unnamed statement per call. On a distributed
+// schema always unnamed: Citus routes a statement by the values of its distribution columns, and the generic plan a
+// prepared statement gets from its sixth run on sends an UPDATE or DELETE that joins two tables to every shard.
 // exec_sql0/exec_sql1 expect no row/exactly one row, like pqxx's exec_params0/exec_params1.
 template <typename Tx, typename... Args>
 pqxx::result exec_sql(Tx& tx, const std::string& sql, Args&&... args) {
-    if (!prepared_statements_enabled()) return tx.exec_params(sql, std::forward<Args>(args)...);
+    if (!prepared_statements_enabled() || distributed_schema_in_use())
+        return tx.exec_params(sql, std::forward<Args>(args)...);
     return exec_prepared_sql(tx, sql, std::forward<Args>(args)...);
 }
 

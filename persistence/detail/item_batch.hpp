@@ -15,7 +15,9 @@ namespace syncml::persistence {
 // The content type stored with canonical content (items.content_type).
 std::string content_type_of(const std::string& content);
 
-std::vector<written_item> write_item_batch(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore,
-                                           std::int64_t device_store, const std::vector<item_write>& writes);
+// `owner`: the user whose datastore it is.
+std::vector<written_item> write_item_batch(pqxx::work& tx, std::int64_t tenant, std::int64_t owner,
+                                           std::int64_t datastore, std::int64_t device_store,
+                                           const std::vector<item_write>& writes);
 
 }  // namespace syncml::persistence

@@ -15,17 +15,20 @@
 
 namespace syncml::persistence {
 
-server_changes_record read_server_changes(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore,
+server_changes_record read_server_changes(pqxx::work& tx, std::int64_t tenant, int64_t owner, std::int64_t datastore,
                                           std::int64_t device_store, bool wanted, bool from_start,
                                           bool include_deleted);
 
-std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore,
-                                               std::int64_t device_store, const std::vector<item_ref>& items,
-                                               std::size_t budget, std::size_t overhead);
+std::vector<outgoing_item> read_outgoing_items(pqxx::work& tx, std::int64_t tenant, int64_t owner,
+                                               std::int64_t datastore, std::int64_t device_store,
+                                               const std::vector<item_ref>& items, std::size_t budget,
+                                               std::size_t overhead);
 
-void write_delivery(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
-                    const std::vector<std::pair<item_ref, std::int64_t>>& held, const std::vector<item_ref>& removed);
+void write_delivery(pqxx::work& tx, std::int64_t tenant, int64_t owner, std::int64_t datastore,
+                    std::int64_t device_store, const std::vector<std::pair<item_ref, std::int64_t>>& held,
+                    const std::vector<item_ref>& removed);
 
-std::int64_t delete_unheld(pqxx::work& tx, std::int64_t tenant, std::int64_t datastore, std::int64_t device_store);
+std::int64_t delete_unheld(pqxx::work& tx, std::int64_t tenant, int64_t owner, std::int64_t datastore,
+                           std::int64_t device_store);
 
 }  // namespace syncml::persistence

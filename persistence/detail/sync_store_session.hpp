@@ -34,8 +34,17 @@ class pg_session_store : public sync_store {
     device_store_record open_device_store(std::int64_t tenant, const store_opening& o) override;
     std::string token_secret() override;
 
-  private:
+  protected:
+    // Every statement names the user whose rows it touches (persistence/DISTRIBUTED.md): the first call that names a
+    // user binds the transaction to it, and a call naming another user is a defect (std::logic_error), never a
+    // read or write of another user's rows. 0 until bound.
+    void bind_owner(std::int64_t user);
+    std::int64_t owner() const { return owner_; }
+
     pqxx::work& tx_;
+
+  private:
+    std::int64_t owner_ = 0;
 };
 
 }  // namespace syncml::persistence

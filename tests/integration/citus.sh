@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The server on a distributed database (issue 20): a local Citus cluster, a coordinator and two workers
+# (tests/citus-cluster.sh, which installs Citus from ../shared/vendor/citus when it is missing), where `migrate`
+# distributes the schema (persistence/DISTRIBUTED.md). Then:
+#   1. every message routed to one node: a SyncEvolution phone's first slow sync, then a two-way session with changes
+#      both ways; over the two-way session Citus's own counters, summed over all nodes, show no multi-shard execution.
+#      The server connects to all three nodes (SYNCML_DATABASE_URL lists them), so messages are served through
+#      workers too;
+#   2. suites against the cluster, each on a fresh database of it: SYNCML_TEST_CITUS_SUITES (default: the interop matrix's
+#      quick cases, the matching scenarios, the fault-injection suite's quick mode, the admin API test).
+# Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
+# SYNCML_TEST_CITUS_SUITES (optional).
+set -uo pipefail
+: "${SYNCML_BUILD_DIR:?}" "${SYNCML_SOURCE_DIR:?}"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+server=$SYNCML_BUILD_DIR/src/syncml-server
+interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
+cluster_script=$SYNCML_SOURCE_DIR/tests/citus-cluster.sh
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/citus.XXXXXX)}/citus
+rm -rf "$work"
+mkdir -p "$work"
+chmod 755 "$work"
+cluster=$work/cluster
+port=${SYNCML_TEST_CITUS_PORT:-$((56000 + RANDOM % 900))}
+suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api}
+failures=0
+pass() { echo "PASS: $*"; }
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+server_pid=
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
+    bash "$cluster_script" stop "$cluster"
+}
+trap cleanup EXIT
+bash "$cluster_script" start "$cluster" "$port" > /dev/null || {
+    echo "FAIL: cannot start the Citus cluster"
+    exit 1
+}
+createdb() { bash "$cluster_script" createdb "$cluster" "$port" "$1"; }
+
+# --- 1. a two-way session runs no multi-shard statement ---------------------------------------------------------
+db=$(createdb guard) || {
+    echo "FAIL: createdb"
+    exit 1
+}
+export SYNCML_DATABASE_URL=$db SYNCML_DATA_DIR=$work/data SYNCML_LOG_LEVEL=warn
+"$server" migrate > "$work/migrate.log" 2>&1 || fail "migrate on the coordinator: $(tail -3 "$work/migrate.log")"
+distributed=$(psql "$db" -Atc "SELECT count(*) FROM pg_dist_partition")
+reference=$(psql "$db" -Atc "SELECT count(*) FROM pg_dist_partition WHERE partmethod = 'n'")
+colocated=$(psql "$db" -Atc "SELECT count(DISTINCT colocationid) FROM pg_dist_partition WHERE partmethod = 'h'")
+if [ "$distributed" -ge 17 ] && [ "$reference" = 6 ] && [ "$colocated" = 1 ]; then
+    pass "migrate distributed the schema ($((distributed - reference)) tables by user in one colocation group, $reference reference tables)"
+else
+    fail "distribution: $distributed tables in pg_dist_partition, $reference reference, $colocated colocation groups"
+fi
+"$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
+# Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
+psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"
+"$server" admin tenant add dist > /dev/null
+"$server" admin user add --tenant dist --user alice --password pw > /dev/null
+"$server" admin user add --tenant dist --user bob --password pw > /dev/null
+
+http_port=$((port + 10))
+worker1=${db/:$port\//:$((port + 1))\/}
+worker2=${db/:$port\//:$((port + 2))\/}
+# No janitor: its statements may span shards (allowed there), and the counters below are the sessions' alone.
+SYNCML_DATABASE_URL="$db $worker1 $worker2" SYNCML_WORKER_THREADS=3 SYNCML_JANITOR_INTERVAL=0 SYNCML_LISTEN=127.0.0.1:$http_port \
+    SYNCML_METRICS_LISTEN=127.0.0.1:$((http_port + 1)) "$server" serve > "$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 150); do
+    curl -sf "http://127.0.0.1:$((http_port + 1))/readyz" > /dev/null 2>&1 && break
+    sleep 0.2
+done
+
+phone() {  # phone NAME USER: a SyncEvolution phone of USER with 20 contacts
+    python3 "$interop/gen-contacts.py" gen --kind contacts --format vcard30 --count 20 --seed "${#1}" \
+        --out "$work/$1/data/contacts" > /dev/null
+    bash "$interop/client.sh" setup --home "$work/$1" --url "http://127.0.0.1:$http_port/sync/dist" --user "$2" \
+        --password pw --device-id "citus-$1" --kind contacts --format vcard30 --timeout 60 > "$work/$1.setup.log" 2>&1
+}
+sync() {  # sync NAME LOG [client.sh sync options]
+    local name=$1 log=$2
+    shift 2
+    bash "$interop/client.sh" sync --home "$work/$name" "$@" > "$work/$log" 2>&1
+}
+phone alice-phone alice && phone alice-tablet alice && phone bob-phone bob || fail "phone setup"
+for p in alice-phone alice-tablet bob-phone; do
+    sync "$p" "$p-slow.log" --mode slow || fail "first slow sync of $p (see $work/$p-slow.log)"
+done
+# Changes both ways: the tablet's reach the server first, the phone's go with its session.
+python3 "$interop/gen-contacts.py" mutate --dir "$work/alice-tablet/data/contacts" --kind contacts --format vcard30 \
+    --seed tablet --add 3 --update 2 --delete 1 > /dev/null
+sync alice-tablet alice-tablet-two-way.log --mode two-way || fail "the tablet's two-way session"
+python3 "$interop/gen-contacts.py" mutate --dir "$work/alice-phone/data/contacts" --kind contacts --format vcard30 \
+    --seed phone --add 2 --update 1 --delete 1 > /dev/null
+counters_db=${db##*/}
+# The multi-shard statements the nodes log from here on (their server logs' new lines).
+log_marks() { for log in "$cluster"/n*/server.log; do echo "$log $(wc -l < "$log")"; done; }
+multi_shard_statements() {
+    while read -r log lines; do
+        tail -n +$((lines + 1)) "$log" | grep -A2 "multi-task query about to be executed" | grep -o "STATEMENT: .*"
+    done <<< "$1"
+}
+marks=$(log_marks)
+bash "$cluster_script" counters "$port" "$counters_db" reset
+two_way_ok=1
+sync alice-phone alice-two-way.log --mode two-way || {
+    two_way_ok=0
+    fail "two-way session (see $work/alice-two-way.log)"
+}
+read -r single multi < <(bash "$cluster_script" counters "$port" "$counters_db")
+# The one statement allowed across shards: the count behind the tenant's session cap, which each instance takes at
+# most every 5 s per tenant outside the messages' transactions (session/tenant_session_gauge.hpp).
+statements=$(multi_shard_statements "$marks")
+cap_counts=$(grep -c "AS live" <<< "$statements")
+others=$(grep -vc "AS live" <<< "$statements")
+[ -z "$statements" ] && others=0
+if [ $two_way_ok = 1 ] && [ "${single:-0}" -gt 0 ] && [ "${multi:-x}" = "$cap_counts" ] && [ "$others" = 0 ]; then
+    pass "a two-way session with changes both ways ran $single single-shard executions and no multi-shard one" \
+        "(besides $cap_counts count(s) of the tenant's live sessions for its cap)"
+else
+    fail "a two-way session ran ${single:-?} single-shard and ${multi:-?} multi-shard executions:"
+    echo "$statements" | sort | uniq -c
+fi
+sync alice-tablet alice-tablet-again.log --mode two-way || fail "the tablet's second two-way session"
+if python3 "$interop/compare.py" "$work/alice-phone/data/contacts" "$work/alice-tablet/data/contacts" \
+    > "$work/compare.log" 2>&1; then
+    pass "alice's phone and tablet converged"
+else
+    fail "alice's phone and tablet differ (see $work/compare.log)"
+fi
+# Each user's rows live in the shard of the user's key.
+shards=$(psql "$db" -Atc "SELECT count(DISTINCT get_shard_id_for_distribution_column('users', user_id)) FROM users")
+[ "$shards" = 2 ] && pass "alice and bob live on two shards" || fail "users on $shards shards"
+kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
+server_pid=
+
+# --- 2. suites against the cluster ------------------------------------------------------------------------------
+for suite in $suites; do
+    name=${suite//-/_}
+    url=$(createdb "s_$name") || {
+        fail "createdb for $suite"
+        continue
+    }
+    log=$work/$suite.log
+    mkdir -p "$work/$suite"
+    if [ "$suite" = interop-quick ]; then
+        (
+            export SYNCML_DATABASE_URL=$url SYNCML_DATA_DIR=$work/$suite/data SYNCML_LOG_LEVEL=warn
+            export SYNCML_LISTEN=127.0.0.1:$((port + 20)) SYNCML_METRICS_LISTEN=127.0.0.1:$((port + 21))
+            "$server" migrate > /dev/null && "$server" admin tenant add matrix > /dev/null || exit 1
+            "$server" serve > "$work/$suite/server.log" 2>&1 &
+            pid=$!
+            trap 'kill $pid 2> /dev/null; wait $pid 2> /dev/null' EXIT
+            for _ in $(seq 1 150); do
+                curl -sf "http://127.0.0.1:$((port + 21))/readyz" > /dev/null 2>&1 && break
+                sleep 0.2
+            done
+            "$interop/run-matrix.sh" --quick --url "http://127.0.0.1:$((port + 20))/sync/matrix" --user-prefix m \
+                --password pw --work "$work/$suite/matrix" \
+                --prepare "\"$server\" admin user add --tenant matrix --user \"\$USER_NAME\" --password \"\$PASSWORD\" > /dev/null"
+        ) > "$log" 2>&1
+    else
+        SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite bash "$here/$suite.sh" > "$log" 2>&1
+    fi
+    status=$?
+    if [ $status -eq 0 ]; then
+        pass "$suite on Citus: $(grep -E "passed|failed|PASS" "$log" | tail -1)"
+    else
+        tail -30 "$log"
+        fail "$suite on Citus (log: $log)"
+    fi
+done
+
+echo "$failures failed"
+[ $failures -eq 0 ]
