@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "persistence/conninfo_mask.hpp"
 #include "persistence/detail/connection_access.hpp"
@@ -104,6 +106,27 @@ bool distributed_schema_in_use() { return distributed_schema.load(std::memory_or
 bool prepared_statements_enabled() { return prepared_statements.load(std::memory_order_relaxed); }
 
 namespace detail {
+
+std::string with_plain_keys(const std::string& sql) {
+    static constexpr std::string_view open = "(SELECT $", close = "::bigint)";
+    std::string out;
+    out.reserve(sql.size());
+    std::size_t at = 0;
+    for (auto found = sql.find(open); found != std::string::npos; found = sql.find(open, at)) {
+        auto digits = found + open.size();
+        auto end = digits;
+        while (end < sql.size() && sql[end] >= '0' && sql[end] <= '9') ++end;
+        if (end == digits || sql.compare(end, close.size(), close) != 0) {
+            out.append(sql, at, digits - at);
+            at = digits;
+            continue;
+        }
+        out.append(sql, at, found - at).append("$").append(sql, digits, end - digits).append("::bigint");
+        at = end + close.size();
+    }
+    out.append(sql, at, std::string::npos);
+    return out;
+}
 
 pqxx::connection& connection_of(database& db) {
     if (!db.ensure_connected()) throw db_error("database unreachable", true);

@@ -254,3 +254,17 @@ TEST_F(database_test, passes_other_exceptions_through_and_rolls_back) {
 
 }  // namespace
 }  // namespace syncml::persistence
+
+namespace syncml::persistence {
+namespace {
+
+TEST(with_plain_keys, turns_hidden_keys_into_plain_parameters_and_leaves_the_rest) {
+    EXPECT_EQ(detail::with_plain_keys("WHERE a = (SELECT $1::bigint) AND b = (SELECT $12::bigint) AND c = $3"),
+              "WHERE a = $1::bigint AND b = $12::bigint AND c = $3");
+    EXPECT_EQ(detail::with_plain_keys("x IN (SELECT $1::text) OR y = (SELECT $::bigint) OR (SELECT $2::bigint"),
+              "x IN (SELECT $1::text) OR y = (SELECT $::bigint) OR (SELECT $2::bigint");
+    EXPECT_EQ(detail::with_plain_keys(""), "");
+}
+
+}  // namespace
+}  // namespace syncml::persistence

@@ -22,25 +22,27 @@ inline constexpr const char* lock_device =
     "SELECT pg_advisory_xact_lock(hashtextextended($1::bigint::text || '/' || $2, 0))";
 
 // A session row `s` with its device `d` and whether an authenticated session of the device started after it.
-// Only rows that answered a message count.
-#define SYNCML_SESSION_COLUMNS                                                                                 \
+// Only rows that answered a message count. `owner` is the number of the owner parameter, named on every table rather
+// than through s.user_id: a distributed database locks rows (FOR UPDATE) only in a statement it can route.
+#define SYNCML_SESSION_COLUMNS(owner)                                                                          \
     "SELECT s.session_id, s.syncml_session_id, s.device_uri, s.user_id, s.state, "                             \
     "coalesce(s.last_msg_id, ''), coalesce(s.last_response, '\\x'::bytea), "                                   \
     "coalesce(s.last_response_content_type, ''), coalesce(d.device_id, 0), coalesce(d.user_id, 0), d.nonce, "  \
-    "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.user_id = s.user_id "    \
+    "d.devinf, EXISTS (SELECT 1 FROM sessions o WHERE o.tenant_id = s.tenant_id AND o.user_id = " owner        \
+    " "                                                                                                        \
     "AND o.device_uri = s.device_uri AND o.syncml_session_id <> s.syncml_session_id AND o.expires_at > now() " \
     "AND coalesce(o.last_msg_id, '') <> '' AND o.created_at > s.created_at), "                                 \
     "coalesce(s.last_request_digest, '\\x'::bytea) AS r_last_request_digest "
-#define SYNCML_SESSION_DEVICE_JOIN \
-    "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.user_id = s.user_id AND d.device_id = s.device_id "
+#define SYNCML_SESSION_DEVICE_JOIN(owner) \
+    "LEFT JOIN devices d ON d.tenant_id = s.tenant_id AND d.user_id = " owner " AND d.device_id = s.device_id "
 
-inline constexpr const char* lock_session = SYNCML_SESSION_COLUMNS
-    "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
+inline constexpr const char* lock_session = SYNCML_SESSION_COLUMNS("$4")
+    "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN("$4")
     "WHERE s.tenant_id = $1 AND s.user_id = $4 AND s.device_uri = $2 AND s.syncml_session_id = $3 "
     "AND s.expires_at > now() "
     "FOR UPDATE OF s";
 inline constexpr const char* lock_session_key =
-    SYNCML_SESSION_COLUMNS "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN
+    SYNCML_SESSION_COLUMNS("$3") "FROM sessions s " SYNCML_SESSION_DEVICE_JOIN("$3")
                            "WHERE s.tenant_id = $1 AND s.user_id = $3 AND s.session_id = $2 AND s.expires_at > now() "
                            "FOR UPDATE OF s";
 inline constexpr const char* create_session =
@@ -104,9 +106,9 @@ inline constexpr const char* open_device_store =
                                 SYNCML_DEVICE_STORE_WITH_WINDOW;
 
 // The live session a live resume pointer `p` names, both locked.
-inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS
+inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS("$4")
     "FROM resume_pointers p JOIN sessions s ON s.tenant_id = p.tenant_id AND s.user_id = p.user_id "
-    "AND s.device_uri = p.device_uri AND s.syncml_session_id = p.syncml_session_id " SYNCML_SESSION_DEVICE_JOIN
+    "AND s.device_uri = p.device_uri AND s.syncml_session_id = p.syncml_session_id " SYNCML_SESSION_DEVICE_JOIN("$4")
     "WHERE p.tenant_id = $1 AND p.user_id = $4 AND s.user_id = $4 AND p.device_uri = $2 AND p.pointer = $3 "
     "AND p.expires_at > now() AND s.expires_at > now() FOR UPDATE OF s, p";
 

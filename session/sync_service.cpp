@@ -341,7 +341,6 @@ struct sync_service::impl {
         }
         auto outcome = persistence::run_sync_transaction_if(
             db, [&](persistence::sync_store& store) { return run(store, tenant, request, in, acct, check, report); });
-        if (starts && outcome == persistence::transaction_outcome::committed) live_sessions.started(tenant.id);
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
             tenants.forget(tenant.name);

@@ -8,19 +8,14 @@ bool tenant_session_gauge::at_limit(std::int64_t tenant, std::int64_t limit, con
         std::lock_guard lock(mutex_);
         auto found = entries_.find(tenant);
         if (found != entries_.end() && now - found->second.at < refresh_) {
-            return found->second.counted + found->second.started_since >= limit;
+            return found->second.counted >= limit;
         }
     }
     // Counted without the lock: a slow count must not hold up other tenants' messages.
     const auto counted = count(tenant, limit);
     std::lock_guard lock(mutex_);
-    entries_[tenant] = entry{counted, 0, now};
+    entries_[tenant] = entry{counted, now};
     return counted >= limit;
-}
-
-void tenant_session_gauge::started(std::int64_t tenant) {
-    std::lock_guard lock(mutex_);
-    if (auto found = entries_.find(tenant); found != entries_.end()) ++found->second.started_since;
 }
 
 }  // namespace syncml::session

@@ -105,7 +105,7 @@ phone() {
 data() { echo "$1/$2/data/contacts"; }
 
 server_count() {
-    psql "$db" -Atq -c "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, datastore_id)
+    psql "$db" -Atq -c "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, user_id, datastore_id)
         JOIN users u ON u.tenant_id = d.tenant_id AND u.user_id = d.user_id JOIN tenants t ON t.tenant_id = d.tenant_id
         WHERE t.name = '$tenant' AND u.name = '$1' AND d.kind = 'contacts' AND NOT i.deleted"
 }

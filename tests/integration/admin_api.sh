@@ -199,7 +199,7 @@ check "the user's items stay" test "$(api GET /admin/v1/tenants/acme/users/alice
 # --- export and import of a user's data --------------------------------------------------------------------
 u=/admin/v1/tenants/acme/users
 count_items() {  # count_items USER KIND: live items of acme's USER in datastore KIND
-    sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, datastore_id) JOIN users us
+    sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, user_id, datastore_id) JOIN users us
         USING (tenant_id, user_id) JOIN tenants t USING (tenant_id) WHERE t.name = 'acme' AND us.name = '$1'
         AND ds.kind = '$2' AND NOT i.deleted"
 }
@@ -269,7 +269,7 @@ check "the tenant token exports in its tenant" test "$(api GET $u/alice/export/c
 check "but not from another tenant: 404" test "$(api GET /admin/v1/tenants/other/users/olga/export/contacts '' "$acme_token")" = 404
 check "nor imports there: 404" test "$(api POST /admin/v1/tenants/other/users/olga/import/contacts "@$work/alice.vcf" \
     "$acme_token" text/vcard)" = 404
-check "olga got nothing" test "$(sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, datastore_id)
+check "olga got nothing" test "$(sql "SELECT count(*) FROM items i JOIN datastores ds USING (tenant_id, user_id, datastore_id)
     JOIN users us USING (tenant_id, user_id) WHERE us.name = 'olga'")" = 0
 python3 -c "
 import sys

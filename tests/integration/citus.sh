@@ -7,7 +7,8 @@
 #      The server connects to all three nodes (SYNCML_DATABASE_URL lists them), so messages are served through
 #      workers too;
 #   2. suites against the cluster, each on a fresh database of it: SYNCML_TEST_CITUS_SUITES (default: the interop matrix's
-#      quick cases, the matching scenarios, the fault-injection suite's quick mode, the admin API test).
+#      quick cases, the matching scenarios (one of each kind and conflict path; SYNCML_TEST_CITUS_MATCHING=all for
+#      every one), the fault-injection suite's quick mode, the admin API test).
 # Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
 # SYNCML_TEST_CITUS_SUITES (optional).
 set -uo pipefail
@@ -114,7 +115,7 @@ sync alice-phone alice-two-way.log --mode two-way || {
 }
 read -r single multi < <(bash "$cluster_script" counters "$port" "$counters_db")
 # The one statement allowed across shards: the count behind the tenant's session cap, which each instance takes at
-# most every 5 s per tenant outside the messages' transactions (session/tenant_session_gauge.hpp).
+# most every 2 s per tenant outside the messages' transactions (session/tenant_session_gauge.hpp).
 statements=$(multi_shard_statements "$marks")
 cap_counts=$(grep -c "AS live" <<< "$statements")
 others=$(grep -vc "AS live" <<< "$statements")
@@ -165,7 +166,12 @@ for suite in $suites; do
                 --prepare "\"$server\" admin user add --tenant matrix --user \"\$USER_NAME\" --password \"\$PASSWORD\" > /dev/null"
         ) > "$log" 2>&1
     else
-        SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite bash "$here/$suite.sh" > "$log" 2>&1
+        # The matching scenarios of each kind and each conflict path once (SYNCML_TEST_CITUS_MATCHING=all: every one).
+        matching=${SYNCML_TEST_CITUS_MATCHING:-2-contacts-second-phone 1-contacts-repeated-slow 3-contacts-ctcap
+            5-events-second-phone 5-tasks-reslow-vcal 4-conflict-merge 4-conflict-duplicate 6-convergence-contacts}
+        [ "$matching" = all ] && matching=
+        SYNCML_MATCHING_SCENARIOS=$matching SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite \
+            bash "$here/$suite.sh" > "$log" 2>&1
     fi
     status=$?
     if [ $status -eq 0 ]; then

@@ -76,7 +76,7 @@ timed_sync() {
 
 # Live events of the user on the server.
 server_events() {
-    psql "$db" -Atq -c "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, datastore_id)
+    psql "$db" -Atq -c "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, user_id, datastore_id)
         JOIN users u USING (tenant_id, user_id) JOIN tenants t USING (tenant_id)
         WHERE t.name = '$tenant' AND u.name = '$user' AND d.kind = 'calendar' AND NOT i.deleted"
 }

@@ -54,7 +54,7 @@ fi
 after_b=$(sync_requests b)
 echo "session completed; instance b answered $after_b requests in all"
 
-stored=$(psql "$SYNCML_TEST_DATABASE_URL" -Atc "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, datastore_id)
+stored=$(psql "$SYNCML_TEST_DATABASE_URL" -Atc "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, user_id, datastore_id)
     JOIN tenants t USING (tenant_id) WHERE t.name = 'hakill' AND d.kind = 'contacts' AND NOT i.deleted")
 echo "server holds $stored contacts"
 [ "$stored" = $count ] || { echo "FAIL: expected $count contacts on the server"; exit 1; }

@@ -308,10 +308,11 @@ def cmd_strip_profile(a):
 
 # ---------------------------------------------------------------- server side
 
+# Joined on user_id too: a distributed database joins its tables only along the user they are distributed by.
 SERVER_ITEMS_SQL = """
 SELECT i.guid, translate(encode(convert_to(i.content, 'UTF8'), 'base64'), E'\\n', '')
 FROM items i
-JOIN datastores d ON d.tenant_id = i.tenant_id AND d.datastore_id = i.datastore_id
+JOIN datastores d ON d.tenant_id = i.tenant_id AND d.user_id = i.user_id AND d.datastore_id = i.datastore_id
 JOIN users u ON u.tenant_id = d.tenant_id AND u.user_id = d.user_id
 JOIN tenants t ON t.tenant_id = u.tenant_id
 WHERE t.name = :'tenant' AND u.name = :'user' AND d.kind = :'kind' AND NOT i.deleted

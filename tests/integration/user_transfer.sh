@@ -54,7 +54,7 @@ PY
 live_items() {  # live_items USER: "kind=count ..." of the user's live items
     psql "$database_url" -Atc "SELECT string_agg(kind || '=' || n, ' ' ORDER BY kind) FROM (SELECT ds.kind,
         count(i.item_id) FILTER (WHERE NOT i.deleted) AS n FROM datastores ds JOIN users u USING (tenant_id, user_id)
-        JOIN tenants t USING (tenant_id) LEFT JOIN items i USING (tenant_id, datastore_id)
+        JOIN tenants t USING (tenant_id) LEFT JOIN items i USING (tenant_id, user_id, datastore_id)
         WHERE t.name = 'xfer' AND u.name = '$1' GROUP BY ds.kind) c"
 }
 
@@ -110,7 +110,7 @@ check "adds nothing: every item is unchanged" grep -q "^0 added, 0 updated, 8 un
 check "the user holds no duplicates" test "$(live_items bob)" = "$expected"
 check "exporting the new user gives the same files" bash -c "'$bin' admin user export --tenant xfer --user bob \
     --out '$work/export2' >/dev/null 2>&1 && diff -r '$out' '$work/export2'"
-guids=$(psql "$database_url" -Atc "SELECT count(DISTINCT guid) FROM items i JOIN datastores ds USING (tenant_id, datastore_id)
+guids=$(psql "$database_url" -Atc "SELECT count(DISTINCT guid) FROM items i JOIN datastores ds USING (tenant_id, user_id, datastore_id)
     JOIN users u USING (tenant_id, user_id) WHERE u.name = 'bob'")
 check "each item has a GUID of its own" test "$guids" = 8
 for store in contacts calendar tasks memos; do

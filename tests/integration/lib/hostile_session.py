@@ -25,7 +25,7 @@ def seed(ctx):
 def live_items(ctx, tenant=TENANT, user="alice", like=None):
     cond = " AND i.content LIKE '%%%s%%'" % like if like else ""
     return int(ctx.psql(
-        "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, datastore_id) JOIN users u "
+        "SELECT count(*) FROM items i JOIN datastores d USING (tenant_id, user_id, datastore_id) JOIN users u "
         "USING (tenant_id, user_id) JOIN tenants t USING (tenant_id) WHERE t.name = '%s' AND u.name = '%s' "
         "AND NOT i.deleted%s" % (tenant, user, cond)))
 
