@@ -192,6 +192,7 @@ BEGIN
                            AND expires_at > v_now AND created_at > v_oldest)
                AND (SELECT count(*) FROM (SELECT 1 FROM sessions
                                           WHERE tenant_id = p_tenant AND finished_at IS NULL
+                                            AND user_id IS NOT NULL  -- the predicate of sessions_unfinished
                                             AND created_at > v_oldest
                                             AND updated_at > v_now - interval '10 minutes' AND expires_at > v_now
                                           LIMIT p_max_sessions) live) >= p_max_sessions THEN

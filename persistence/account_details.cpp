@@ -7,14 +7,16 @@
 namespace syncml::persistence {
 namespace {
 
+// The counts are not correlated with the tenants row: a distributed database counts its users' rows across shards
+// only from a plain tenant id ($2), not from a reference table's column.
 constexpr const char* k_tenant_figures =
     "SELECT " SYNCML_ISO_UTC("t.created_at") " AS created_at, "
-    "(SELECT count(*) FROM users u WHERE u.tenant_id = t.tenant_id) AS users, "
-    "(SELECT count(*) FROM users u WHERE u.tenant_id = t.tenant_id AND u.disabled_at IS NOT NULL) AS disabled, "
-    "(SELECT count(*) FROM devices d WHERE d.tenant_id = t.tenant_id) AS devices, "
-    "(SELECT count(*) FROM sessions s WHERE s.tenant_id = t.tenant_id AND s.expires_at > now() "
+    "(SELECT count(*) FROM users u WHERE u.tenant_id = $2) AS users, "
+    "(SELECT count(*) FROM users u WHERE u.tenant_id = $2 AND u.disabled_at IS NOT NULL) AS disabled, "
+    "(SELECT count(*) FROM devices d WHERE d.tenant_id = $2) AS devices, "
+    "(SELECT count(*) FROM sessions s WHERE s.tenant_id = $2 AND s.expires_at > now() "
     "AND s.finished_at IS NULL) AS sessions "
-    "FROM tenants t WHERE t.name = $1";
+    "FROM tenants t WHERE t.name = $1 AND t.tenant_id = $2";
 
 // Statements on a user's rows name the user's key ($1 tenant id, $2 user name, migration 0023), so that on a
 // distributed database each runs on the user's shard.
@@ -77,7 +79,7 @@ tenant_details show_tenant(database& db, std::string_view tenant) {
     auto info = find_tenant(db, tenant);
     if (!info) throw not_found("no tenant named '" + std::string(tenant) + "'");
     return in_transaction(db, [&](pqxx::work& tx) {
-        const auto rows = tx.exec_params(k_tenant_figures, std::string(tenant));
+        const auto rows = tx.exec_params(k_tenant_figures, std::string(tenant), info->id);
         if (rows.empty()) throw not_found("no tenant named '" + std::string(tenant) + "'");
         const auto& row = rows[0];
         return tenant_details{.tenant = *info,

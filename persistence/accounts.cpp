@@ -251,6 +251,9 @@ void delete_tenant(database& db, std::string_view name, bool with_users) {
     // `POST /sync` without a tenant relies on it.
     if (name == default_tenant) throw std::invalid_argument("the default tenant cannot be deleted");
     in_transaction(db, [&](pqxx::work& tx) {
+        // Distributed, the delete of the reference table row cascades into the shards after statements that ran on
+        // all of them: one connection per node, or Citus refuses it (persistence/DISTRIBUTED.md).
+        if (distributed_schema_in_use()) tx.exec("SET LOCAL citus.multi_shard_modify_mode = 'sequential'");
         const auto users =
             tx.exec_params1(
                   "SELECT count(u.user_id) FROM tenants t LEFT JOIN users u USING (tenant_id) WHERE t.name = $1",
@@ -356,9 +359,12 @@ void set_user_disabled(database& db, std::string_view tenant, std::string_view u
         const auto tenant_id = require_tenant_id(tx, tenant);
         const auto user_id = require_user_id(tx, tenant_id, tenant, user);
         if (disabled) {
+            // Two statements, no coalesce(disabled_at, now()): a distributed database refuses clock functions in
+            // COALESCE. The first disabling keeps its time.
+            tx.exec_params0("UPDATE users SET credentials_changed_at = now() WHERE tenant_id = $1 AND user_id = $2",
+                            tenant_id, user_id);
             tx.exec_params0(
-                "UPDATE users SET disabled_at = coalesce(disabled_at, now()), credentials_changed_at = now() "
-                "WHERE tenant_id = $1 AND user_id = $2",
+                "UPDATE users SET disabled_at = now() WHERE tenant_id = $1 AND user_id = $2 AND disabled_at IS NULL",
                 tenant_id, user_id);
         } else {
             tx.exec_params0("UPDATE users SET disabled_at = NULL WHERE tenant_id = $1 AND user_id = $2", tenant_id,

@@ -58,8 +58,11 @@ int reseal(pqxx::work& tx, const secret_key& from, const secret_key& to) {
         const auto context = detail::md5_context(tenant_id, user);
         const auto plain = unseal(from, pqxx::binarystring(row[2]).str(), context);
         if (!plain) throw std::runtime_error("the md5 secret of user '" + user + "' does not open with its key");
-        tx.exec_params0(k_reseal, tenant_id, user, pqxx::binarystring(seal(to, *plain, context)),
-                        pqxx::binarystring(row[2]));
+        const auto resealed = tx.exec_params0(k_reseal, tenant_id, user, pqxx::binarystring(seal(to, *plain, context)),
+                                              pqxx::binarystring(row[2]));
+        // Changed since it was read (a password set meanwhile, perhaps sealed with the old key): start again.
+        if (resealed.affected_rows() != 1)
+            throw std::runtime_error("the md5 secret of user '" + user + "' changed while resealing: run it again");
         ++count;
     }
     return count;

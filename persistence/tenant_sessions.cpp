@@ -5,9 +5,11 @@
 namespace syncml::persistence {
 
 namespace {
+// `user_id IS NOT NULL` is always true; it lets the planner use the partial index sessions_unfinished.
 constexpr const char* k_count_live_sessions =
     "SELECT count(*) FROM (SELECT 1 FROM sessions WHERE tenant_id = $1 AND finished_at IS NULL "
-    "AND created_at > now() - make_interval(secs => $3) AND updated_at > now() - interval '10 minutes' "
+    "AND user_id IS NOT NULL AND created_at > now() - make_interval(secs => $3) AND updated_at > now() - interval '10 "
+    "minutes' "
     "AND expires_at > now() LIMIT $2) AS live";
 }  // namespace
 

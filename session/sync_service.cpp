@@ -249,16 +249,18 @@ struct sync_service::impl {
 
     // One message in its transaction; false: roll back everything it wrote (it did not authenticate, or it only
     // gets a stored reply or a refusal).
+    // at_cap: on a distributed schema, the tenant has its maximum of live sessions (a new one is refused).
     bool run(persistence::sync_store& store, const persistence::tenant_info& tenant, const sync_request& request,
              const message& in, const std::optional<account_info>& acct, const persistence::credential_check& check,
-             message_report& report) {
+             bool at_cap, message_report& report) {
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
         auto rec = open_session(store, tenant, request, in, verified);
         if (!rec) {
             report = challenge(store, tenant, request, in, acct, check);
             return false;
         }
-        if (rec->sessions_refused) {
+        // A row that never answered a message is a session that starts (a live one goes on at the cap).
+        if (rec->sessions_refused || (at_cap && rec->last_msg_id.empty() && rec->state.empty())) {
             report = too_many_sessions(tenant, in);
             return false;
         }
@@ -333,28 +335,26 @@ struct sync_service::impl {
             acct = find_account(check, tenant, in.header, login);
         }
         message_report report;
-        const bool starts = in.header.msg_id == "1" && acct && acct->password_ok;
-        if (starts && beyond_distributed_session_cap(db, tenant)) {
-            report = too_many_sessions(tenant, in);
-            finish(report, tenant.name, start);
-            return std::move(report.response);
-        }
-        auto outcome = persistence::run_sync_transaction_if(
-            db, [&](persistence::sync_store& store) { return run(store, tenant, request, in, acct, check, report); });
+        // Only a message with valid credentials may start a session.
+        const bool at_cap = acct && acct->password_ok && beyond_distributed_session_cap(db, tenant);
+        auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
+            return run(store, tenant, request, in, acct, check, at_cap, report);
+        });
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
             tenants.forget(tenant.name);
             report.result = engine_metrics::message_result::unavailable;
             report.response = retry_later(http_error(503), std::chrono::seconds(5));
         } else {
-            settle(throttle, tenant, in, request, report, check);
+            settle(throttle, tenant, in, request, report, check, acct && acct->password_ok);
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
     }
 
-    // On a distributed schema the tenant's session cap is checked here, from a count outside the message's
-    // transaction (tenant_session_gauge.hpp); on one database the session function counts exactly.
+    // On a distributed schema the tenant's session cap comes from a count outside the message's transaction
+    // (tenant_session_gauge.hpp), applied to the sessions that start; on one database the session function counts
+    // exactly.
     bool beyond_distributed_session_cap(persistence::database& db, const persistence::tenant_info& tenant) {
         if (!persistence::distributed_schema_in_use() || tenant.settings.max_sessions <= 0) return false;
         return live_sessions.at_limit(
@@ -365,12 +365,13 @@ struct sync_service::impl {
 
     // What the outcome means for the auth throttle.
     static void settle(persistence::auth_throttle& throttle, const persistence::tenant_info& tenant, const message& in,
-                       const sync_request& request, message_report& report,
-                       const persistence::credential_check& check) {
+                       const sync_request& request, message_report& report, const persistence::credential_check& check,
+                       bool verified) {
+        if (!in.header.cred) return;
         const auto& device = in.header.source.loc_uri;
         const auto& address = request.remote_addr;
         auto user = credential_user(in.header).value_or("");
-        if (report.result == engine_metrics::message_result::auth_failed && in.header.cred) {
+        if (report.result == engine_metrics::message_result::auth_failed) {
             if (check.blocked.count() > 0) {
                 report.response = retry_later(std::move(report.response), check.blocked);
             } else {
@@ -378,8 +379,17 @@ struct sync_service::impl {
                                        {{"tenant", tenant.name}, {"user", user}, {"device", device}});
                 throttle.record_failure(tenant.id, user, device, address);
             }
-        } else if (in.header.cred && report.result == engine_metrics::message_result::ok &&
-                   report.state.authenticated && check.failures_on_record) {
+        } else if (!verified && report.result == engine_metrics::message_result::ok) {
+            // Credentials that did not verify are a failed login also when the message went on in a session its
+            // token or address continued: else a session of one's own would let anyone guess another user's
+            // password without the throttle counting (and reset that user's counters after each guess).
+            if (check.blocked.count() == 0) {
+                persistence::log_event(spdlog::level::info, "sync: auth failed in a continued session",
+                                       {{"tenant", tenant.name}, {"user", user}, {"device", device}});
+                throttle.record_failure(tenant.id, user, device, address);
+            }
+        } else if (verified && report.result == engine_metrics::message_result::ok && report.state.authenticated &&
+                   check.failures_on_record) {
             throttle.reset(tenant.id, user, device, address);
         }
     }

@@ -103,6 +103,29 @@ TEST_F(session_security_test, with_token_binding_only_the_resp_uri_token_continu
               std::vector<std::string>{"201"});
 }
 
+// A session of one's own must not make another user's password guessable: a continuing message whose Cred names
+// another user with a wrong password counts as that user's failed login (before, it went on in the session with
+// nothing counted, and reset that user's failures).
+TEST_F(session_security_test, wrong_credentials_of_another_user_in_a_continued_session_count_as_failed_logins) {
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    sync_service service;
+    auto reply = decoded(post(service, alert_message("IMEI:guess"), url()));
+    ASSERT_EQ(status_codes(reply, "SyncHdr")[0], "212");
+    ASSERT_TRUE(reply.header.resp_uri);
+    auto path = reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
+    const auto failures_of_u2 = [&] {
+        return count("SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE scope = 'user' AND subject = 'u2'");
+    };
+    for (int guess = 1; guess <= 3; ++guess) {
+        auto m = sync_message("IMEI:guess", 1);
+        m.header.msg_id = std::to_string(guess + 1);
+        m.header.cred = alert_message("IMEI:guess").header.cred;
+        m.header.cred->data = base64_encode("u2:guess" + std::to_string(guess));
+        post(service, m, path);
+        EXPECT_EQ(failures_of_u2(), guess) << "guess " << guess;
+    }
+}
+
 TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_separate) {
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     sync_service service;

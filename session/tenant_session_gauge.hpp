@@ -22,13 +22,15 @@ class tenant_session_gauge {
     explicit tenant_session_gauge(std::chrono::milliseconds refresh = std::chrono::seconds(2)) : refresh_(refresh) {}
 
     // Whether the tenant has `limit` live sessions or more by the last count, taken afresh with `count` when it is
-    // older than the refresh interval.
+    // older than the refresh interval. While another caller counts, the last count answers (none yet: not at the
+    // limit); a count that fails leaves the cap open (a bound on load, not worth refusing phones over).
     bool at_limit(std::int64_t tenant, std::int64_t limit, const counter& count, clock::time_point now = clock::now());
 
   private:
     struct entry {
         std::int64_t counted = 0;
         clock::time_point at;
+        bool counting = false;  // one count at a time per tenant; the others use the last one meanwhile
     };
     std::chrono::milliseconds refresh_;
     std::mutex mutex_;

@@ -140,6 +140,8 @@ shards=$(psql "$db" -Atc "SELECT count(DISTINCT get_shard_id_for_distribution_co
 kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
 server_pid=
 
+unset SYNCML_DATABASE_URL SYNCML_DATA_DIR SYNCML_LOG_LEVEL  # each suite sets its own
+
 # --- 2. suites against the cluster ------------------------------------------------------------------------------
 for suite in $suites; do
     name=${suite//-/_}
@@ -170,8 +172,9 @@ for suite in $suites; do
         matching=${SYNCML_TEST_CITUS_MATCHING:-2-contacts-second-phone 1-contacts-repeated-slow 3-contacts-ctcap
             5-events-second-phone 5-tasks-reslow-vcal 4-conflict-merge 4-conflict-duplicate 6-convergence-contacts}
         [ "$matching" = all ] && matching=
-        SYNCML_MATCHING_SCENARIOS=$matching SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite \
-            bash "$here/$suite.sh" > "$log" 2>&1
+        [ "$suite" = matching_scenarios ] && export SYNCML_MATCHING_SCENARIOS=$matching
+        SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite bash "$here/$suite.sh" > "$log" 2>&1
+        unset SYNCML_MATCHING_SCENARIOS
     fi
     status=$?
     if [ $status -eq 0 ]; then
