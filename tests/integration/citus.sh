@@ -140,6 +140,30 @@ shards=$(psql "$db" -Atc "SELECT count(DISTINCT get_shard_id_for_distribution_co
 kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
 server_pid=
 
+# The janitor works on the distributed schema (its statements may span shards): bob's sessions expired, one of his
+# items a tombstone past the tenant's retention; a server's first janitor pass removes both.
+psql "$db" -q -c "UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id =
+    (SELECT user_id FROM users WHERE name = 'bob')" -c "UPDATE items SET deleted = true, updated_at = now() -
+    interval '1000 days' WHERE user_id = (SELECT user_id FROM users WHERE name = 'bob') AND item_id =
+    (SELECT min(item_id) FROM items WHERE user_id = (SELECT user_id FROM users WHERE name = 'bob'))"
+SYNCML_DATABASE_URL="$db $worker1 $worker2" SYNCML_LISTEN=127.0.0.1:$http_port \
+    SYNCML_METRICS_LISTEN=127.0.0.1:$((http_port + 1)) "$server" serve > "$work/janitor.log" 2>&1 &
+server_pid=$!
+janitor_done=0
+for _ in $(seq 1 100); do
+    left=$(psql "$db" -Atc "SELECT (SELECT count(*) FROM sessions WHERE expires_at < now()) +
+        (SELECT count(*) FROM items WHERE deleted AND updated_at < now() - interval '999 days')")
+    [ "$left" = 0 ] && janitor_done=1 && break
+    sleep 0.3
+done
+if [ $janitor_done = 1 ] && ! grep -q "janitor failed" "$work/janitor.log"; then
+    pass "the janitor removed expired sessions and an old tombstone"
+else
+    fail "janitor: ${left:-?} rows left; $(grep "janitor failed" "$work/janitor.log" | head -1)"
+fi
+kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
+server_pid=
+
 unset SYNCML_DATABASE_URL SYNCML_DATA_DIR SYNCML_LOG_LEVEL  # each suite sets its own
 
 # --- 2. suites against the cluster ------------------------------------------------------------------------------
