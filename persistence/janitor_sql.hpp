@@ -19,8 +19,8 @@ inline constexpr const char* release_janitor_lease = "UPDATE janitor_lease SET e
 // may; `FOR UPDATE` across shards is refused there, so rows are chosen without a lock wherever the DELETE itself
 // repeats the condition: a row that a worker changed meanwhile is rechecked after the worker's commit and kept.
 
-// SKIP LOCKED: a session some worker holds is in use, whatever its age says (distributed: refused, see the report
-// of issue 20).
+// SKIP LOCKED: a session some worker holds is in use, whatever its age says. A distributed database refuses it;
+// delete_expired_sessions_distributed below is the janitor's statement there.
 inline constexpr const char* delete_expired_sessions =
     "DELETE FROM sessions WHERE tenant_id = $1 AND (user_id, session_id) IN "
     "(SELECT user_id, session_id FROM sessions WHERE tenant_id = $1 AND expires_at < now() LIMIT $2 "
