@@ -142,6 +142,14 @@ bool retryable_sqlstate(const std::string& state) {
            state == "40P01";
 }
 
+// Citus, while a shard moves: a function delegated to the node that held the user's shard runs there once more and
+// finds the shard gone at the switch. Run again, the transaction goes to the shard's new node.
+bool moved_shard(const pqxx::sql_error& error) {
+    return error.sqlstate() == "XX000" &&
+           std::string_view(error.what()).find("cannot execute a distributed query from a query on a shard") !=
+               std::string_view::npos;
+}
+
 }  // namespace
 
 std::string prepared_name(std::string_view sql) {
@@ -169,7 +177,8 @@ bool is_retryable(const std::exception& error, const pqxx::connection* connectio
     if (dynamic_cast<const pqxx::serialization_failure*>(&error)) return true;
     if (dynamic_cast<const pqxx::deadlock_detected*>(&error)) return true;
     if (!dynamic_cast<const pqxx::pqxx_exception*>(&error)) return false;
-    if (auto* sql = dynamic_cast<const pqxx::sql_error*>(&error); sql && retryable_sqlstate(sql->sqlstate())) {
+    if (auto* sql = dynamic_cast<const pqxx::sql_error*>(&error);
+        sql && (retryable_sqlstate(sql->sqlstate()) || moved_shard(*sql))) {
         return true;
     }
     return connection != nullptr && !connection->is_open();

@@ -268,3 +268,20 @@ TEST(with_plain_keys, turns_hidden_keys_into_plain_parameters_and_leaves_the_res
 
 }  // namespace
 }  // namespace syncml::persistence
+
+namespace syncml::persistence {
+namespace {
+
+// A shard that moved away under a delegated function (Citus) is worth another try; other internal errors are not.
+TEST(is_retryable, retries_a_transaction_that_met_a_shard_moving_away) {
+    const pqxx::sql_error moved(
+        "ERROR:  cannot execute a distributed query from a query on a shard\nDETAIL:  Executing a distributed query "
+        "in a function call that may be pushed to a remote node can lead to incorrect results.\n",
+        "SELECT * FROM syncml_open_session(...)", "XX000");
+    EXPECT_TRUE(detail::is_retryable(moved, nullptr));
+    const pqxx::sql_error other("ERROR:  unexpected internal error\n", "SELECT 1", "XX000");
+    EXPECT_FALSE(detail::is_retryable(other, nullptr));
+}
+
+}  // namespace
+}  // namespace syncml::persistence
