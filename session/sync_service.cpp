@@ -335,8 +335,8 @@ struct sync_service::impl {
             acct = find_account(check, tenant, in.header, login);
         }
         message_report report;
-        // Only a message with valid credentials may start a session.
-        const bool at_cap = acct && acct->password_ok && beyond_distributed_session_cap(db, tenant);
+        // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
+        const bool at_cap = in.header.cred && beyond_distributed_session_cap(db, tenant);
         auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
             return run(store, tenant, request, in, acct, check, at_cap, report);
         });
@@ -346,7 +346,7 @@ struct sync_service::impl {
             report.result = engine_metrics::message_result::unavailable;
             report.response = retry_later(http_error(503), std::chrono::seconds(5));
         } else {
-            settle(throttle, tenant, in, request, report, check, acct && acct->password_ok);
+            settle(throttle, tenant, in, request, report, check, acct ? acct->user_id : 0);
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
@@ -366,8 +366,11 @@ struct sync_service::impl {
     // What the outcome means for the auth throttle.
     static void settle(persistence::auth_throttle& throttle, const persistence::tenant_info& tenant, const message& in,
                        const sync_request& request, message_report& report, const persistence::credential_check& check,
-                       bool verified) {
+                       std::int64_t cred_user) {
         if (!in.header.cred) return;
+        // The session the message went on in is of the user its Cred names (basic or md5, which the engine checks):
+        // else the Cred was someone else's, whatever the session made of it.
+        const bool own_session = report.state.user_id != 0 && cred_user == report.state.user_id;
         const auto& device = in.header.source.loc_uri;
         const auto& address = request.remote_addr;
         auto user = credential_user(in.header).value_or("");
@@ -379,16 +382,16 @@ struct sync_service::impl {
                                        {{"tenant", tenant.name}, {"user", user}, {"device", device}});
                 throttle.record_failure(tenant.id, user, device, address);
             }
-        } else if (!verified && report.result == engine_metrics::message_result::ok) {
-            // Credentials that did not verify are a failed login also when the message went on in a session its
-            // token or address continued: else a session of one's own would let anyone guess another user's
-            // password without the throttle counting (and reset that user's counters after each guess).
+        } else if (!own_session && report.result == engine_metrics::message_result::ok) {
+            // Another user's Cred in a message that went on in a session its token or address continued is a failed
+            // login of that user: else a session of one's own would let anyone guess another user's password without
+            // the throttle counting (and reset that user's counters after each guess).
             if (check.blocked.count() == 0) {
                 persistence::log_event(spdlog::level::info, "sync: auth failed in a continued session",
                                        {{"tenant", tenant.name}, {"user", user}, {"device", device}});
                 throttle.record_failure(tenant.id, user, device, address);
             }
-        } else if (verified && report.result == engine_metrics::message_result::ok && report.state.authenticated &&
+        } else if (own_session && report.result == engine_metrics::message_result::ok && report.state.authenticated &&
                    check.failures_on_record) {
             throttle.reset(tenant.id, user, device, address);
         }

@@ -114,7 +114,10 @@ TEST_F(session_security_test, wrong_credentials_of_another_user_in_a_continued_s
     ASSERT_TRUE(reply.header.resp_uri);
     auto path = reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
     const auto failures_of_u2 = [&] {
-        return count("SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE scope = 'user' AND subject = 'u2'");
+        return count(
+            "SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE scope = 'user' AND subject = 'u2' AND "
+            "tenant_id = (SELECT tenant_id FROM tenants WHERE name = '" +
+            tenant_ + "')");
     };
     for (int guess = 1; guess <= 3; ++guess) {
         auto m = sync_message("IMEI:guess", 1);
@@ -185,6 +188,11 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
     auto nonce = base64_decode(*chal->meta->next_nonce).value();
     auto ok = decoded(post(service, md5_message("2", md5_digest(secret, nonce)), url()));
     ASSERT_EQ(status_codes(ok, "SyncHdr")[0], "212");
+    EXPECT_EQ(count("SELECT count(*) FROM auth_failures WHERE subject LIKE 'm1%' AND tenant_id = "
+                    "(SELECT tenant_id FROM tenants WHERE name = '" +
+                    tenant_ + "')"),
+              0)
+        << "a successful md5 login clears the user's failures and counts none";
     auto next = base64_decode(*std::get<status>(ok.body.commands[0].value).chal->meta->next_nonce).value();
     EXPECT_NE(next, nonce);
 
