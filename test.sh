@@ -17,11 +17,14 @@ jobs=$(nproc)
 passed=0
 failed=0
 failures=()
-record() {  # record NAME STATUS
+started=$SECONDS
+record() {  # record NAME STATUS: with the seconds since the previous record, to keep an eye on the 45-minute budget
+    local took="($((SECONDS - started)) s)"
+    started=$SECONDS
     if [ "$2" -eq 0 ]; then
-        passed=$((passed + 1)); echo "PASS $1"
+        passed=$((passed + 1)); echo "PASS $1 $took"
     else
-        failed=$((failed + 1)); failures+=("$1"); echo "FAIL $1"
+        failed=$((failed + 1)); failures+=("$1"); echo "FAIL $1 $took"
     fi
 }
 
@@ -56,9 +59,11 @@ export SYNCML_PASSWORD_HASH_ITERATIONS=${SYNCML_PASSWORD_HASH_ITERATIONS:-1000}
 echo "== unit tests"
 export SYNCML_TEST_DATABASE_URL
 SYNCML_TEST_DATABASE_URL=$(bash "$root/tests/pg-cluster.sh" createdb "$pg_dir" "$pg_port" unit_tests)
-(cd "$build" && ctest --output-on-failure -j"$jobs" --timeout 600) >"$work/ctest.log" 2>&1
+(cd "$build" && ctest -V -j"$jobs" --timeout 600) >"$work/ctest.log" 2>&1
 status=$?
-grep -E "tests passed|tests failed|Failed|\*\*\*" "$work/ctest.log" | tail -40
+grep -E "tests passed|tests failed|Failed|\*\*\*|\[  FAILED  \]" "$work/ctest.log" | tail -40
+# ctest counts gtest shards; these are the tests inside them.
+grep -oE "\[  PASSED  \] [0-9]+ test" "$work/ctest.log" | awk '{n += $4} END {print n + 0, "unit tests passed"}'
 [ $status -ne 0 ] && tail -200 "$work/ctest.log"
 record "unit tests (ctest)" $status
 
@@ -96,5 +101,6 @@ fi
 
 echo
 [ $failed -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
+echo "took $((SECONDS / 60)) min"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
