@@ -1,4 +1,4 @@
-#include "persistence/distributed_schema.hpp"
+#include "persistence/detail/distributed_schema.hpp"
 
 namespace syncml::persistence {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "persistence/detail/connection_access.hpp"
-#include "persistence/distributed_schema.hpp"
+#include "persistence/detail/distributed_schema.hpp"
 
 namespace syncml::persistence {
 
