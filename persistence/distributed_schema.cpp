@@ -1,5 +1,8 @@
 #include "persistence/detail/distributed_schema.hpp"
 
+#include "persistence/detail/connection_access.hpp"
+#include "persistence/migrations.hpp"
+
 namespace syncml::persistence {
 namespace {
 
@@ -10,6 +13,7 @@ constexpr const char* k_distribute = R"sql(
 DO $distribute$
 DECLARE
     fk record;
+    fn record;
     restore text[] := '{}';
     statement text;
     t text;
@@ -47,6 +51,13 @@ BEGIN
     PERFORM create_distributed_function(
         'syncml_save_session(bigint, bigint, bigint, bytea, text, bytea, text, bigint, boolean, boolean, text, '
         'bytea)', 'p_owner', colocate_with => 'users', force_delegation => true);
+    -- The other functions (key functions, the helpers of the two above) on every node, including nodes added later.
+    -- Functions created while Citus was there already are; those of a database that was one PostgreSQL first are not.
+    FOR fn IN SELECT p.oid::regprocedure AS signature FROM pg_proc p
+              WHERE p.pronamespace = current_schema()::regnamespace AND NOT EXISTS (
+                  SELECT 1 FROM pg_catalog.pg_dist_object o WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid) LOOP
+        PERFORM create_distributed_function(fn.signature);
+    END LOOP;
 END
 $distribute$)sql";
 
@@ -63,6 +74,12 @@ bool schema_distributed(pqxx::work& tx) {
             "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('users') "
             "AND to_regclass('users') IS NOT NULL)")[0]
         .as<bool>();
+}
+
+void create_citus_extension(database& db) {
+    in_transaction(db, [](pqxx::work& tx) {
+        if (!citus_installed(tx)) tx.exec("CREATE EXTENSION citus");
+    });
 }
 
 void distribute_schema(pqxx::work& tx) {

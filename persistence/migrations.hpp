@@ -55,6 +55,11 @@ struct migration_outcome {
 // newer schema that is not.
 migration_outcome apply_migrations(database& db);
 
+// `migrate --distributed`: creates the citus extension when the database lacks it, so that apply_migrations()
+// distributes the schema. Throws db_error with PostgreSQL's reason when the database cannot have it (citus missing
+// from shared_preload_libraries or not installed, or a role that may not create it).
+void create_citus_extension(database& db);
+
 // Highest applied version, 0 for an empty database. Throws db_error.
 int current_schema_version(database& db);
 

@@ -34,6 +34,10 @@ cli_options parse_cli(const std::vector<std::string>& args) {
             return options;
         }
     }
+    if (options.command == "migrate" && options.words == std::vector<std::string>{"--distributed"}) {
+        options.distributed = true;
+        options.words.clear();
+    }
     const bool takes_words = options.command == "admin" || options.command == "backup" || options.command == "restore";
     if (!takes_words && !options.words.empty()) {
         options.error = options.command + " takes no arguments, got '" + options.words.front() + "'";
@@ -49,7 +53,9 @@ std::string usage_text() {
            "commands:\n"
            "  serve (default)   run the server: HTTP(S) SyncML listener plus metrics listener; applies pending\n"
            "                    migrations at start-up; SIGTERM/SIGINT drain in-flight requests and exit 0\n"
-           "  migrate           apply pending schema migrations and exit\n"
+           "  migrate [--distributed]   apply pending schema migrations and exit; on a database with the citus\n"
+           "                    extension the schema is distributed (persistence/DISTRIBUTED.md); --distributed\n"
+           "                    creates the extension first and fails when the database cannot have it\n"
            "  backup --out FILE the whole database into FILE (pg_dump custom format, mode 0600)\n"
            "  restore FILE      replace the database's contents with a backup (stop the server first), all or\n"
            "                    nothing (a damaged file or a failed restore changes nothing), then migrate it\n"

@@ -13,6 +13,7 @@ struct cli_options {
     bool help = false;
     bool version = false;
     std::string command = "serve";   // serve | migrate | admin | backup | restore
+    bool distributed = false;        // migrate --distributed
     std::vector<std::string> words;  // what follows the subcommand (admin, backup and restore arguments)
     std::string error;               // usage error; empty when the command line is fine
 };

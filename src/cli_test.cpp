@@ -22,6 +22,16 @@ TEST(cli, backup_and_restore_take_their_words) {
     EXPECT_FALSE(parse_cli({"migrate", "extra"}).error.empty());
 }
 
+TEST(cli, migrate_takes_distributed_and_nothing_else) {
+    const auto distributed = parse_cli({"migrate", "--distributed"});
+    EXPECT_TRUE(distributed.error.empty()) << distributed.error;
+    EXPECT_TRUE(distributed.distributed);
+    EXPECT_TRUE(distributed.words.empty());
+    EXPECT_FALSE(parse_cli({"migrate"}).distributed);
+    EXPECT_FALSE(parse_cli({"migrate", "--distributed", "extra"}).error.empty());
+    EXPECT_FALSE(parse_cli({"serve", "--distributed"}).error.empty());
+}
+
 TEST(cli, version_is_a_global_option) {
     EXPECT_TRUE(parse_cli({"--version"}).version);
     EXPECT_FALSE(parse_cli({}).version);

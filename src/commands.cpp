@@ -62,11 +62,21 @@ void audit_cli_command(persistence::database& db, const admin_request& request, 
 
 }  // namespace
 
-int run_migrate(const server_config& config, spdlog::logger& log) {
+int run_migrate(const server_config& config, bool distributed, spdlog::logger& log) {
     database_target target(config.database, process_role::command, log);
     persistence::database db(target.url());
     connect(db, target);
+    if (distributed) {
+        try {
+            persistence::create_citus_extension(db);
+        } catch (const persistence::db_error& error) {
+            std::cerr << "syncml-server: migrate --distributed: the database cannot have the citus extension: "
+                      << error.what() << "\n";
+            return 1;
+        }
+    }
     const auto outcome = persistence::apply_migrations(db);
+    if (outcome.distributed) std::cout << "schema distributed over the Citus nodes (persistence/DISTRIBUTED.md)\n";
     if (outcome.to > persistence::latest_schema_version()) {
         std::cout << "schema at version " << outcome.to << ", newer than this binary ("
                   << persistence::latest_schema_version() << "); every newer migration is backward compatible\n";

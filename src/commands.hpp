@@ -12,7 +12,7 @@
 namespace syncml::server {
 
 int run_serve(const server_config& config, spdlog::logger& log);
-int run_migrate(const server_config& config, spdlog::logger& log);
+int run_migrate(const server_config& config, bool distributed, spdlog::logger& log);
 int run_admin_command(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log);
 // backup --out FILE | restore FILE (src/backup_command.cpp)
 int run_backup_command(const server_config& config, const std::vector<std::string>& words, spdlog::logger& log);

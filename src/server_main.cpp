@@ -15,7 +15,7 @@ namespace {
 using namespace syncml::server;
 
 int run(const cli_options& options, const server_config& config, spdlog::logger& log) {
-    if (options.command == "migrate") return run_migrate(config, log);
+    if (options.command == "migrate") return run_migrate(config, options.distributed, log);
     if (options.command == "admin") return run_admin_command(config, options.words, log);
     if (options.command == "backup") return run_backup_command(config, options.words, log);
     if (options.command == "restore") return run_restore_command(config, options.words, log);

@@ -5,7 +5,9 @@
 #   1. every message routed to one node: a SyncEvolution phone's first slow sync, then a two-way session with changes
 #      both ways; over the two-way session Citus's own counters, summed over all nodes, show no multi-shard execution.
 #      The server connects to all three nodes (SYNCML_DATABASE_URL lists them), so messages are served through
-#      workers too;
+#      workers too; the janitor's first pass;
+#   1b. growing out of one PostgreSQL: `migrate --distributed` on a database with a phone's contacts, workers added,
+#      shards rebalanced onto them, the phone and a new tablet converge; without Citus, --distributed refuses;
 #   2. suites against the cluster, each on a fresh database of it: SYNCML_TEST_CITUS_SUITES (default: the interop matrix's
 #      quick cases, the matching scenarios (one of each kind and conflict path; SYNCML_TEST_CITUS_MATCHING=all for
 #      every one), the fault-injection suite's quick mode, the admin API test).
@@ -77,10 +79,10 @@ for _ in $(seq 1 150); do
     sleep 0.2
 done
 
-phone() {  # phone NAME USER: a SyncEvolution phone of USER with 20 contacts
+phone() {  # phone NAME USER [TENANT]: a SyncEvolution phone of USER (of tenant dist) with 20 contacts
     python3 "$interop/gen-contacts.py" gen --kind contacts --format vcard30 --count 20 --seed "${#1}" \
         --out "$work/$1/data/contacts" > /dev/null
-    bash "$interop/client.sh" setup --home "$work/$1" --url "http://127.0.0.1:$http_port/sync/dist" --user "$2" \
+    bash "$interop/client.sh" setup --home "$work/$1" --url "http://127.0.0.1:$http_port/sync/${3:-dist}" --user "$2" \
         --password pw --device-id "citus-$1" --kind contacts --format vcard30 --timeout 60 > "$work/$1.setup.log" 2>&1
 }
 sync() {  # sync NAME LOG [client.sh sync options]
@@ -163,6 +165,73 @@ else
 fi
 kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
 server_pid=
+
+# --- 1b. an operator outgrows one PostgreSQL: migrate --distributed, then workers ---------------------------------
+# A database of one PostgreSQL (no citus extension on it yet) with a phone's contacts: `migrate --distributed`
+# distributes it in place (its shards on the coordinator), then two workers join and Citus's rebalancer moves shards
+# to them. The phone's next two-way session and a second phone's slow sync converge: nothing lost, nothing doubled.
+grow_db=postgresql://postgres@127.0.0.1:$port/grow
+grow_nodes="$grow_db ${grow_db/:$port\//:$((port + 1))\/} ${grow_db/:$port\//:$((port + 2))\/}"
+for node in $grow_nodes; do psql "${node%/*}/postgres" -q -c "CREATE DATABASE grow"; done
+for node in ${grow_nodes#* }; do psql "$node" -q -c "CREATE EXTENSION citus"; done
+export SYNCML_DATABASE_URL=$grow_db
+serve_grow() {
+    SYNCML_DATABASE_URL=$1 SYNCML_LISTEN=127.0.0.1:$http_port SYNCML_METRICS_LISTEN=127.0.0.1:$((http_port + 1)) \
+        "$server" serve >> "$work/grow-server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 150); do
+        curl -sf "http://127.0.0.1:$((http_port + 1))/readyz" > /dev/null 2>&1 && break
+        sleep 0.2
+    done
+}
+"$server" migrate > /dev/null && "$server" admin tenant add grow > /dev/null &&
+    "$server" admin user add --tenant grow --user carol --password pw > /dev/null || fail "one-PostgreSQL setup"
+serve_grow "$grow_db"
+phone carol-phone carol grow && sync carol-phone carol-slow.log --mode slow ||
+    fail "carol's first slow sync on one PostgreSQL (see $work/carol-slow.log)"
+kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
+server_pid=
+psql "$grow_db" -q -c "ALTER DATABASE grow SET citus.shard_count = 4"  # fewer shards: a quicker rebalance here
+if "$server" migrate --distributed > "$work/grow-migrate.log" 2>&1 &&
+    grep -q "schema distributed" "$work/grow-migrate.log" &&
+    [ "$(psql "$grow_db" -Atc "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'items'::regclass")" = 1 ]; then
+    pass "migrate --distributed created the extension and distributed a database of one PostgreSQL in place"
+else
+    fail "migrate --distributed: $(tail -3 "$work/grow-migrate.log")"
+fi
+psql "$grow_db" -q -c "SELECT citus_set_coordinator_host('127.0.0.1', $port)" \
+    -c "SELECT citus_add_node('127.0.0.1', $((port + 1)))" -c "SELECT citus_add_node('127.0.0.1', $((port + 2)))" \
+    -c "SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')" -c "SELECT citus_rebalance_wait()" \
+    > "$work/grow-rebalance.log" 2>&1
+nodes=$(psql "$grow_db" -Atc "SELECT count(DISTINCT nodeport) FROM pg_dist_shard_placement")
+[ "${nodes:-0}" -ge 2 ] && pass "the rebalancer moved shards onto the workers ($nodes nodes hold shards)" ||
+    fail "after the rebalance, shards on ${nodes:-?} node(s) (see $work/grow-rebalance.log)"
+serve_grow "$grow_nodes"
+python3 "$interop/gen-contacts.py" mutate --dir "$work/carol-phone/data/contacts" --kind contacts --format vcard30 \
+    --seed grow --add 2 --update 1 --delete 1 > /dev/null
+sync carol-phone carol-two-way.log --mode two-way || fail "carol's two-way session after the growth"
+rm -rf "$work/carol-tablet" && phone carol-tablet carol grow && rm -f "$work/carol-tablet/data/contacts"/* &&
+    sync carol-tablet carol-tablet-slow.log --mode slow || fail "carol's tablet's slow sync after the growth"
+if python3 "$interop/compare.py" "$work/carol-phone/data/contacts" "$work/carol-tablet/data/contacts" \
+    > "$work/grow-compare.log" 2>&1 &&
+    [ "$(ls "$work/carol-phone/data/contacts" | wc -l)" = 21 ]; then
+    pass "after the growth, carol's phone (20 + 2 - 1 contacts) and a new tablet converged"
+else
+    fail "after the growth, carol's phone and tablet differ (see $work/grow-compare.log)"
+fi
+kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
+server_pid=
+# Without the extension in reach, --distributed refuses before touching the schema (one PostgreSQL of test.sh).
+if [ -n "${SYNCML_TEST_DATABASE_URL:-}" ]; then
+    if SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL "$server" migrate --distributed > "$work/no-citus.log" 2>&1; then
+        fail "migrate --distributed succeeded on a PostgreSQL without Citus"
+    elif grep -q "cannot have the citus extension" "$work/no-citus.log" &&
+        [ "$(psql "$SYNCML_TEST_DATABASE_URL" -Atc "SELECT to_regclass('users') IS NULL")" = t ]; then
+        pass "migrate --distributed on a PostgreSQL without Citus says so and migrates nothing"
+    else
+        fail "migrate --distributed without Citus: $(tail -2 "$work/no-citus.log")"
+    fi
+fi
 
 unset SYNCML_DATABASE_URL SYNCML_DATA_DIR SYNCML_LOG_LEVEL  # each suite sets its own
 
