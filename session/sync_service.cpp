@@ -12,6 +12,7 @@
 #include "persistence/database.hpp"
 #include "persistence/errors.hpp"
 #include "persistence/log_event.hpp"
+#include "persistence/session_routes.hpp"
 #include "persistence/sync_store.hpp"
 #include "persistence/tenant_sessions.hpp"
 #include "session/auth.hpp"
@@ -97,6 +98,7 @@ struct message_report {
     sync_response response;
     engine_metrics::message_result result = engine_metrics::message_result::ok;
     bool session_done = false;
+    bool session_started = false;  // this message started the session (or started it over)
     session_state state;
     std::string device;
 };
@@ -145,7 +147,7 @@ struct sync_service::impl {
     std::optional<persistence::session_record> open_session(persistence::sync_store& store,
                                                             const persistence::tenant_info& tenant,
                                                             const sync_request& request, const message& in,
-                                                            std::int64_t verified_user) {
+                                                            std::int64_t verified_user, std::int64_t route_user) {
         persistence::message_session m;
         m.device_uri = in.header.source.loc_uri;
         m.session_id = in.header.session_id;
@@ -153,6 +155,7 @@ struct sync_service::impl {
             m.key = token->key;
             m.key_user = token->user;
         }
+        m.route_user = route_user;
         m.msg_id = in.header.msg_id;
         m.user = verified_user;
         m.address = request.remote_addr;
@@ -252,9 +255,9 @@ struct sync_service::impl {
     // at_cap: on a distributed schema, the tenant has its maximum of live sessions (a new one is refused).
     bool run(persistence::sync_store& store, const persistence::tenant_info& tenant, const sync_request& request,
              const message& in, const std::optional<account_info>& acct, const persistence::credential_check& check,
-             bool at_cap, message_report& report) {
+             bool at_cap, std::int64_t route_user, message_report& report) {
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
-        auto rec = open_session(store, tenant, request, in, verified);
+        auto rec = open_session(store, tenant, request, in, verified, route_user);
         if (!rec) {
             report = challenge(store, tenant, request, in, acct, check);
             return false;
@@ -314,6 +317,7 @@ struct sync_service::impl {
         rec->client_address = request.remote_addr;
         store.save_session(tenant.id, *rec);
         report.session_done = outcome.session_done;
+        report.session_started = starting;
         report.state = std::move(state);
         report.device = in.header.source.loc_uri;
         return true;
@@ -337,9 +341,15 @@ struct sync_service::impl {
         message_report report;
         // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
         const bool at_cap = in.header.cred && beyond_distributed_session_cap(db, tenant);
+        const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
+        const std::int64_t route_user = verified == 0 ? distributed_route_user(db, tenant, request, in) : 0;
         auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
-            return run(store, tenant, request, in, acct, check, at_cap, report);
+            return run(store, tenant, request, in, acct, check, at_cap, route_user, report);
         });
+        if (outcome == persistence::transaction_outcome::committed && report.session_started && verified != 0 &&
+            report.state.user_id == verified && !report.session_done) {
+            route_distributed_session(db, tenant, in, verified);
+        }
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
             tenants.forget(tenant.name);
@@ -350,6 +360,36 @@ struct sync_service::impl {
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
+    }
+
+    // Whether this tenant's sessions may go on by address on a distributed schema, where that needs a session route.
+    bool routes_sessions(const persistence::tenant_info& tenant) const {
+        return persistence::distributed_schema_in_use() &&
+               tenant.settings.binding == persistence::session_binding::token_or_address &&
+               settings.session_address_idle.count() > 0;
+    }
+
+    // On a distributed schema a message without valid token or credentials that may continue a session by its
+    // address names no user: the route of its device and SessionID names the user whose shard the session is on
+    // (persistence/session_routes.hpp); 0 when there is none or nothing to look for.
+    std::int64_t distributed_route_user(persistence::database& db, const persistence::tenant_info& tenant,
+                                        const sync_request& request, const message& in) {
+        if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
+        if (parse_session_token(query_token(request.url), token_secret(db))) return 0;
+        return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, in.header.session_id);
+    }
+
+    // After a message with valid credentials that started a session that goes on, its route (written outside the
+    // message's transaction, which stays on the user's shard; the session's user never changes after). Failing to write
+    // it costs the phone a challenge for a message without token or credentials later, not this message's reply.
+    void route_distributed_session(persistence::database& db, const persistence::tenant_info& tenant, const message& in,
+                                   std::int64_t user) {
+        if (!routes_sessions(tenant)) return;
+        try {
+            persistence::record_session_route(db, tenant.id, in.header.source.loc_uri, in.header.session_id, user);
+        } catch (const persistence::db_error& error) {
+            persistence::log_event(spdlog::level::warn, "sync: session route not written", {{"error", error.what()}});
+        }
     }
 
     // On a distributed schema the tenant's session cap comes from a count outside the message's transaction

@@ -32,13 +32,11 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
       interval_(interval),
       log_(log),
       holder_(holder_name()),
-      removed_(
-          prometheus::BuildCounter()
-              .Name("syncml_janitor_removed_total")
-              .Help(
-                  "Rows the janitor deleted, by kind: sessions, resume_pointers, auth_failures, known_clients, chunks, "
-                  "tombstones, audit_entries")
-              .Register(registry)),
+      removed_(prometheus::BuildCounter()
+                   .Name("syncml_janitor_removed_total")
+                   .Help("Rows the janitor deleted, by kind: sessions, resume_pointers, auth_failures, known_clients, "
+                         "session_routes, chunks, tombstones, audit_entries")
+                   .Register(registry)),
       runs_(prometheus::BuildCounter()
                 .Name("syncml_janitor_runs_total")
                 .Help("Janitor passes, by result: ran, skipped (another instance held the lease), failed")
@@ -49,8 +47,8 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
                              .Register(registry)
                              .Add({})),
       connection_(std::make_unique<connection>(url_)) {
-    for (const char* what :
-         {"sessions", "resume_pointers", "auth_failures", "known_clients", "chunks", "tombstones", "audit_entries"}) {
+    for (const char* what : {"sessions", "resume_pointers", "auth_failures", "known_clients", "session_routes",
+                             "chunks", "tombstones", "audit_entries"}) {
         removed_.Add({{"what", what}});
     }
     for (const char* result : {"ran", "skipped", "failed"}) runs_.Add({{"result", result}});
@@ -99,18 +97,20 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     removed_.Add({{"what", "resume_pointers"}}).Increment(static_cast<double>(report.resume_pointers));
     removed_.Add({{"what", "auth_failures"}}).Increment(static_cast<double>(report.auth_failures));
     removed_.Add({{"what", "known_clients"}}).Increment(static_cast<double>(report.known_clients));
+    removed_.Add({{"what", "session_routes"}}).Increment(static_cast<double>(report.session_routes));
     removed_.Add({{"what", "chunks"}}).Increment(static_cast<double>(report.chunks));
     removed_.Add({{"what", "tombstones"}}).Increment(static_cast<double>(report.tombstones));
     removed_.Add({{"what", "audit_entries"}}).Increment(static_cast<double>(report.audit_entries));
     slow_syncs_forced_.Increment(static_cast<double>(report.slow_syncs_forced));
-    if (report.sessions + report.resume_pointers + report.auth_failures + report.known_clients + report.chunks +
-            report.tombstones + report.audit_entries >
+    if (report.sessions + report.resume_pointers + report.auth_failures + report.known_clients + report.session_routes +
+            report.chunks + report.tombstones + report.audit_entries >
         0) {
         persistence::log_event(log_, spdlog::level::info, "janitor removed",
                                {{"sessions", report.sessions},
                                 {"resume_pointers", report.resume_pointers},
                                 {"auth_failures", report.auth_failures},
                                 {"known_clients", report.known_clients},
+                                {"session_routes", report.session_routes},
                                 {"chunks", report.chunks},
                                 {"tombstones", report.tombstones},
                                 {"audit_entries", report.audit_entries},

@@ -10,8 +10,9 @@ namespace syncml::persistence {
 // Whether the database of `tx` has the citus extension.
 bool citus_installed(pqxx::work& tx);
 
-// Distributes the schema of `tx`'s search path unless it is distributed already; a no-op then. Run on the
-// coordinator in the migrations' transaction, after them; the shard count is the database's citus.shard_count.
+// Distributes what of the schema of `tx`'s search path is not distributed yet: everything the first time, a table or
+// function a later migration added afterwards; a no-op when there is nothing. Run on the coordinator in the
+// migrations' transaction, after them; the shard count is the database's citus.shard_count.
 void distribute_schema(pqxx::work& tx);
 
 // Whether the tables of `tx`'s search path are distributed.
