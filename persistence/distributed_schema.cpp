@@ -85,9 +85,14 @@ BEGIN
     END LOOP;
     -- The other functions (key functions, the helpers of the two above) on every node, including nodes added later.
     -- Functions created while Citus was there already are; those of a database that was one PostgreSQL first are not.
+    -- Ours only: an extension's functions in the schema (Citus refuses them without a distribution argument) and
+    -- another role's (it may not) would stop every migrate and every start.
     FOR fn IN SELECT p.oid::regprocedure AS signature FROM pg_proc p
-              WHERE p.pronamespace = current_schema()::regnamespace AND NOT EXISTS (
-                  SELECT 1 FROM pg_catalog.pg_dist_object o WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid) LOOP
+              WHERE p.pronamespace = current_schema()::regnamespace AND p.proowner = current_user::regrole
+                AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+                                AND d.deptype = 'e')
+                AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_object o WHERE o.classid = 'pg_proc'::regclass
+                                AND o.objid = p.oid) LOOP
         PERFORM create_distributed_function(fn.signature);
     END LOOP;
 END

@@ -172,12 +172,12 @@ TEST_F(janitor_retention_test, forgets_dav_client_addresses_not_seen_for_30_days
     EXPECT_EQ(value_of(*db_, "SELECT string_agg(address, ',') FROM known_clients"), "192.0.2.2");
 }
 
-TEST_F(janitor_retention_test, forgets_session_routes_older_than_a_session_may_live) {
+TEST_F(janitor_retention_test, forgets_session_routes_not_refreshed_for_two_days) {
     exec(*db_,
-         "INSERT INTO session_routes (device_key, tenant_id, device_uri, syncml_session_id, user_id, updated_at) "
-         "SELECT syncml_device_key(u.tenant_id, d), u.tenant_id, d, '7', u.user_id, now() - CASE d WHEN 'old' "
-         "THEN interval '25 hours' ELSE interval '23 hours' END FROM (SELECT * FROM users ORDER BY user_id LIMIT 1) u, "
-         "unnest(ARRAY['old', 'young']) d");
+         "INSERT INTO session_routes (device_key, tenant_id, device_uri, client_address, user_id, updated_at, "
+         "stale_at) SELECT syncml_device_key(u.tenant_id, d), u.tenant_id, d, '192.0.2.1', u.user_id, now() - CASE d "
+         "WHEN 'old' THEN interval '49 hours' ELSE interval '47 hours' END, now() FROM (SELECT * FROM users ORDER BY "
+         "user_id LIMIT 1) u, unnest(ARRAY['old', 'young']) d");
     auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
     EXPECT_EQ(report.session_routes, 1u);
     EXPECT_EQ(value_of(*db_, "SELECT string_agg(device_uri, ',') FROM session_routes"), "young");

@@ -98,7 +98,7 @@ struct message_report {
     sync_response response;
     engine_metrics::message_result result = engine_metrics::message_result::ok;
     bool session_done = false;
-    bool session_started = false;  // this message started the session (or started it over)
+    bool session_moved = false;  // this message started the session (or started it over) or moved it to its address
     session_state state;
     std::string device;
 };
@@ -314,10 +314,11 @@ struct sync_service::impl {
         rec->device = device;
         rec->finished = outcome.session_done;
         rec->credentials_verified = verified != 0;
+        const bool moved = starting || (verified != 0 && rec->client_address != request.remote_addr);
         rec->client_address = request.remote_addr;
         store.save_session(tenant.id, *rec);
         report.session_done = outcome.session_done;
-        report.session_started = starting;
+        report.session_moved = moved;
         report.state = std::move(state);
         report.device = in.header.source.loc_uri;
         return true;
@@ -346,9 +347,9 @@ struct sync_service::impl {
         auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
             return run(store, tenant, request, in, acct, check, at_cap, route_user, report);
         });
-        if (outcome == persistence::transaction_outcome::committed && report.session_started && verified != 0 &&
+        if (outcome == persistence::transaction_outcome::committed && report.session_moved && verified != 0 &&
             report.state.user_id == verified && !report.session_done) {
-            route_distributed_session(db, tenant, in, verified);
+            route_distributed_session(db, tenant, request, in, verified);
         }
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
@@ -356,7 +357,7 @@ struct sync_service::impl {
             report.result = engine_metrics::message_result::unavailable;
             report.response = retry_later(http_error(503), std::chrono::seconds(5));
         } else {
-            settle(throttle, tenant, in, request, report, check, acct ? acct->user_id : 0);
+            settle(throttle, tenant, in, request, report, check, acct ? acct->user_id : 0, verified != 0);
         }
         finish(report, tenant.name, start);
         return std::move(report.response);
@@ -376,17 +377,18 @@ struct sync_service::impl {
                                         const sync_request& request, const message& in) {
         if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
         if (parse_session_token(query_token(request.url), token_secret(db))) return 0;
-        return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, in.header.session_id);
+        return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, request.remote_addr);
     }
 
-    // After a message with valid credentials that started a session that goes on, its route (written outside the
-    // message's transaction, which stays on the user's shard; the session's user never changes after). Failing to write
-    // it costs the phone a challenge for a message without token or credentials later, not this message's reply.
-    void route_distributed_session(persistence::database& db, const persistence::tenant_info& tenant, const message& in,
-                                   std::int64_t user) {
+    // After a message with valid credentials that started a session that goes on or moved it to its address, the
+    // route from there (written outside the message's transaction, which stays on the user's shard; the session's
+    // user never changes after). Failing to write it costs the phone a challenge for a message without token or
+    // credentials later, not this message's reply.
+    void route_distributed_session(persistence::database& db, const persistence::tenant_info& tenant,
+                                   const sync_request& request, const message& in, std::int64_t user) {
         if (!routes_sessions(tenant)) return;
         try {
-            persistence::record_session_route(db, tenant.id, in.header.source.loc_uri, in.header.session_id, user);
+            persistence::record_session_route(db, tenant.id, in.header.source.loc_uri, request.remote_addr, user);
         } catch (const persistence::db_error& error) {
             persistence::log_event(spdlog::level::warn, "sync: session route not written", {{"error", error.what()}});
         }
@@ -406,7 +408,7 @@ struct sync_service::impl {
     // What the outcome means for the auth throttle.
     static void settle(persistence::auth_throttle& throttle, const persistence::tenant_info& tenant, const message& in,
                        const sync_request& request, message_report& report, const persistence::credential_check& check,
-                       std::int64_t cred_user) {
+                       std::int64_t cred_user, bool cred_verified) {
         if (!in.header.cred) return;
         // The session the message went on in is of the user its Cred names (basic or md5, which the engine checks):
         // else the Cred was someone else's, whatever the session made of it.
@@ -431,8 +433,10 @@ struct sync_service::impl {
                                        {{"tenant", tenant.name}, {"user", user}, {"device", device}});
                 throttle.record_failure(tenant.id, user, device, address);
             }
-        } else if (own_session && report.result == engine_metrics::message_result::ok && report.state.authenticated &&
-                   check.failures_on_record) {
+        } else if (own_session && cred_verified && report.result == engine_metrics::message_result::ok &&
+                   report.state.authenticated && check.failures_on_record) {
+            // Only a Cred that verified clears the failures: a wrong one in one's own session counts as nothing (an
+            // md5 digest over an old nonce looks the same) and must not wipe guesses made elsewhere either.
             throttle.reset(tenant.id, user, device, address);
         }
     }

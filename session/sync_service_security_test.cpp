@@ -129,6 +129,32 @@ TEST_F(session_security_test, wrong_credentials_of_another_user_in_a_continued_s
     }
 }
 
+// A wrong password in one's own continued session counts as nothing (an md5 phone's digest over an old nonce looks
+// the same), and it must not clear the failures on record either: else guesses elsewhere could be wiped after each.
+TEST_F(session_security_test, a_wrong_password_in_ones_own_continued_session_does_not_clear_failed_logins) {
+    sync_service service;
+    auto reply = decoded(post(service, alert_message("IMEI:own"), url()));
+    ASSERT_EQ(status_codes(reply, "SyncHdr")[0], "212");
+    ASSERT_TRUE(reply.header.resp_uri);
+    auto path = reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
+    auto wrong = alert_message("IMEI:elsewhere");
+    wrong.header.cred->data = base64_encode("u1:guess");
+    post(service, wrong, url());
+    const auto failures_of_u1 = [&] {
+        return count(
+            "SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE scope = 'user' AND subject = 'u1' AND "
+            "tenant_id = (SELECT tenant_id FROM tenants WHERE name = '" +
+            tenant_ + "')");
+    };
+    ASSERT_EQ(failures_of_u1(), 1);
+    auto m = sync_message("IMEI:own", 2);
+    m.header.msg_id = "2";
+    m.header.cred = alert_message("IMEI:own").header.cred;
+    m.header.cred->data = base64_encode("u1:another-guess");
+    post(service, m, path);
+    EXPECT_GE(failures_of_u1(), 1);
+}
+
 TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_separate) {
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     sync_service service;

@@ -289,7 +289,7 @@ for suite in $suites; do
         [ "$suite" = fault_injection ] && [ -n "$faults" ] && export SYNCML_FAULT_CASES=$faults
         # Of the hostile input, the session hijack cases: how sessions are found without a token differs here.
         [ "$suite" = hostile_input ] && export HOSTILE_CASES="hijack-read hijack-inject hijack-wipe hijack-kill
-            address-binding token-binding other-user password-change"
+            address-binding token-binding other-user other-user-elsewhere password-change"
         SYNCML_TEST_DATABASE_URL=$url SYNCML_TEST_WORK_DIR=$work/$suite bash "$here/$suite.sh" > "$log" 2>&1
     fi
     status=$?  # of the suite: nothing may run between it and here

@@ -156,6 +156,25 @@ def other_user(ctx):
               done.final and all(c == "200" for c in done.codes("Map")), done.describe())
 
 
+def other_user_elsewhere(ctx):
+    """Another user starts a session of the phone's device id and SessionID from elsewhere with valid credentials of
+    his own: the phone, ignoring RespURI, still goes on from its own address (on a distributed database the session
+    route of the phone's address must stay the phone's)."""
+    name = "another user from elsewhere"
+    p = phone(ctx, "IMEI:HIJACK-ROUTE", use_resp_uri=False)
+    if not started(ctx, name, p):
+        return
+    bob = phone(ctx, "IMEI:HIJACK-ROUTE", user="bob", password="pw2", source_ip=ATTACKER_IP)
+    first = bob.start(201, session_id=p.session_id)
+    ctx.check(name + ": bob's MsgID 1 on the same device and SessionID from elsewhere authenticates",
+              first.header_status() in ("200", "212"), first.describe())
+    problem = p.continue_sync([("r1", sc.vcard("Route Kept", "HOSTILE-ROUTE"))])
+    ctx.check(name + ": the phone, without token or Cred, completes from its own address", problem is None,
+              problem or "")
+    ctx.check(name + ": its contact is alice's", live_items(ctx, like="HOSTILE-ROUTE") == 1 and
+              live_items(ctx, user="bob", like="HOSTILE-ROUTE") == 0, "")
+
+
 def password_change(ctx):
     name = "password change"
     p = phone(ctx, "IMEI:HIJACK-PW", user="dora", use_resp_uri=False)
@@ -182,5 +201,6 @@ CASES = [
     ("address-binding", address_binding),
     ("token-binding", token_binding),
     ("other-user", other_user),
+    ("other-user-elsewhere", other_user_elsewhere),
     ("password-change", password_change),
 ]
