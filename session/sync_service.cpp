@@ -371,7 +371,7 @@ struct sync_service::impl {
     }
 
     // On a distributed schema a message without valid token or credentials that may continue a session by its
-    // address names no user: the route of its device and SessionID names the user whose shard the session is on
+    // address names no user: the route of its device and address names the user whose shard the session is on
     // (persistence/session_routes.hpp); 0 when there is none or nothing to look for.
     std::int64_t distributed_route_user(persistence::database& db, const persistence::tenant_info& tenant,
                                         const sync_request& request, const message& in) {
