@@ -62,8 +62,7 @@ else
     fail "distribution: $distributed tables in pg_dist_partition, $reference reference, $colocated colocation groups"
 fi
 "$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
-# A later migration's new table on a schema distributed already: 0024 once more, as an upgrade from 0023 applies it
-# (its key to the reference table tenants makes it a Citus local table first).
+# A later migration's new table on a schema distributed already: 0024 once more, as an upgrade from 0023 applies it.
 psql "$db" -q -c "DROP TABLE session_routes" -c "DELETE FROM schema_migrations WHERE version = 24"
 "$server" migrate > "$work/migrate-24.log" 2>&1 || fail "migrate of 0024 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
 routes=$(psql "$db" -Atc "SELECT p.partmethod || (p.colocationid = u.colocationid) FROM pg_dist_partition p,
