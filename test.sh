@@ -3,7 +3,8 @@
 # runs the static checks, the unit tests (ctest), the integration and interop tests against a PostgreSQL 15
 # cluster started here, and the fuzz targets for a bounded time. Prints "N passed, N failed" at the end.
 # Environment: SYNCML_FUZZ_SECONDS (default 20 per target), SYNCML_TEST_FILTER (regex on integration script names),
-# SYNCML_TEST_BUILD_DIR (default build/test).
+# SYNCML_TEST_BUILD_DIR (default build/test), SYNCML_TEST_JOBS (integration scripts and the fuzz job at a time,
+# default 2).
 set -uo pipefail
 root=$(cd "$(dirname "$0")" && pwd)
 build=${SYNCML_TEST_BUILD_DIR:-$root/build/test}
@@ -18,8 +19,8 @@ passed=0
 failed=0
 failures=()
 started=$SECONDS
-record() {  # record NAME STATUS: with the seconds since the previous record, to keep an eye on the 45-minute budget
-    local took="($((SECONDS - started)) s)"
+record() {  # record NAME STATUS [SECONDS]: with the seconds it took (default: since the previous record), to keep an
+    local took="(${3:-$((SECONDS - started))} s)"  # eye on the 45-minute budget
     started=$SECONDS
     if [ "$2" -eq 0 ]; then
         passed=$((passed + 1)); echo "PASS $1 $took"
@@ -42,7 +43,8 @@ done
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$root/build" "$work"
-pg_port=$((55000 + RANDOM % 900))
+# Below the kernel's ephemeral ports (32768-60999), which the scripts' free ports come from while both lanes run.
+pg_port=$((25000 + RANDOM % 900))
 pg_dir="$work/pg"
 cleanup() { bash "$root/tests/pg-cluster.sh" stop "$pg_dir"; }
 trap cleanup EXIT
@@ -67,37 +69,84 @@ grep -oE "\[  PASSED  \] [0-9]+ test" "$work/ctest.log" | awk '{n += $4} END {pr
 [ $status -ne 0 ] && tail -200 "$work/ctest.log"
 record "unit tests (ctest)" $status
 
-echo "== integration tests"
+echo "== integration tests and fuzz targets (${fuzz_seconds}s each), two jobs at a time"
+# Each integration script has its own database, ports and work directory, and waits on clients and servers about
+# half of its time: two at a time took 355 s for interop-matrix and matching_scenarios against 539 s one after the
+# other. The fuzz build and runs are one more job. The longest start first so that the two lanes end together.
+# Every job writes "STATUS SECONDS LABEL" lines to $work/NAME.result and its output to $work/NAME*.log.
+run_integration() {  # run_integration SCRIPT
+    local script=$1 name status begin=$SECONDS
+    name=$(basename "$script" .sh)
+    mkdir -p "$work/$name"
+    # The interop clients build a small preload library in their cache; a cache per script keeps two from
+    # writing the same file at once.
+    SYNCML_TEST_DATABASE_URL=$(bash "$root/tests/pg-cluster.sh" createdb "$pg_dir" "$pg_port" "it_${name//-/_}") \
+        INTEROP_CACHE="$work/$name/interop-cache" SYNCML_TEST_WORK_DIR="$work/$name" \
+        bash "$script" >"$work/$name.log" 2>&1
+    status=$?
+    echo "$status $((SECONDS - begin)) integration $name" >"$work/$name.result"
+    echo "-- $name done ($((SECONDS - begin)) s)"
+}
+run_fuzz() {  # the clang build of the fuzz targets, then each tests/fuzz script for $fuzz_seconds per target
+    local status begin=$SECONDS script name
+    CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz_build" -DCMAKE_BUILD_TYPE=Debug -DSYNCML_FUZZ=ON -DSYNCML_WERROR=OFF \
+        -DSYNCML_TESTS=OFF >"$work/fuzz.log" 2>&1 &&
+        cmake --build "$fuzz_build" --target fuzz_targets -j"$jobs" >>"$work/fuzz.log" 2>&1
+    status=$?
+    echo "$status $((SECONDS - begin)) fuzz build" >"$work/fuzz.result"
+    [ $status -ne 0 ] && return
+    for script in "$root"/tests/fuzz/*.sh; do
+        name=$(basename "$script" .sh)
+        begin=$SECONDS
+        bash "$script" "$fuzz_build" "$fuzz_seconds" >"$work/fuzz-$name.log" 2>&1
+        echo "$? $((SECONDS - begin)) fuzz $name" >>"$work/fuzz.result"
+    done
+    echo "-- fuzz done"
+}
+run_job() {  # run_job NAME: "fuzz" or a script of tests/integration
+    if [ "$1" = fuzz ]; then run_fuzz; else run_integration "$root/tests/integration/$1.sh"; fi
+}
+export -f run_integration run_fuzz run_job
+export root work pg_dir pg_port fuzz_build fuzz_seconds jobs
+jobs_began=$SECONDS
+first_ones="citus fuzz interop-matrix matching_scenarios client_scenarios fault_injection hostile_input"
+all_jobs=()
+for name in $first_ones; do
+    if [ "$name" = fuzz ]; then
+        ls "$root"/tests/fuzz/*.sh >/dev/null 2>&1 && all_jobs+=(fuzz)
+    elif [ -e "$root/tests/integration/$name.sh" ]; then
+        all_jobs+=("$name")
+    fi
+done
 for script in "$root"/tests/integration/*.sh; do
     [ -e "$script" ] || continue
     name=$(basename "$script" .sh)
-    if [ -n "${SYNCML_TEST_FILTER:-}" ] && ! [[ $name =~ $SYNCML_TEST_FILTER ]]; then continue; fi
-    SYNCML_TEST_DATABASE_URL=$(bash "$root/tests/pg-cluster.sh" createdb "$pg_dir" "$pg_port" "it_${name//-/_}")
-    mkdir -p "$work/$name"
-    echo "-- $name"
-    SYNCML_TEST_WORK_DIR="$work/$name" bash "$script" >"$work/$name.log" 2>&1
-    status=$?
-    [ $status -ne 0 ] && tail -80 "$work/$name.log"
-    record "integration $name" $status
+    [[ " $first_ones " == *" $name "* ]] || all_jobs+=("$name")
 done
-
-echo "== fuzz targets (${fuzz_seconds}s each)"
-if ls "$root"/tests/fuzz/*.sh >/dev/null 2>&1; then
-    CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz_build" -DCMAKE_BUILD_TYPE=Debug -DSYNCML_FUZZ=ON -DSYNCML_WERROR=OFF \
-        -DSYNCML_TESTS=OFF >/dev/null && cmake --build "$fuzz_build" --target fuzz_targets -j"$jobs" >"$work/fuzz-build.log" 2>&1
-    status=$?
-    [ $status -ne 0 ] && tail -60 "$work/fuzz-build.log"
-    record "fuzz build" $status
-    if [ $status -eq 0 ]; then
-        for script in "$root"/tests/fuzz/*.sh; do
-            name=$(basename "$script" .sh)
-            bash "$script" "$fuzz_build" "$fuzz_seconds" >"$work/$name.log" 2>&1
-            status=$?
-            [ $status -ne 0 ] && tail -60 "$work/$name.log"
-            record "fuzz $name" $status
-        done
+selected=()
+for name in "${all_jobs[@]}"; do
+    if [ "$name" != fuzz ] && [ -n "${SYNCML_TEST_FILTER:-}" ] && ! [[ $name =~ $SYNCML_TEST_FILTER ]]; then continue; fi
+    selected+=("$name")
+done
+printf '%s\0' "${selected[@]}" | xargs -0 -n 1 -P "${SYNCML_TEST_JOBS:-2}" bash -c 'run_job "$1"' _
+for name in "${selected[@]}"; do
+    if [ ! -s "$work/$name.result" ]; then
+        record "$name (no result)" 1 "?"
+        continue
     fi
-fi
+    while read -r status took label; do
+        if [ "$status" -ne 0 ]; then
+            echo "-- $label:"
+            case $label in
+            "fuzz build") tail -60 "$work/fuzz.log" ;;
+            fuzz\ *) tail -60 "$work/fuzz-${label#fuzz }.log" ;;
+            *) tail -80 "$work/$name.log" ;;
+            esac
+        fi
+        record "$label" "$status" "$took"
+    done <"$work/$name.result"
+done
+echo "integration tests and fuzz targets took $((SECONDS - jobs_began)) s"
 
 echo
 [ $failed -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"

@@ -6,7 +6,7 @@ what=${1:-test}
 
 build_packages=(cmake g++ make pkg-config libboost-dev libssl-dev libpqxx-dev libpq-dev libspdlog-dev libfmt-dev
     prometheus-cpp-dev libexpat1-dev zlib1g-dev libical-dev postgresql-15 postgresql-client-15 ca-certificates)
-test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev clang-format libwbxml2-dev
+test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev lld clang-format libwbxml2-dev
     libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
     postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev)

@@ -7,11 +7,28 @@ endif()
 # Lets clang-tidy and clangd parse coroutine code (STYLE.md, async rules).
 target_compile_definitions(syncml_options INTERFACE BOOST_ASIO_HAS_CO_AWAIT=1 BOOST_ASIO_NO_DEPRECATED=1)
 target_include_directories(syncml_options INTERFACE ${PROJECT_SOURCE_DIR})
+# lld links the big ASan test binaries in ~3 s where GNU ld takes ~10 s; used when the compiler can.
+include(CheckLinkerFlag)
+check_linker_flag(CXX "-fuse-ld=lld" SYNCML_HAS_LLD)
+if(SYNCML_HAS_LLD)
+    target_link_options(syncml_options INTERFACE -fuse-ld=lld)
+endif()
 if(SYNCML_SANITIZE)
     target_compile_options(syncml_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
                                                     -fno-sanitize-recover=undefined)
     target_link_options(syncml_options INTERFACE -fsanitize=address,undefined)
 endif()
+
+# Precompiled headers (SYNCML_PCH): the standard headers nearly every file includes cost ~2 s per translation unit
+# under ASan with debug info, ~1.5 s of which a precompiled header saves, against ~7 s once per target.
+# <utility> first: g++ 12 needs it before Asio. Files still include what they use.
+set(SYNCML_PCH_HEADERS <utility> <string> <string_view> <vector> <optional> <algorithm> <map> <memory> <chrono>
+    <functional> <cstdint> <stdexcept> <array>)
+function(syncml_precompile_headers target)
+    if(SYNCML_PCH)
+        target_precompile_headers(${target} PRIVATE ${SYNCML_PCH_HEADERS} ${ARGN})
+    endif()
+endfunction()
 
 # syncml_module_tests(NAME LIB): one gtest binary per module from the *_test.cpp files beside the code.
 function(syncml_module_tests name lib)
@@ -23,6 +40,7 @@ function(syncml_module_tests name lib)
         return()
     endif()
     add_executable(${name} ${test_sources})
+    syncml_precompile_headers(${name} <gtest/gtest.h>)
     target_link_libraries(${name} PRIVATE ${lib} syncml_options GTest::gtest GTest::gtest_main ${ARGN})
     target_compile_definitions(${name} PRIVATE SYNCML_CORPUS_DIR="${PROJECT_SOURCE_DIR}/../shared/corpus"
                                                SYNCML_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
@@ -52,6 +70,7 @@ function(syncml_module_library name)
     syncml_module_sources(sources)
     if(sources)
         add_library(${name} STATIC ${sources})
+        syncml_precompile_headers(${name})
         set(scope PUBLIC)
     else()
         add_library(${name} INTERFACE)

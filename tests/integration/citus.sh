@@ -25,7 +25,7 @@ rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
 cluster=$work/cluster
-port=${SYNCML_TEST_CITUS_PORT:-$((56000 + RANDOM % 900))}
+port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+21; below the ephemeral ports of free_port()
 suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api hostile_input}
 failures=0
 pass() { echo "PASS: $*"; }
