@@ -74,10 +74,12 @@ BEGIN
             EXECUTE statement;
         END LOOP;
     END IF;
-    -- The start and the end of every message run on the node of the message's owner, in one round trip.
+    -- The start and the end of every message and the opening of a device store run on the node of the message's
+    -- owner, in one round trip.
     FOR fn IN SELECT p.oid::regprocedure AS signature FROM pg_proc p
               WHERE p.pronamespace = current_schema()::regnamespace
-                AND p.proname IN ('syncml_open_session', 'syncml_save_session') AND 'p_owner' = ANY (p.proargnames)
+                AND p.proname IN ('syncml_open_session', 'syncml_save_session', 'syncml_open_device_store')
+                AND 'p_owner' = ANY (p.proargnames)
                 AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_object o WHERE o.classid = 'pg_proc'::regclass
                                 AND o.objid = p.oid AND o.distribution_argument_index IS NOT NULL) LOOP
         PERFORM create_distributed_function(fn.signature, 'p_owner', colocate_with => 'users',

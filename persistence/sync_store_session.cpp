@@ -37,7 +37,7 @@ session_record session_of(const pqxx::row& row) {
     return s;
 }
 
-// The columns of sql::device_store_of_kind and sql::open_device_store.
+// The columns of sql::open_device_store.
 device_store_record device_store_of(const pqxx::row& row) {
     device_store_record ds{
         row[0].as<int64_t>(), row[1].as<int64_t>(), row[2].as<std::string>(), row[3].as<std::string>(),
@@ -130,23 +130,23 @@ std::optional<session_record> pg_session_store::lock_pointed_session(int64_t ten
     return first_session(exec_sql(tx_, sql::lock_pointed_session, tenant, device_uri, pointer, owner_));
 }
 
-device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device,
-                                                           const std::string& kind, const std::string& remote_uri) {
-    bind_owner(user);
-    auto rows = exec_sql(tx_, sql::device_store_of_kind, tenant, user, device, kind, remote_uri);
-    // Another device of the user created the datastore meanwhile: the calls below see it.
-    if (rows.empty()) return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
-    return device_store_of(rows[0]);
-}
-
-device_store_record pg_session_store::open_device_store(int64_t tenant, const store_opening& o) {
-    if (o.session_id.empty()) return device_store_of_kind(tenant, o.user, o.device, o.kind, o.remote_uri);
+std::optional<device_store_record> pg_session_store::open_in_one_call(int64_t tenant, const store_opening& o) {
     bind_owner(o.user);
     auto rows = exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, o.kind, o.remote_uri, o.device_uri,
                          o.resume_prefix, o.session_id);
-    // As in device_store_of_kind.
-    if (rows.empty()) return sync_store::open_device_store(tenant, o);
+    if (rows.empty()) return std::nullopt;
     return device_store_of(rows[0]);
+}
+
+device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device,
+                                                           const std::string& kind, const std::string& remote_uri) {
+    if (auto ds = open_in_one_call(tenant, store_opening{user, device, kind, remote_uri, {}, {}, {}})) return *ds;
+    return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
+}
+
+device_store_record pg_session_store::open_device_store(int64_t tenant, const store_opening& o) {
+    if (auto ds = open_in_one_call(tenant, o)) return *ds;
+    return sync_store::open_device_store(tenant, o);
 }
 
 void pg_session_store::lock_device(int64_t tenant, const std::string& device_uri) {

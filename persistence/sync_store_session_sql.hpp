@@ -66,29 +66,11 @@ inline constexpr const char* open_message_session =
     "SELECT * FROM syncml_open_session($12::bigint, $1, $2, $3, NULLIF($4::bigint, 0), $5, $6::bigint, $7, $8::float8, "
     "$9::float8, $10::integer, $11::integer)";
 
-// The user's datastore of a kind (created on first use: name = kind) and the device's view of it, in one statement.
-// No row when another transaction created the datastore after this statement's snapshot was taken (the caller
-// then looks again with a new one).
-#define SYNCML_DEVICE_STORE_OF_KIND                                                                           \
-    "WITH found AS (SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $4 " \
-    "ORDER BY datastore_id LIMIT 1), "                                                                        \
-    "created AS (INSERT INTO datastores (tenant_id, user_id, name, kind) SELECT $1, $2, $4, $4 "              \
-    "WHERE NOT EXISTS (SELECT 1 FROM found) ON CONFLICT DO NOTHING RETURNING datastore_id), "                 \
-    "ds AS (INSERT INTO device_stores (tenant_id, user_id, device_id, datastore_id, remote_uri) "             \
-    "SELECT $1, $2, $3, datastore_id, $5 FROM (SELECT datastore_id FROM found UNION ALL SELECT datastore_id " \
-    "FROM created) AS d ON CONFLICT (tenant_id, user_id, device_id, datastore_id, remote_uri) DO UPDATE SET " \
-    "remote_uri = "                                                                                           \
-    "EXCLUDED.remote_uri RETURNING device_store_id, datastore_id, coalesce(client_last_anchor, '') AS c, "    \
-    "coalesce(server_last_anchor, '') AS s, last_modseq_seen, needs_slow_sync, sync_filter, "                 \
-    "coalesce(previous_client_anchor, '') AS pc, previous_modseq_seen) "
-// The device store row with the sync window in effect for device $3 (see sql::window_of_device).
-#define SYNCML_DEVICE_STORE_WITH_WINDOW                                                                             \
-    "SELECT ds.*, coalesce(d.window_past_days, t.window_past_days), coalesce(d.window_future_days, "                \
-    "t.window_future_days), coalesce(d.window_max_items, t.window_max_items), coalesce(d.window_max_photo_bytes, "  \
-    "t.window_max_photo_bytes) FROM ds JOIN devices d ON d.tenant_id = $1 AND d.user_id = $2 AND d.device_id = $3 " \
-    "JOIN tenants t ON "                                                                                            \
-    "t.tenant_id = $1"
-inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND SYNCML_DEVICE_STORE_WITH_WINDOW;
+// The user's datastore of a kind, the device's view of it and, with a session ($8 not empty), the resume pointer of
+// the row named $7 || device store id, in one round trip (migrations/0025_open_device_store_function.sql; $2: the
+// owner). No row: the datastore's name is taken (the caller takes the long way).
+inline constexpr const char* open_device_store =
+    "SELECT * FROM syncml_open_device_store($2::bigint, $1, $3::bigint, $4, $5, $6, $7, $8)";
 
 // The resume pointer of a device store (see sync_store::set_resume_pointer), created or moved to another session; it
 // expires with the session it names.
@@ -98,12 +80,6 @@ inline constexpr const char* device_store_of_kind = SYNCML_DEVICE_STORE_OF_KIND 
     "EXCLUDED.syncml_session_id, expires_at = EXCLUDED.expires_at"
 inline constexpr const char* set_resume_pointer =
     SYNCML_SET_RESUME_POINTER("VALUES ($1, $5, $2, $3, $4, now() + interval '30 minutes')");
-
-// device_store_of_kind and set_resume_pointer of the row named $7 || device store id in one statement.
-inline constexpr const char* open_device_store =
-    SYNCML_DEVICE_STORE_OF_KIND ", p AS (" SYNCML_SET_RESUME_POINTER(
-        "SELECT $1, $2, $6, $7 || device_store_id, $8, now() + interval '30 minutes' FROM ds") ") "
-                                SYNCML_DEVICE_STORE_WITH_WINDOW;
 
 // The live session a live resume pointer `p` names, both locked.
 inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS("$4")
@@ -115,7 +91,6 @@ inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS("$4")
 inline constexpr const char* token_secret = "SELECT value FROM server_secrets WHERE name = 'resp_uri_token'";
 
 #undef SYNCML_SET_RESUME_POINTER
-#undef SYNCML_DEVICE_STORE_OF_KIND
 #undef SYNCML_SESSION_DEVICE_JOIN
 #undef SYNCML_SESSION_COLUMNS
 

@@ -44,6 +44,9 @@ class pg_session_store : public sync_store {
     pqxx::work& tx_;
 
   private:
+    // sql::open_device_store; nothing when the datastore's name is taken by another kind.
+    std::optional<device_store_record> open_in_one_call(std::int64_t tenant, const store_opening& o);
+
     std::int64_t owner_ = 0;
 };
 

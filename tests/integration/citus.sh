@@ -62,13 +62,22 @@ else
     fail "distribution: $distributed tables in pg_dist_partition, $reference reference, $colocated colocation groups"
 fi
 "$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
-# A later migration's new table on a schema distributed already: 0024 once more, as an upgrade from 0023 applies it.
-psql "$db" -q -c "DROP TABLE session_routes" -c "DELETE FROM schema_migrations WHERE version = 24"
-"$server" migrate > "$work/migrate-24.log" 2>&1 || fail "migrate of 0024 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
+# Later migrations' new table and function on a schema distributed already: 0024 and 0025 once more, as an upgrade
+# from 0023 applies them.
+psql "$db" -q -c "DROP TABLE session_routes" -c "DROP FUNCTION syncml_open_device_store" \
+    -c "DELETE FROM schema_migrations WHERE version IN (24, 25)"
+"$server" migrate > "$work/migrate-24.log" 2>&1 ||
+    fail "migrate of 0024-0025 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
 routes=$(psql "$db" -Atc "SELECT p.partmethod || (p.colocationid = u.colocationid) FROM pg_dist_partition p,
     pg_dist_partition u WHERE p.logicalrelid = 'session_routes'::regclass AND u.logicalrelid = 'users'::regclass")
+delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname) FROM pg_dist_object o
+    JOIN pg_proc p ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
+    WHERE o.distribution_argument_index IS NOT NULL AND o.force_delegation")
+[ "$delegated" = "syncml_open_device_store syncml_open_session syncml_save_session" ] &&
+    pass "the hot-path functions are delegated to the owner's node, a function of a later migration too" ||
+    fail "delegated functions after migrating 23 -> 25: '$delegated'"
 [ "$routes" = htrue ] && pass "a table a later migration adds is distributed in the users' colocation group" ||
-    fail "session_routes after migrating 23 -> 24 on a distributed schema: '${routes}' (want distributed, colocated)"
+    fail "session_routes after migrating 23 -> 25 on a distributed schema: '${routes}' (want distributed, colocated)"
 # Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
 psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"
 "$server" admin tenant add dist > /dev/null
