@@ -43,7 +43,9 @@ class pg_sync_store final : public pg_session_store {
             exec_sql0(tx_, sql::create_datastore, tenant, user, kind);
             rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
         }
-        return rows.at(0)[0].as<int64_t>();
+        // Only a datastore of another kind under this kind's name (an edit outside the server) stops the creation.
+        if (rows.empty()) throw db_error("no datastore of kind " + kind + ": its name is taken by another kind", false);
+        return rows[0][0].as<int64_t>();
     }
     device_store_record device_store(int64_t tenant, int64_t device, int64_t datastore,
                                      const std::string& remote_uri) override {

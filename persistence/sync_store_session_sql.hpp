@@ -67,19 +67,20 @@ inline constexpr const char* open_message_session =
     "$9::float8, $10::integer, $11::integer)";
 
 // The user's datastore of a kind, the device's view of it and, with a session ($8 not empty), the resume pointer of
-// the row named $7 || device store id, in one round trip (migrations/0025_open_device_store_function.sql; $2: the
-// owner). No row: the datastore's name is taken (the caller takes the long way).
+// the row named $7 || device store id, in one round trip (migrations/0025_open_device_store_function.sql, 0026; $2: the
+// owner). No row: the datastore's name is taken by another kind (the caller's long way reports it).
 inline constexpr const char* open_device_store =
     "SELECT * FROM syncml_open_device_store($2::bigint, $1, $3::bigint, $4, $5, $6, $7, $8)";
 
-// The resume pointer of a device store (see sync_store::set_resume_pointer), created or moved to another session; it
-// expires with the session it names.
+// The resume pointer of a device store (see sync_store::set_resume_pointer), created or moved to another session. It
+// lasts as long as any session may (30 minutes past the last message, up to session_max_age of at most 24 hours,
+// migrations/0026_resume_pointer_lifetime.sql); the session's row says whether it can still be continued.
 #define SYNCML_SET_RESUME_POINTER(values)                                                                          \
     "INSERT INTO resume_pointers (tenant_id, user_id, device_uri, pointer, syncml_session_id, expires_at) " values \
     " ON CONFLICT (tenant_id, user_id, device_uri, pointer) DO UPDATE SET syncml_session_id = "                    \
     "EXCLUDED.syncml_session_id, expires_at = EXCLUDED.expires_at"
 inline constexpr const char* set_resume_pointer =
-    SYNCML_SET_RESUME_POINTER("VALUES ($1, $5, $2, $3, $4, now() + interval '30 minutes')");
+    SYNCML_SET_RESUME_POINTER("VALUES ($1, $5, $2, $3, $4, now() + interval '24 hours 30 minutes')");
 
 // The live session a live resume pointer `p` names, both locked.
 inline constexpr const char* lock_pointed_session = SYNCML_SESSION_COLUMNS("$4")

@@ -497,9 +497,55 @@ TEST_F(sync_store_session_test, a_resume_pointer_names_the_session_it_was_last_s
         s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
         EXPECT_EQ(s.lock_pointed_session(tenant_, "phone", "resume:1")->session_id, "S1");
     });
-    EXPECT_EQ(sql_value("SELECT round(extract(epoch FROM expires_at - now()) / 60) FROM resume_pointers WHERE "
-                        "pointer = 'resume:1'"),
-              "30");
+}
+
+// A session that its messages kept alive for longer than half an hour (a long slow sync), then was cut off, can still
+// be resumed: the pointer set by its Alert lasts as long as the session does, by either way of setting it.
+TEST_F(sync_store_session_test, a_resume_pointer_outlives_a_long_session) {
+    std::string opened_pointer;
+    tx([&](sync_store& s) {
+        auto rec = s.open_session(tenant_, "phone", "S1");
+        rec.user_id = user_;
+        rec.state = "state-of-S1";
+        rec.last_msg_id = "1";
+        s.save_session(tenant_, rec);
+        s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
+        auto ds = s.open_device_store(
+            tenant_, {user_, s.device(tenant_, user_, "phone").id, "contacts", "./contacts", "phone", "resume:", "S1"});
+        opened_pointer = "resume:" + std::to_string(ds.id);
+    });
+    // 45 minutes later: the Alert was then, the session's last message just now (its row renewed).
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec("UPDATE resume_pointers SET expires_at = expires_at - interval '45 minutes'");
+        t.exec("UPDATE sessions SET created_at = created_at - interval '45 minutes'");
+    });
+    tx([&](sync_store& s) {
+        for (const auto& pointer : {std::string("resume:1"), opened_pointer}) {
+            auto pointed = s.lock_pointed_session(tenant_, "phone", pointer);
+            ASSERT_TRUE(pointed) << pointer;
+            EXPECT_EQ(pointed->state, "state-of-S1");
+        }
+    });
+}
+
+// A datastore of another kind under the name a kind's datastore would get (an edit outside the server) stops its
+// creation: the message's transaction fails as a database error (a 503 and a log line), nothing is written.
+TEST_F(sync_store_session_test, a_kind_whose_name_another_kind_took_fails_as_a_database_error) {
+    std::int64_t device = 0;
+    tx([&](sync_store& s) { device = s.device(tenant_, user_, "phone").id; });
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec_params0("DELETE FROM datastores WHERE tenant_id = $1", tenant_);
+        t.exec_params0(
+            "INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, 'contacts', 'calendar')", tenant_,
+            user_);
+    });
+    EXPECT_FALSE(run_sync_transaction(*db_, user_, [&](sync_store& s) {
+        s.open_device_store(tenant_, {user_, device, "contacts", "./contacts", "phone", "resume:", "S1"});
+    }));
+    EXPECT_FALSE(run_sync_transaction(
+        *db_, user_, [&](sync_store& s) { s.device_store_of_kind(tenant_, user_, device, "contacts", "./contacts"); }));
+    EXPECT_EQ(sql_value("SELECT count(*) FROM datastores"), "1");
+    EXPECT_EQ(sql_value("SELECT count(*) FROM device_stores"), "0");
 }
 
 // Two devices of the user open the same new datastore at once: the second statement's snapshot predates the

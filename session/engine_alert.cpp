@@ -33,10 +33,8 @@ sync_anchor alert_anchor(const item& it) {
     return {};
 }
 
-// Each device store remembers the SyncML SessionID of the last session that worked on it in a session
-// row of its own, so that a resume (which comes with a new SessionID) finds the interrupted state. The
-// sessions table keeps it without a schema change, and it expires with the sessions it points to. It has
-// no user: a row without one is no running session to the busy guard.
+// Each device store remembers the SyncML SessionID of the last session that worked on it (a resume pointer), so that
+// a resume (which comes with a new SessionID) finds the interrupted state while that session's row lives.
 constexpr const char* k_resume_prefix = "resume:";
 std::string resume_pointer(std::int64_t device_store) { return k_resume_prefix + std::to_string(device_store); }
 

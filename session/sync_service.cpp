@@ -253,10 +253,10 @@ struct sync_service::impl {
     // One message in its transaction; false: roll back everything it wrote (it did not authenticate, or it only
     // gets a stored reply or a refusal).
     // at_cap: on a distributed schema, the tenant has its maximum of live sessions (a new one is refused).
+    // verified: the user whose credentials this message proved, 0 for none.
     bool run(persistence::sync_store& store, const persistence::tenant_info& tenant, const sync_request& request,
-             const message& in, const std::optional<account_info>& acct, const persistence::credential_check& check,
-             bool at_cap, std::int64_t route_user, message_report& report) {
-        const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
+             const message& in, const std::optional<account_info>& acct, std::int64_t verified,
+             const persistence::credential_check& check, bool at_cap, std::int64_t route_user, message_report& report) {
         auto rec = open_session(store, tenant, request, in, verified, route_user);
         if (!rec) {
             report = challenge(store, tenant, request, in, acct, check);
@@ -345,7 +345,7 @@ struct sync_service::impl {
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
         const std::int64_t route_user = verified == 0 ? distributed_route_user(db, tenant, request, in) : 0;
         auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
-            return run(store, tenant, request, in, acct, check, at_cap, route_user, report);
+            return run(store, tenant, request, in, acct, verified, check, at_cap, route_user, report);
         });
         if (outcome == persistence::transaction_outcome::committed && report.session_moved && verified != 0 &&
             report.state.user_id == verified && !report.session_done) {

@@ -152,6 +152,7 @@ const std::vector<config_key>& keys() {
          "always",
          false, assign(&server_config::engine, &engine_config::session_address_idle, duration_in(0, 3'600'000)),
          read(&server_config::engine, &engine_config::session_address_idle)},
+        // At most 24 h: a resume pointer lasts 24 h 30 min (migrations/0026_resume_pointer_lifetime.sql).
         {"session_max_age", "SYNCML_SESSION_MAX_AGE", "absolute lifetime of a sync session (10 min - 24 h)", false,
          assign(&server_config::engine, &engine_config::session_max_age, duration_in(600'000, 86'400'000)),
          read(&server_config::engine, &engine_config::session_max_age)},

@@ -10,7 +10,8 @@
 #      shards rebalanced onto them, the phone and a new tablet converge; without Citus, --distributed refuses;
 #   2. suites against the cluster, each on a fresh database of it: SYNCML_TEST_CITUS_SUITES (default: the interop
 #      matrix's quick cases, five matching scenarios (SYNCML_TEST_CITUS_MATCHING=all for every one), five fault-injection
-#      cases (SYNCML_TEST_CITUS_FAULTS=quick for the suite's quick mode), the admin API test, the hostile input's
+#      cases (SYNCML_TEST_CITUS_FAULTS=quick for the suite's quick mode), the admin tests (API; the CLI's show, list,
+#      session kill and bulk import; a user's export, delete and import into another user), the hostile input's
 #      session hijack cases, the DAV clients (vdirsyncer, SyncEvolution's CardDAV/CalDAV backend, a SyncML phone of
 #      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count).
 # Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
@@ -27,7 +28,8 @@ mkdir -p "$work"
 chmod 755 "$work"
 cluster=$work/cluster
 port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+21; below the ephemeral ports of free_port()
-suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api hostile_input dav_clients}
+suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api admin_inspect user_transfer
+    hostile_input dav_clients}
 failures=0
 pass() { echo "PASS: $*"; }
 fail() {
@@ -63,12 +65,12 @@ else
     fail "distribution: $distributed tables in pg_dist_partition, $reference reference, $colocated colocation groups"
 fi
 "$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
-# Later migrations' new table and function on a schema distributed already: 0024 and 0025 once more, as an upgrade
-# from 0023 applies them.
+# Later migrations' new table, new function and replaced function on a schema distributed already: 0024-0026 once
+# more, as an upgrade from 0023 applies them.
 psql "$db" -q -c "DROP TABLE session_routes" -c "DROP FUNCTION syncml_open_device_store" \
-    -c "DELETE FROM schema_migrations WHERE version IN (24, 25)"
+    -c "DELETE FROM schema_migrations WHERE version IN (24, 25, 26)"
 "$server" migrate > "$work/migrate-24.log" 2>&1 ||
-    fail "migrate of 0024-0025 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
+    fail "migrate of 0024-0026 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
 routes=$(psql "$db" -Atc "SELECT p.partmethod || (p.colocationid = u.colocationid) FROM pg_dist_partition p,
     pg_dist_partition u WHERE p.logicalrelid = 'session_routes'::regclass AND u.logicalrelid = 'users'::regclass")
 delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname) FROM pg_dist_object o
@@ -76,9 +78,9 @@ delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname
     WHERE o.distribution_argument_index IS NOT NULL AND o.force_delegation")
 [ "$delegated" = "syncml_open_device_store syncml_open_session syncml_save_session" ] &&
     pass "the hot-path functions are delegated to the owner's node, a function of a later migration too" ||
-    fail "delegated functions after migrating 23 -> 25: '$delegated'"
+    fail "delegated functions after migrating 23 -> 26: '$delegated'"
 [ "$routes" = htrue ] && pass "a table a later migration adds is distributed in the users' colocation group" ||
-    fail "session_routes after migrating 23 -> 25 on a distributed schema: '${routes}' (want distributed, colocated)"
+    fail "session_routes after migrating 23 -> 26 on a distributed schema: '${routes}' (want distributed, colocated)"
 # Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
 psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"
 "$server" admin tenant add dist > /dev/null
