@@ -268,6 +268,7 @@ void delete_tenant(database& db, std::string_view name, bool with_users) {
         // Match keys have no foreign key to cascade along (migration 0023).
         tx.exec_params0("DELETE FROM item_match_keys WHERE tenant_id = $1", rows[0][0].as<std::int64_t>());
         tx.exec_params0("DELETE FROM session_routes WHERE tenant_id = $1", rows[0][0].as<std::int64_t>());
+        tx.exec_params0("DELETE FROM session_starts WHERE tenant_id = $1", rows[0][0].as<std::int64_t>());
     });
 }
 

@@ -21,8 +21,9 @@ DECLARE
     user_tables text[] := ARRAY['users', 'devices', 'datastores', 'items', 'item_match_keys', 'device_stores',
                                 'mappings', 'sessions', 'resume_pointers', 'incoming_chunks', 'dav_names',
                                 'known_clients'];
-    -- Keyed by something else than the user (auth_failures.shard_key, session_routes.device_key), same group.
-    other_keys text[][] := ARRAY[['auth_failures', 'shard_key'], ['session_routes', 'device_key']];
+    -- Keyed by something else than the user (auth_failures.shard_key, session_routes.device_key, ...), same group.
+    other_keys text[][] := ARRAY[['auth_failures', 'shard_key'], ['session_routes', 'device_key'],
+                                 ['session_starts', 'device_key']];
     todo text[];  -- names: undistribute_table below gives a table a new oid
     fk record;
     fn record;
@@ -33,7 +34,7 @@ DECLARE
 BEGIN
     SET LOCAL citus.enable_local_reference_table_foreign_keys = off;
     SELECT coalesce(array_agg(name), '{}') INTO todo
-    FROM unnest(reference_tables || user_tables || ARRAY['auth_failures', 'session_routes']) AS name
+    FROM unnest(reference_tables || user_tables || ARRAY['auth_failures', 'session_routes', 'session_starts']) AS name
     WHERE to_regclass(name) IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = to_regclass(name)
                       AND (p.partmethod = 'h' OR p.repmodel = 't'));  -- distributed or reference table

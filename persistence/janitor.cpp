@@ -91,6 +91,7 @@ janitor_report run_janitor(database& db, const std::string& holder, const janito
                                            static_cast<double>(settings.auth_failure_age.count()));
         report.known_clients += in_batches(db, sql::delete_old_known_clients, tenant, batch);
         report.session_routes += in_batches(db, sql::delete_old_session_routes, tenant, batch);
+        report.session_routes += in_batches(db, sql::delete_old_session_starts, tenant, batch);
         report.chunks += in_batches(db, sql::delete_abandoned_chunks, tenant, batch,
                                     static_cast<double>(settings.chunk_age.count()));
         purge_tombstones(db, tenant, batch, report);

@@ -33,8 +33,9 @@ struct janitor_report {
     std::size_t sessions = 0;
     std::size_t resume_pointers = 0;
     std::size_t auth_failures = 0;
-    std::size_t known_clients = 0;   // DAV client addresses not seen for 30 days
-    std::size_t session_routes = 0;  // distributed schema: routes to sessions that cannot live anymore
+    std::size_t known_clients = 0;  // DAV client addresses not seen for 30 days
+    std::size_t session_routes =
+        0;  // distributed schema: routes and session starts of sessions that cannot live anymore
     std::size_t chunks = 0;
     std::size_t tombstones = 0;
     std::size_t audit_entries = 0;

@@ -48,12 +48,16 @@ inline constexpr const char* delete_old_known_clients =
     "AND (user_id, address) IN (SELECT user_id, address FROM known_clients WHERE tenant_id = $1 "
     "AND last_login < now() - interval '30 days' LIMIT $2)";
 
-// Session routes (distributed schema) not refreshed for two days: no session lives longer than one (their refresh
-// is skipped within the hour).
+// Session routes (distributed schema; written by servers of the version before 0027) and recorded session starts
+// not refreshed for two days: no session lives longer than one (their refresh is skipped within the hour).
 inline constexpr const char* delete_old_session_routes =
     "DELETE FROM session_routes WHERE tenant_id = $1 AND updated_at < now() - interval '2 days' "
     "AND (device_key, device_uri, client_address) IN (SELECT device_key, device_uri, client_address "
     "FROM session_routes WHERE tenant_id = $1 AND updated_at < now() - interval '2 days' LIMIT $2)";
+inline constexpr const char* delete_old_session_starts =
+    "DELETE FROM session_starts WHERE tenant_id = $1 AND started_at < now() - interval '2 days' "
+    "AND (device_key, device_uri, user_id) IN (SELECT device_key, device_uri, user_id "
+    "FROM session_starts WHERE tenant_id = $1 AND started_at < now() - interval '2 days' LIMIT $2)";
 
 // All chunks of a device store whose newest chunk is older than $3 seconds.
 #define SYNCML_ABANDONED(c)                                                                 \

@@ -172,15 +172,21 @@ TEST_F(janitor_retention_test, forgets_dav_client_addresses_not_seen_for_30_days
     EXPECT_EQ(value_of(*db_, "SELECT string_agg(address, ',') FROM known_clients"), "192.0.2.2");
 }
 
-TEST_F(janitor_retention_test, forgets_session_routes_not_refreshed_for_two_days) {
+TEST_F(janitor_retention_test, forgets_session_routes_and_starts_not_refreshed_for_two_days) {
     exec(*db_,
          "INSERT INTO session_routes (device_key, tenant_id, device_uri, client_address, user_id, updated_at, "
          "stale_at) SELECT syncml_device_key(u.tenant_id, d), u.tenant_id, d, '192.0.2.1', u.user_id, now() - CASE d "
          "WHEN 'old' THEN interval '49 hours' ELSE interval '47 hours' END, now() FROM (SELECT * FROM users ORDER BY "
          "user_id LIMIT 1) u, unnest(ARRAY['old', 'young']) d");
+    exec(*db_,
+         "INSERT INTO session_starts (device_key, tenant_id, device_uri, user_id, syncml_session_id, started_at) "
+         "SELECT syncml_device_key(u.tenant_id, d), u.tenant_id, d, u.user_id, '1', now() - CASE d WHEN 'old' THEN "
+         "interval '49 hours' ELSE interval '47 hours' END FROM (SELECT * FROM users ORDER BY user_id LIMIT 1) u, "
+         "unnest(ARRAY['old', 'young']) d");
     auto report = run_janitor(*db_, "me", janitor_settings{.batch = 1});
-    EXPECT_EQ(report.session_routes, 1u);
+    EXPECT_EQ(report.session_routes, 2u);
     EXPECT_EQ(value_of(*db_, "SELECT string_agg(device_uri, ',') FROM session_routes"), "young");
+    EXPECT_EQ(value_of(*db_, "SELECT string_agg(device_uri, ',') FROM session_starts"), "young");
 }
 
 // Resume pointers have a table of their own (migration 0023) and expire like sessions.

@@ -6,34 +6,39 @@ namespace syncml::persistence {
 
 namespace {
 
+// One row per user and device: exactly one start of the SessionID that may be live names its user, more name nobody.
 constexpr const char* k_route_user =
-    "SELECT user_id FROM session_routes WHERE tenant_id = $1 AND device_key = syncml_device_key($1, $2) "
-    "AND device_uri = $2 AND client_address = $3";
+    "SELECT CASE WHEN count(*) = 1 THEN max(user_id) ELSE 0 END FROM session_starts "
+    "WHERE tenant_id = $1 AND device_key = syncml_device_key($1, $2) AND device_uri = $2 AND syncml_session_id = $3 "
+    "AND started_at > now() - make_interval(secs => $4)";
 
-// A route is written when a session starts or moves, but rewritten only for another user or once an hour (stale_at):
-// most sessions start on a device and address whose route is there. (Citus takes no function that is not
-// IMMUTABLE in the WHERE of an upsert, hence the stored time instead of interval arithmetic.)
-constexpr const char* k_record_route =
-    "INSERT INTO session_routes AS r (device_key, tenant_id, device_uri, client_address, user_id, updated_at, "
-    "stale_at) VALUES (syncml_device_key($1, $2), $1, $2, $3, $4, now(), now() + interval '1 hour') "
-    "ON CONFLICT (tenant_id, device_key, device_uri, client_address) DO UPDATE SET user_id = EXCLUDED.user_id, "
-    "updated_at = EXCLUDED.updated_at, stale_at = EXCLUDED.stale_at "
-    "WHERE r.user_id <> EXCLUDED.user_id OR r.stale_at < EXCLUDED.updated_at";
+// Rewritten for another SessionID or once the recorded start is an hour old ($5 seconds), so that most messages
+// with credentials write nothing. (Citus takes only IMMUTABLE expressions in an upsert's update: timestamptz minus
+// timestamptz is one, timestamptz minus interval is not.)
+constexpr const char* k_record_start =
+    "INSERT INTO session_starts AS s (device_key, tenant_id, device_uri, user_id, syncml_session_id, started_at) "
+    "VALUES (syncml_device_key($1, $2), $1, $2, $3, $4, now()) "
+    "ON CONFLICT (tenant_id, device_key, device_uri, user_id) DO UPDATE SET "
+    "syncml_session_id = EXCLUDED.syncml_session_id, started_at = EXCLUDED.started_at "
+    "WHERE s.syncml_session_id <> EXCLUDED.syncml_session_id "
+    "OR EXCLUDED.started_at - s.started_at > make_interval(secs => $5)";
 
 }  // namespace
 
 std::int64_t session_route_user(database& db, std::int64_t tenant, const std::string& device_uri,
-                                const std::string& address) {
+                                const std::string& session_id, std::chrono::seconds window) {
     return detail::autocommit(db, [&](pqxx::nontransaction& tx) {
-        const auto rows = detail::exec_sql(tx, k_route_user, tenant, device_uri, address);
+        const auto rows =
+            detail::exec_sql(tx, k_route_user, tenant, device_uri, session_id, static_cast<double>(window.count()));
         return rows.empty() ? std::int64_t{0} : rows[0][0].as<std::int64_t>();
     });
 }
 
-void record_session_route(database& db, std::int64_t tenant, const std::string& device_uri, const std::string& address,
-                          std::int64_t user) {
+void record_session_start(database& db, std::int64_t tenant, const std::string& device_uri, std::int64_t user,
+                          const std::string& session_id) {
     detail::autocommit(db, [&](pqxx::nontransaction& tx) {
-        detail::exec_sql0(tx, k_record_route, tenant, device_uri, address, user);
+        detail::exec_sql0(tx, k_record_start, tenant, device_uri, user, session_id,
+                          static_cast<double>(k_session_start_refresh.count()));
     });
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// On a distributed schema, which user's shard a device's session is on (migrations/0024_session_routes.sql), for
-// messages that continue a session by their address: without token or credentials they know the device id and their
-// address, not the user. Each call is one statement outside any message's transaction, on the shard
+// On a distributed schema, which user's shard a device's session is on (migrations/0027_ambiguous_address_continuation
+// .sql), for messages that continue a session by their address: without token or credentials they know the device
+// id and the SessionID, not the user. Each call is one statement outside any message's transaction, on the shard
 // of the device key. A route only says where to look; the session row there decides whether the message may go on.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -11,13 +12,20 @@ namespace syncml::persistence {
 
 class database;
 
-// The user whose session the device last started or moved to `address`; 0 when none. Throws db_error.
+// The user whose latest session start of the device had `session_id` within `window` (the longest life of a
+// session); 0 when nobody's did, and also when more than one user's did: a message without token or credentials
+// could then be either's (another user behind the phone's address, say). Throws db_error.
 std::int64_t session_route_user(database& db, std::int64_t tenant, const std::string& device_uri,
-                                const std::string& address);
+                                const std::string& session_id, std::chrono::seconds window);
 
-// Routes the device at `address` to `user` (the user of a message with valid credentials from there that started
-// a session or moved it there); the same route again within the hour writes nothing. Throws db_error.
-void record_session_route(database& db, std::int64_t tenant, const std::string& device_uri, const std::string& address,
-                          std::int64_t user);
+// Records that `user` starts (or goes on with) session `session_id` of the device: before the transaction of every
+// message with valid credentials, so that no message without them can reach another user's session of the same
+// device and SessionID unnoticed. The same start again within the hour writes nothing. Throws db_error.
+void record_session_start(database& db, std::int64_t tenant, const std::string& device_uri, std::int64_t user,
+                          const std::string& session_id);
+
+// How much older than the session it stands for a recorded start may be (the same start is rewritten hourly):
+// add it to the longest life of a session for session_route_user's window.
+inline constexpr std::chrono::seconds k_session_start_refresh{3600};
 
 }  // namespace syncml::persistence

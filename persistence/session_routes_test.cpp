@@ -19,62 +19,68 @@ class session_routes_test : public testing::migrated_database_test {
         bob_ = add_user(*db_, "acme", "bob", "pw").id;
     }
 
+    static constexpr std::chrono::seconds k_window = std::chrono::hours(5);
+
+    std::int64_t route_user(const std::string& device, const std::string& session_id) {
+        return session_route_user(*db_, tenant_, device, session_id, k_window);
+    }
+
     std::int64_t tenant_ = 0;
     std::int64_t alice_ = 0;
     std::int64_t bob_ = 0;
 };
 
-constexpr const char* k_phone = "192.0.2.1";
-constexpr const char* k_elsewhere = "203.0.113.66";
-
-TEST_F(session_routes_test, names_the_user_of_a_device_at_an_address_and_nothing_else) {
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_phone), 0);
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_phone), alice_);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:2", k_phone), 0);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_elsewhere), 0);
+TEST_F(session_routes_test, names_the_user_who_started_a_session_of_a_device_and_nothing_else) {
+    EXPECT_EQ(route_user("IMEI:1", "7"), 0);
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    EXPECT_EQ(route_user("IMEI:1", "7"), alice_);
+    EXPECT_EQ(route_user("IMEI:2", "7"), 0);
+    EXPECT_EQ(route_user("IMEI:1", "8"), 0);
     const auto other = add_tenant(*db_, "other").id;
-    EXPECT_EQ(session_route_user(*db_, other, "IMEI:1", k_phone), 0);
+    EXPECT_EQ(session_route_user(*db_, other, "IMEI:1", "7", k_window), 0);
     // The row sits on the shard of the device key.
-    EXPECT_EQ(query_value(*db_, "SELECT count(*) FROM session_routes WHERE device_key = syncml_device_key(" +
+    EXPECT_EQ(query_value(*db_, "SELECT count(*) FROM session_starts WHERE device_key = syncml_device_key(" +
                                     std::to_string(tenant_) + ", 'IMEI:1')"),
               "1");
+    // The device's next session replaces it.
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "8");
+    EXPECT_EQ(route_user("IMEI:1", "7"), 0);
+    EXPECT_EQ(route_user("IMEI:1", "8"), alice_);
 }
 
-// Another user who starts a session of the same device id from elsewhere does not take the phone's route (else the
-// phone's next message without token or credentials would be looked for on that user's shard).
-TEST_F(session_routes_test, a_session_of_another_user_from_elsewhere_leaves_the_route_alone) {
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    record_session_route(*db_, tenant_, "IMEI:1", k_elsewhere, bob_);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_phone), alice_);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_elsewhere), bob_);
+// Another user's session of the same device id with the same SessionID (behind the phone's address or from
+// elsewhere): a message without token or credentials could be either's, so the route names nobody (it gets a
+// challenge); another SessionID of his changes nothing for the phone's.
+TEST_F(session_routes_test, two_users_starts_of_a_device_and_session_id_name_nobody) {
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    record_session_start(*db_, tenant_, "IMEI:1", bob_, "9");
+    EXPECT_EQ(route_user("IMEI:1", "7"), alice_);
+    EXPECT_EQ(route_user("IMEI:1", "9"), bob_);
+    record_session_start(*db_, tenant_, "IMEI:1", bob_, "7");
+    EXPECT_EQ(route_user("IMEI:1", "7"), 0);
+    // Once alice's start is older than any session may live, only bob's can be live.
+    query_value(*db_, "UPDATE session_starts SET started_at = now() - interval '5 hours 1 minute' WHERE user_id = " +
+                          std::to_string(alice_) + " RETURNING 1");
+    EXPECT_EQ(route_user("IMEI:1", "7"), bob_);
+    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", "7", std::chrono::hours(6)), 0)
+        << "a longer session life keeps it ambiguous longer";
 }
 
-// From the same address the newer session is the one that goes on, as on one database.
-TEST_F(session_routes_test, a_newer_session_of_another_user_from_the_same_address_moves_the_route) {
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, bob_);
-    EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", k_phone), bob_);
-    EXPECT_EQ(query_value(*db_, "SELECT count(*) FROM session_routes"), "1");
+// Each message with credentials records its start; only another SessionID or an hour's age makes that a write.
+TEST_F(session_routes_test, the_same_start_is_rewritten_only_once_it_is_an_hour_old) {
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    const auto written = query_value(*db_, "SELECT xmin::text FROM session_starts");
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    EXPECT_EQ(query_value(*db_, "SELECT xmin::text FROM session_starts"), written);
+    query_value(*db_, "UPDATE session_starts SET started_at = now() - interval '61 minutes' RETURNING 1");
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    EXPECT_EQ(query_value(*db_, "SELECT started_at > now() - interval '1 minute' FROM session_starts"), "t");
 }
 
-// Each session start writes its route; only another user or an hour's age makes that a write.
-TEST_F(session_routes_test, the_same_route_is_rewritten_only_once_it_is_stale) {
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    const auto written = query_value(*db_, "SELECT xmin::text FROM session_routes");
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    EXPECT_EQ(query_value(*db_, "SELECT xmin::text FROM session_routes"), written);
-    query_value(*db_,
-                "UPDATE session_routes SET updated_at = now() - interval '3 hours', stale_at = now() - "
-                "interval '2 hours' RETURNING 1");
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
-    EXPECT_EQ(query_value(*db_, "SELECT updated_at > now() - interval '1 minute' FROM session_routes"), "t");
-}
-
-TEST_F(session_routes_test, a_deleted_tenant_takes_its_routes_along) {
-    record_session_route(*db_, tenant_, "IMEI:1", k_phone, alice_);
+TEST_F(session_routes_test, a_deleted_tenant_takes_its_session_starts_along) {
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
     delete_tenant(*db_, "acme", true);
-    EXPECT_EQ(query_value(*db_, "SELECT count(*) FROM session_routes"), "0");
+    EXPECT_EQ(query_value(*db_, "SELECT count(*) FROM session_starts"), "0");
 }
 
 }  // namespace

@@ -309,6 +309,53 @@ TEST_F(sync_store_session_test, open_message_session_without_credentials_reaches
     });
 }
 
+// Behind one address (a carrier's NAT) another user starts a session with the phone's device id and SessionID and
+// credentials of his own: a message without token or credentials could be either's, so it continues neither (it
+// gets a challenge); with credentials each goes on in his own.
+TEST_F(sync_store_session_test, a_continuation_by_address_that_two_users_sessions_match_continues_neither) {
+    const auto bob = add_user(*db_, "acme", "bob", "pw").id;
+    auto start = [&](std::int64_t user) {
+        std::int64_t id = 0;
+        tx_of(user, [&](sync_store& s) {
+            auto rec = s.open_message_session(tenant_, message_of("S", "1", user)).value();
+            rec.user_id = user;
+            rec.last_msg_id = "1";
+            s.save_session(tenant_, rec);
+            id = rec.id;
+        });
+        return id;
+    };
+    // Whose session a message reaches; without credentials or token nobody is the owner (one database).
+    auto reached = [&](const message_session& m) {
+        std::optional<session_record> found;
+        tx_of(m.user, [&](sync_store& s) { found = s.open_message_session(tenant_, m); });
+        return found ? found->user_id : 0;
+    };
+    const auto alices = start(user_);
+    EXPECT_EQ(reached(message_of("S", "2", 0)), user_);
+    start(bob);
+    EXPECT_EQ(reached(message_of("S", "2", 0)), 0);
+    EXPECT_EQ(reached(message_of("S", "2", user_)), user_);
+    EXPECT_EQ(reached(message_of("S", "2", bob)), bob);
+    // bob's session idle beyond the address window, or alice's phone at another address: the message could still be
+    // the other user's phone, so it continues nothing.
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec_params0("UPDATE sessions SET updated_at = updated_at - interval '6 minutes' WHERE user_id = $1", bob);
+    });
+    EXPECT_EQ(reached(message_of("S", "2", 0)), 0);
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec0("UPDATE sessions SET updated_at = now()");
+        t.exec_params0("UPDATE sessions SET client_address = '203.0.113.5' WHERE user_id = $1", user_);
+    });
+    EXPECT_EQ(reached(message_of("S", "2", 0)), 0) << "bob's is the only one at the address";
+    // Once bob's session has expired, alice's goes on by address again (from its own address).
+    in_transaction(*db_, [&](pqxx::work& t) {
+        t.exec_params0("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1", bob);
+        t.exec_params0("UPDATE sessions SET client_address = '192.0.2.1' WHERE user_id = $1", user_);
+    });
+    tx_of(0, [&](sync_store& s) { EXPECT_EQ(s.open_message_session(tenant_, message_of("S", "2", 0))->id, alices); });
+}
+
 TEST_F(sync_store_session_test, open_message_session_refuses_a_new_device_beyond_the_users_maximum) {
     auto m = message_of("1", "1", user_);
     m.max_devices = 1;

@@ -98,7 +98,6 @@ struct message_report {
     sync_response response;
     engine_metrics::message_result result = engine_metrics::message_result::ok;
     bool session_done = false;
-    bool session_moved = false;  // this message started the session (or started it over) or moved it to its address
     session_state state;
     std::string device;
 };
@@ -314,11 +313,9 @@ struct sync_service::impl {
         rec->device = device;
         rec->finished = outcome.session_done;
         rec->credentials_verified = verified != 0;
-        const bool moved = starting || (verified != 0 && rec->client_address != request.remote_addr);
         rec->client_address = request.remote_addr;
         store.save_session(tenant.id, *rec);
         report.session_done = outcome.session_done;
-        report.session_moved = moved;
         report.state = std::move(state);
         report.device = in.header.source.loc_uri;
         return true;
@@ -344,12 +341,11 @@ struct sync_service::impl {
         const bool at_cap = in.header.cred && beyond_distributed_session_cap(db, tenant);
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
         const std::int64_t route_user = verified == 0 ? distributed_route_user(db, tenant, request, in) : 0;
-        auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
-            return run(store, tenant, request, in, acct, verified, check, at_cap, route_user, report);
-        });
-        if (outcome == persistence::transaction_outcome::committed && report.session_moved && verified != 0 &&
-            report.state.user_id == verified && !report.session_done) {
-            route_distributed_session(db, tenant, request, in, verified);
+        auto outcome = persistence::transaction_outcome::failed;
+        if (verified == 0 || record_distributed_session_start(db, tenant, in, verified)) {
+            outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
+                return run(store, tenant, request, in, acct, verified, check, at_cap, route_user, report);
+            });
         }
         if (outcome == persistence::transaction_outcome::failed) {
             // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
@@ -371,26 +367,31 @@ struct sync_service::impl {
     }
 
     // On a distributed schema a message without valid token or credentials that may continue a session by its
-    // address names no user: the route of its device and address names the user whose shard the session is on
-    // (persistence/session_routes.hpp); 0 when there is none or nothing to look for.
+    // address names no user: the recorded session starts of its device and SessionID name the user whose shard the
+    // session is on, or nobody when they are more than one user's (persistence/session_routes.hpp); 0 when there is
+    // none or nothing to look for.
     std::int64_t distributed_route_user(persistence::database& db, const persistence::tenant_info& tenant,
                                         const sync_request& request, const message& in) {
         if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
         if (parse_session_token(query_token(request.url), token_secret(db))) return 0;
-        return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, request.remote_addr);
+        return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, in.header.session_id,
+                                               settings.session_max_age + persistence::k_session_start_refresh);
     }
 
-    // After a message with valid credentials that started a session that goes on or moved it to its address, the
-    // route from there (written outside the message's transaction, which stays on the user's shard; the session's
-    // user never changes after). Failing to write it costs the phone a challenge for a message without token or
-    // credentials later, not this message's reply.
-    void route_distributed_session(persistence::database& db, const persistence::tenant_info& tenant,
-                                   const sync_request& request, const message& in, std::int64_t user) {
-        if (!routes_sessions(tenant)) return;
+    // Before the transaction of a message with valid credentials on a distributed schema: its user starts or goes on
+    // with the device's session of its SessionID (outside the message's transaction, which stays on the user's
+    // shard). Recorded first, so that a message without token or credentials can never be routed to another user's
+    // session of the same device and SessionID while this one lives; false (after a log line) when that failed: the
+    // message then gets a retryable error.
+    bool record_distributed_session_start(persistence::database& db, const persistence::tenant_info& tenant,
+                                          const message& in, std::int64_t user) {
+        if (!routes_sessions(tenant)) return true;
         try {
-            persistence::record_session_route(db, tenant.id, in.header.source.loc_uri, request.remote_addr, user);
+            persistence::record_session_start(db, tenant.id, in.header.source.loc_uri, user, in.header.session_id);
+            return true;
         } catch (const persistence::db_error& error) {
-            persistence::log_event(spdlog::level::warn, "sync: session route not written", {{"error", error.what()}});
+            persistence::log_event(spdlog::level::warn, "sync: session start not recorded", {{"error", error.what()}});
+            return false;
         }
     }
 

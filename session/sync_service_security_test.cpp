@@ -165,8 +165,12 @@ TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_sep
     auto reply = post(service, other, url(), k_attacker_address);
     EXPECT_EQ(status_codes(decoded(reply), "SyncHdr")[0], "212");
     EXPECT_NE(reply.body, last_reply_.body);
-    // u1's session is not superseded and finishes.
-    EXPECT_EQ(status_codes(decoded(post(service, blank("IMEI:3", "3"), url())), "SyncHdr")[0], "200");
+    // u1's message without token or credentials could now be either user's phone: a challenge (migration 0027). With
+    // its credentials u1's session, not superseded, finishes.
+    EXPECT_EQ(status_codes(decoded(post(service, blank("IMEI:3", "3"), url())), "SyncHdr")[0], "407");
+    auto with_cred = blank("IMEI:3", "3");
+    with_cred.header.cred = alert_message("IMEI:3").header.cred;
+    EXPECT_EQ(status_codes(decoded(post(service, with_cred, url())), "SyncHdr")[0], "200");
 }
 
 TEST_F(session_security_test, a_changed_password_ends_address_bound_sessions) {

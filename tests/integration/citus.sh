@@ -65,22 +65,24 @@ else
     fail "distribution: $distributed tables in pg_dist_partition, $reference reference, $colocated colocation groups"
 fi
 "$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
-# Later migrations' new table, new function and replaced function on a schema distributed already: 0024-0026 once
+# Later migrations' new tables, new function and replaced functions on a schema distributed already: 0024-0027 once
 # more, as an upgrade from 0023 applies them.
-psql "$db" -q -c "DROP TABLE session_routes" -c "DROP FUNCTION syncml_open_device_store" \
-    -c "DELETE FROM schema_migrations WHERE version IN (24, 25, 26)"
+psql "$db" -q -c "DROP TABLE session_routes, session_starts" -c "DROP FUNCTION syncml_open_device_store" \
+    -c "DELETE FROM schema_migrations WHERE version BETWEEN 24 AND 27"
 "$server" migrate > "$work/migrate-24.log" 2>&1 ||
-    fail "migrate of 0024-0026 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
-routes=$(psql "$db" -Atc "SELECT p.partmethod || (p.colocationid = u.colocationid) FROM pg_dist_partition p,
-    pg_dist_partition u WHERE p.logicalrelid = 'session_routes'::regclass AND u.logicalrelid = 'users'::regclass")
+    fail "migrate of 0024-0027 on a distributed schema: $(tail -3 "$work/migrate-24.log")"
+routes=$(psql "$db" -Atc "SELECT string_agg(p.partmethod || (p.colocationid = u.colocationid), ' ' ORDER BY
+    p.logicalrelid::text) FROM pg_dist_partition p, pg_dist_partition u WHERE p.logicalrelid IN
+    ('session_routes'::regclass, 'session_starts'::regclass) AND u.logicalrelid = 'users'::regclass")
 delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname) FROM pg_dist_object o
     JOIN pg_proc p ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
     WHERE o.distribution_argument_index IS NOT NULL AND o.force_delegation")
 [ "$delegated" = "syncml_open_device_store syncml_open_session syncml_save_session" ] &&
     pass "the hot-path functions are delegated to the owner's node, a function of a later migration too" ||
-    fail "delegated functions after migrating 23 -> 26: '$delegated'"
-[ "$routes" = htrue ] && pass "a table a later migration adds is distributed in the users' colocation group" ||
-    fail "session_routes after migrating 23 -> 26 on a distributed schema: '${routes}' (want distributed, colocated)"
+    fail "delegated functions after migrating 23 -> 27: '$delegated'"
+[ "$routes" = "htrue htrue" ] && pass "tables later migrations add are distributed in the users' colocation group" ||
+    fail "session_routes, session_starts after migrating 23 -> 27 on a distributed schema: '${routes}'" \
+        "(want both distributed, colocated)"
 # Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
 psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"
 "$server" admin tenant add dist > /dev/null
@@ -300,7 +302,7 @@ for suite in $suites; do
         [ "$suite" = fault_injection ] && [ -n "$faults" ] && export SYNCML_FAULT_CASES=$faults
         # Of the hostile input, the session hijack cases: how sessions are found without a token differs here.
         [ "$suite" = hostile_input ] && export HOSTILE_CASES="hijack-read hijack-inject hijack-wipe hijack-kill
-            address-binding token-binding other-user other-user-elsewhere password-change"
+            address-binding token-binding other-user other-user-elsewhere other-user-same-address other-user-phone-moves password-change"
         # DAV requests are a hot path too: the nodes log every multi-shard statement of the suite (janitor off).
         if [ "$suite" = dav_clients ]; then
             psql "$url" -q -c "ALTER DATABASE s_$name SET citus.multi_task_query_log_level = 'warning'" \

@@ -4,7 +4,8 @@
 # HTTP on loopback, the attacker sending from 127.0.0.2 (Linux accepts all of 127/8 on lo):
 #   1. session hijack: read, inject, wipe and kill a live session without Cred or RespURI token, refused; a
 #      phone that ignores RespURI still completes from its own address (token-or-address) but not under
-#      session_binding=token; another user does not take over; a password change ends address binding;
+#      session_binding=token; another user does not take over, from elsewhere or from the same address (a NAT); a
+#      password change ends address binding;
 #   2. amplification, quadratic and deep-nesting inputs (WBXML string table, XML entities and nesting, nested
 #      calendar components, folded vCard lines): bounded server CPU (utime+stime from /proc: 1 s Release, 5 s
 #      ASan) and peak RSS growth < 64 MB each, the server still answering /healthz and a normal sync after;

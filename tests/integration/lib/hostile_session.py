@@ -156,23 +156,61 @@ def other_user(ctx):
               done.final and all(c == "200" for c in done.codes("Map")), done.describe())
 
 
-def other_user_elsewhere(ctx):
-    """Another user starts a session of the phone's device id and SessionID from elsewhere with valid credentials of
-    his own: the phone, ignoring RespURI, still goes on from its own address (on a distributed database the session
-    route of the phone's address must stay the phone's)."""
-    name = "another user from elsewhere"
-    p = phone(ctx, "IMEI:HIJACK-ROUTE", use_resp_uri=False)
+def bob_starts_the_same_session(ctx, name, victim, source_ip, where):
+    """bob's MsgID 1, with his own valid Cred, on the victim's device id and SessionID."""
+    bob = phone(ctx, victim.device, user="bob", password="pw2", source_ip=source_ip)
+    first = bob.start(201, session_id=victim.session_id)
+    ctx.check(name + ": bob's MsgID 1 on the same device and SessionID %s authenticates" % where,
+              first.header_status() in ("200", "212"), first.describe())
+
+
+def another_users_session_of_the_phones_session_id(ctx, name, device, bob_ip, where, marker):
+    """Another user starts a session of the phone's device id and SessionID with valid credentials of his own, from
+    bob_ip: the phone, ignoring RespURI, must never go on in his session (its changes into his account, his contacts
+    onto the phone). Its message without token or Cred could be either user's phone, so it gets a challenge; with its
+    Cred it goes on in its own session."""
+    p = phone(ctx, device, use_resp_uri=False)
     if not started(ctx, name, p):
         return
-    bob = phone(ctx, "IMEI:HIJACK-ROUTE", user="bob", password="pw2", source_ip=ATTACKER_IP)
-    first = bob.start(201, session_id=p.session_id)
-    ctx.check(name + ": bob's MsgID 1 on the same device and SessionID from elsewhere authenticates",
-              first.header_status() in ("200", "212"), first.describe())
-    problem = p.continue_sync([("r1", sc.vcard("Route Kept", "HOSTILE-ROUTE"))])
-    ctx.check(name + ": the phone, without token or Cred, completes from its own address", problem is None,
-              problem or "")
-    ctx.check(name + ": its contact is alice's", live_items(ctx, like="HOSTILE-ROUTE") == 1 and
-              live_items(ctx, user="bob", like="HOSTILE-ROUTE") == 0, "")
+    bob_starts_the_same_session(ctx, name, p, bob_ip, where)
+    adds = [("n1", sc.vcard("Same Session Id", marker))]
+    reply = p.send_changes(adds)
+    in_bobs = live_items(ctx, user="bob", like=marker)
+    ctx.check(name + ": the phone's message without token or Cred gets a challenge, nothing goes into bob's account",
+              reply.header_status() in ("401", "407") and in_bobs == 0 and not reply.server_items(),
+              "%d in bob's account; %s" % (in_bobs, reply.describe()))
+    p.msg_id -= 1  # the phone answers the challenge: the same message with its Cred
+    problem = p.continue_sync(adds, cred=p.cred())
+    ctx.check(name + ": with its Cred the phone completes in its own session", problem is None, problem or "")
+    ctx.check(name + ": its contact is alice's", live_items(ctx, like=marker) == 1 and
+              live_items(ctx, user="bob", like=marker) == 0, "")
+
+
+def other_user_elsewhere(ctx):
+    another_users_session_of_the_phones_session_id(ctx, "another user from elsewhere", "IMEI:HIJACK-ROUTE", ATTACKER_IP,
+                                                   "from elsewhere", "HOSTILE-ROUTE")
+
+
+def other_user_same_address(ctx):  # behind the phone's address: a carrier's NAT
+    another_users_session_of_the_phones_session_id(ctx, "another user at the same address", "IMEI:HIJACK-NAT",
+                                                   "127.0.0.1", "from the same address", "HOSTILE-NAT")
+
+
+def other_user_phone_moves(ctx):
+    """The phone, ignoring RespURI, moves to the address from which another user started a session of its device id and
+    SessionID (a carrier's NAT gave it another public address): its message without token or Cred finds only his
+    session at that address, and must not go on in it."""
+    name = "the phone moves to another user's address"
+    p = phone(ctx, "IMEI:HIJACK-MOVE", use_resp_uri=False)
+    if not started(ctx, name, p):
+        return
+    bob_starts_the_same_session(ctx, name, p, ATTACKER_IP, "from elsewhere")
+    adds = [("m1", sc.vcard("Moved Phone", "HOSTILE-MOVED"))]
+    reply = p.send_changes(adds, source_ip=ATTACKER_IP)
+    in_bobs = live_items(ctx, user="bob", like="HOSTILE-MOVED")
+    ctx.check(name + ": its message without token or Cred from there gets a challenge, nothing goes into bob's account",
+              reply.header_status() in ("401", "407") and in_bobs == 0 and not reply.server_items(),
+              "%d in bob's account; %s" % (in_bobs, reply.describe()))
 
 
 def password_change(ctx):
@@ -202,5 +240,7 @@ CASES = [
     ("token-binding", token_binding),
     ("other-user", other_user),
     ("other-user-elsewhere", other_user_elsewhere),
+    ("other-user-same-address", other_user_same_address),
+    ("other-user-phone-moves", other_user_phone_moves),
     ("password-change", password_change),
 ]
