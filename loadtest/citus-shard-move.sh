@@ -12,9 +12,10 @@
 #
 # Shards: the --shards shard groups (a shard of `users` and the shards co-located with it: a move takes them all)
 # on the first worker that hold the most phones' users; each round moves them to the second worker one by one,
-# then back. Exit status 1 when a move failed or a phone saw an error that is not retriable: the only retriable
-# one is HTTP 503, which our server always sends with Retry-After (session/sync_service.cpp, src/http_connection.cpp;
-# syncml-load records the status, not the header). A failed session makes that phone slow-sync next time, as a
+# then back (a move Citus's deadlock detection cancels runs again, up to 3 times). Exit status 1 when a move failed
+# or a phone saw an error that is not retriable: the only retriable one is HTTP 503, which our server always sends
+# with Retry-After (session/sync_service.cpp, src/http_connection.cpp; syncml-load records the status, not the
+# header). A failed session makes that phone slow-sync next time, as a
 # real phone would; the load generator does not retry a message itself.
 #
 # Environment (see lib.sh): SYNCML_RELEASE_BUILD, LT_WORK (work files in LT_WORK/citus-shard-move: cluster,
@@ -119,12 +120,21 @@ load_progress() {  # the load's latest progress: "<ok> ok <failed> failed" of th
     tr '\r' '\n' <"$work/progress.txt" | grep '^\[run' | tail -1 | grep -o '[0-9]* ok [0-9]* failed' || echo '-'
 }
 move() {  # move ROUND SHARD FROM TO
-    local start end result running=yes before
+    local start end result running=yes before cancelled=0
     before=$(load_progress)
     start=$(date +%s.%N)
-    if result=$(coord "SELECT citus_move_shard_placement($2, '127.0.0.1', $3, '127.0.0.1', $4,
-            shard_transfer_mode => '$mode')" 2>&1); then
+    # Citus's distributed deadlock detection may cancel a move that waits on the phones' transactions; it leaves
+    # nothing behind, and the operator runs it again (persistence/DISTRIBUTED.md): so does this script, up to 3 times.
+    while ! result=$(coord "SELECT citus_move_shard_placement($2, '127.0.0.1', $3, '127.0.0.1', $4,
+            shard_transfer_mode => '$mode')" 2>&1) && [[ $result == *"distributed deadlock"* ]] && [ $cancelled -lt 3 ]; do
+        cancelled=$((cancelled + 1))
+        coord "CALL citus_cleanup_orphaned_resources()" >/dev/null 2>&1 || true
+        sleep 1
+    done
+    if [ "$(coord "SELECT count(*) FROM pg_dist_placement p JOIN pg_dist_node n ON n.groupid = p.groupid
+            WHERE p.shardid = $2 AND n.nodeport = $4")" = 1 ]; then
         result=ok
+        [ $cancelled = 0 ] || result="ok (run again after $cancelled cancellation(s) by deadlock detection)"
     else
         result=$(echo "$result" | tr '\n\t' '  ')
         move_failures=$((move_failures + 1))

@@ -6,11 +6,18 @@ namespace syncml::persistence {
 
 namespace {
 
-// One row per user and device: exactly one start of the SessionID that may be live names its user, more name nobody.
+// Only one user's starts of the device within the window, one of them of this SessionID, name that user: while
+// another user's may be live, a message without token or credentials could be that user's phone, whatever its
+// SessionID says (a row names a user's latest SessionID only). Rows of session_routes, which servers of the version
+// before 0027 write instead, count as such starts (a rollout). Both tables live on the shard of the device key.
 constexpr const char* k_route_user =
-    "SELECT CASE WHEN count(*) = 1 THEN max(user_id) ELSE 0 END FROM session_starts "
-    "WHERE tenant_id = $1 AND device_key = syncml_device_key($1, $2) AND device_uri = $2 AND syncml_session_id = $3 "
-    "AND started_at > now() - make_interval(secs => $4)";
+    "WITH recent AS (SELECT user_id, syncml_session_id = $3 AS same FROM session_starts "
+    "WHERE tenant_id = $1 AND device_key = syncml_device_key($1, $2) AND device_uri = $2 "
+    "AND started_at > now() - make_interval(secs => $4) "
+    "UNION ALL SELECT user_id, false FROM session_routes "
+    "WHERE tenant_id = $1 AND device_key = syncml_device_key($1, $2) AND device_uri = $2 "
+    "AND updated_at > now() - make_interval(secs => $4)) "
+    "SELECT CASE WHEN count(DISTINCT user_id) = 1 AND bool_or(same) THEN max(user_id) ELSE 0 END FROM recent";
 
 // Rewritten for another SessionID or once the recorded start is an hour old ($5 seconds), so that most messages
 // with credentials write nothing. (Citus takes only IMMUTABLE expressions in an upsert's update: timestamptz minus

@@ -13,8 +13,9 @@ namespace syncml::persistence {
 class database;
 
 // The user whose latest session start of the device had `session_id` within `window` (the longest life of a
-// session); 0 when nobody's did, and also when more than one user's did: a message without token or credentials
-// could then be either's (another user behind the phone's address, say). Throws db_error.
+// session); 0 when nobody's did, and also while another user's start of the device is that recent, whatever its
+// SessionID: a message without token or credentials could then be either user's phone (another user behind the
+// phone's address, say). Throws db_error.
 std::int64_t session_route_user(database& db, std::int64_t tenant, const std::string& device_uri,
                                 const std::string& session_id, std::chrono::seconds window);
 

@@ -48,14 +48,14 @@ TEST_F(session_routes_test, names_the_user_who_started_a_session_of_a_device_and
     EXPECT_EQ(route_user("IMEI:1", "8"), alice_);
 }
 
-// Another user's session of the same device id with the same SessionID (behind the phone's address or from
-// elsewhere): a message without token or credentials could be either's, so the route names nobody (it gets a
-// challenge); another SessionID of his changes nothing for the phone's.
-TEST_F(session_routes_test, two_users_starts_of_a_device_and_session_id_name_nobody) {
+// Another user's start of the same device id (behind the phone's address or from elsewhere, with the phone's
+// SessionID or another): a message without token or credentials could be either user's phone, so the route names
+// nobody (it gets a challenge) until the other start is older than any session may live.
+TEST_F(session_routes_test, another_users_recent_start_of_the_device_makes_it_name_nobody) {
     record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
     record_session_start(*db_, tenant_, "IMEI:1", bob_, "9");
-    EXPECT_EQ(route_user("IMEI:1", "7"), alice_);
-    EXPECT_EQ(route_user("IMEI:1", "9"), bob_);
+    EXPECT_EQ(route_user("IMEI:1", "7"), 0);
+    EXPECT_EQ(route_user("IMEI:1", "9"), 0);
     record_session_start(*db_, tenant_, "IMEI:1", bob_, "7");
     EXPECT_EQ(route_user("IMEI:1", "7"), 0);
     // Once alice's start is older than any session may live, only bob's can be live.
@@ -64,6 +64,27 @@ TEST_F(session_routes_test, two_users_starts_of_a_device_and_session_id_name_nob
     EXPECT_EQ(route_user("IMEI:1", "7"), bob_);
     EXPECT_EQ(session_route_user(*db_, tenant_, "IMEI:1", "7", std::chrono::hours(6)), 0)
         << "a longer session life keeps it ambiguous longer";
+}
+
+// During a rollout, servers of the version before 0027 record a session's start as a session route (device and
+// address): such a route of another user counts as a start, one of the same user changes nothing.
+TEST_F(session_routes_test, a_recent_session_route_of_another_user_makes_it_name_nobody) {
+    record_session_start(*db_, tenant_, "IMEI:1", alice_, "7");
+    const auto route = [&](std::int64_t user, const std::string& address, const std::string& age) {
+        query_value(*db_,
+                    "INSERT INTO session_routes (device_key, tenant_id, device_uri, client_address, user_id, "
+                    "updated_at, stale_at) VALUES (syncml_device_key(" +
+                        std::to_string(tenant_) + ", 'IMEI:1'), " + std::to_string(tenant_) + ", 'IMEI:1', '" +
+                        address + "', " + std::to_string(user) + ", now() - interval '" + age +
+                        "', now()) RETURNING 1");
+    };
+    route(alice_, "192.0.2.1", "1 minute");
+    EXPECT_EQ(route_user("IMEI:1", "7"), alice_);
+    route(bob_, "192.0.2.2", "6 hours");
+    EXPECT_EQ(route_user("IMEI:1", "7"), alice_) << "older than any session may live";
+    query_value(
+        *db_, "UPDATE session_routes SET updated_at = now() WHERE user_id = " + std::to_string(bob_) + " RETURNING 1");
+    EXPECT_EQ(route_user("IMEI:1", "7"), 0);
 }
 
 // Each message with credentials records its start; only another SessionID or an hour's age makes that a write.

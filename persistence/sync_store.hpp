@@ -138,8 +138,9 @@ struct message_session {
     std::string session_id;           // the client's SessionID
     std::optional<std::int64_t> key;  // from a valid RespURI token
     std::int64_t key_user = 0;        // the user the token names with `key`: its session's owner
-    // Distributed schema, no valid token or credentials: the user a session route names (session_routes.hpp), on
-    // whose shard an address continuation is looked for; 0: none.
+    // No valid token or credentials: the user whose sessions alone an address continuation may reach, 0 for any on
+    // one database. Credentials that did not verify name it; else, on a distributed schema, the session starts
+    // (session_routes.hpp), which say on whose shard to look.
     std::int64_t route_user = 0;
     std::string msg_id;
     std::int64_t user = 0;  // the account whose credentials this message carries, verified (0: none valid)

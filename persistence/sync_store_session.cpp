@@ -97,7 +97,8 @@ void pg_session_store::save_session(int64_t tenant, const session_record& s) {
 
 std::optional<session_record> pg_session_store::open_message_session(int64_t tenant, const message_session& m) {
     // Valid credentials name the owner; a token names the user of its session (a token of another user with them
-    // finds no session); else a session route may name the user whose shard to look on.
+    // finds no session); else route_user: the user of credentials that did not verify, or on a distributed schema
+    // the one the session starts name.
     const int64_t owner = m.user != 0 ? m.user : m.key_user != 0 ? m.key_user : m.route_user;
     // Distributed, a statement must not span the shards of the tenant's users: neither the search by address
     // across the device's users nor the tenant's session count (persistence/DISTRIBUTED.md).

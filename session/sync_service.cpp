@@ -142,11 +142,13 @@ struct sync_service::impl {
 
     // The session this message may continue, found and locked with the device lock in one round trip: by a valid
     // RespURI token, by the credentials it proved (`verified_user`), or by the address that authenticated the
-    // session (migrations/0010_session_binding.sql); nullopt when none.
+    // session (migrations/0010_session_binding.sql; unless !by_address), among the sessions of `route_user` when
+    // not 0; nullopt when none.
     std::optional<persistence::session_record> open_session(persistence::sync_store& store,
                                                             const persistence::tenant_info& tenant,
                                                             const sync_request& request, const message& in,
-                                                            std::int64_t verified_user, std::int64_t route_user) {
+                                                            std::int64_t verified_user, std::int64_t route_user,
+                                                            bool by_address) {
         persistence::message_session m;
         m.device_uri = in.header.source.loc_uri;
         m.session_id = in.header.session_id;
@@ -158,7 +160,7 @@ struct sync_service::impl {
         m.msg_id = in.header.msg_id;
         m.user = verified_user;
         m.address = request.remote_addr;
-        if (tenant.settings.binding == persistence::session_binding::token_or_address) {
+        if (by_address && tenant.settings.binding == persistence::session_binding::token_or_address) {
             m.address_idle = settings.session_address_idle;
         }
         m.max_age = settings.session_max_age;
@@ -252,11 +254,12 @@ struct sync_service::impl {
     // One message in its transaction; false: roll back everything it wrote (it did not authenticate, or it only
     // gets a stored reply or a refusal).
     // at_cap: on a distributed schema, the tenant has its maximum of live sessions (a new one is refused).
-    // verified: the user whose credentials this message proved, 0 for none.
+    // verified: the user whose credentials this message proved, 0 for none. route_user, by_address: see open_session.
     bool run(persistence::sync_store& store, const persistence::tenant_info& tenant, const sync_request& request,
              const message& in, const std::optional<account_info>& acct, std::int64_t verified,
-             const persistence::credential_check& check, bool at_cap, std::int64_t route_user, message_report& report) {
-        auto rec = open_session(store, tenant, request, in, verified, route_user);
+             const persistence::credential_check& check, bool at_cap, std::int64_t route_user, bool by_address,
+             message_report& report) {
+        auto rec = open_session(store, tenant, request, in, verified, route_user, by_address);
         if (!rec) {
             report = challenge(store, tenant, request, in, acct, check);
             return false;
@@ -340,11 +343,18 @@ struct sync_service::impl {
         // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
         const bool at_cap = in.header.cred && beyond_distributed_session_cap(db, tenant);
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
-        const std::int64_t route_user = verified == 0 ? distributed_route_user(db, tenant, request, in) : 0;
+        // Credentials that did not verify (wrong, stale or blocked) still say whose phone sends: such a message may go
+        // on only in a session of that user (as its owner), never in another user's by address; naming nobody, in
+        // none by address.
+        const std::int64_t claimed = in.header.cred && verified == 0 && check.account ? check.account->user_id : 0;
+        const bool by_address = !in.header.cred || verified != 0 || claimed != 0;
+        const std::int64_t route_user = verified != 0    ? 0
+                                        : in.header.cred ? claimed
+                                                         : distributed_route_user(db, tenant, request, in);
         auto outcome = persistence::transaction_outcome::failed;
         if (verified == 0 || record_distributed_session_start(db, tenant, in, verified)) {
             outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
-                return run(store, tenant, request, in, acct, verified, check, at_cap, route_user, report);
+                return run(store, tenant, request, in, acct, verified, check, at_cap, route_user, by_address, report);
             });
         }
         if (outcome == persistence::transaction_outcome::failed) {
@@ -383,9 +393,10 @@ struct sync_service::impl {
     // shard). Recorded first, so that a message without token or credentials can never be routed to another user's
     // session of the same device and SessionID while this one lives; false (after a log line) when that failed: the
     // message then gets a retryable error.
+    // Recorded whatever the tenant's binding (it may change while sessions live).
     bool record_distributed_session_start(persistence::database& db, const persistence::tenant_info& tenant,
                                           const message& in, std::int64_t user) {
-        if (!routes_sessions(tenant)) return true;
+        if (!persistence::distributed_schema_in_use()) return true;
         try {
             persistence::record_session_start(db, tenant.id, in.header.source.loc_uri, user, in.header.session_id);
             return true;

@@ -173,6 +173,27 @@ TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_sep
     EXPECT_EQ(status_codes(decoded(post(service, with_cred, url())), "SyncHdr")[0], "200");
 }
 
+// A phone whose credentials fail (a stale password, or its user blocked by failures from its address) is no less
+// that user's phone: it may not go on by address in another user's session of its device id and SessionID, which
+// the search without credentials would have found (u1 has no session of its own there).
+TEST_F(session_security_test, a_message_whose_credentials_fail_goes_on_in_no_other_users_session) {
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    sync_service service;
+    auto other = alert_message("IMEI:9");
+    other.header.cred->data = base64_encode("u2:pw2");
+    ASSERT_EQ(status_codes(decoded(post(service, other, url())), "SyncHdr")[0], "212");
+    auto stale = sync_message("IMEI:9", 2);
+    stale.header.msg_id = "2";
+    stale.header.cred = alert_message("IMEI:9").header.cred;
+    stale.header.cred->data = base64_encode("u1:stale-password");
+    EXPECT_NE(status_codes(decoded(post(service, stale, url())), "SyncHdr")[0], "200");
+    EXPECT_EQ(live_items(), 0);
+    // Naming an unknown user, neither.
+    stale.header.cred->data = base64_encode("nobody:pw");
+    EXPECT_NE(status_codes(decoded(post(service, stale, url())), "SyncHdr")[0], "200");
+    EXPECT_EQ(live_items(), 0);
+}
+
 TEST_F(session_security_test, a_changed_password_ends_address_bound_sessions) {
     sync_service service;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:4"), url())), "SyncHdr")[0], "212");

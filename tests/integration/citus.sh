@@ -13,7 +13,8 @@
 #      cases (SYNCML_TEST_CITUS_FAULTS=quick for the suite's quick mode), the admin tests (API; the CLI's show, list,
 #      session kill and bulk import; a user's export, delete and import into another user), the hostile input's
 #      session hijack cases, the DAV clients (vdirsyncer, SyncEvolution's CardDAV/CalDAV backend, a SyncML phone of
-#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count).
+#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count);
+#   3. a shard move while phones sync (loadtest/citus-shard-move.sh, short): no error but retriable 503s.
 # Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
 # SYNCML_TEST_CITUS_SUITES, SYNCML_TEST_CITUS_MATCHING, SYNCML_TEST_CITUS_FAULTS (optional).
 set -uo pipefail
@@ -27,7 +28,7 @@ rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
 cluster=$work/cluster
-port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+21; below the ephemeral ports of free_port()
+port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+42; below the ephemeral ports of free_port()
 suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api admin_inspect user_transfer
     hostile_input dav_clients}
 failures=0
@@ -334,6 +335,21 @@ for suite in $suites; do
         fi
     fi
 done
+
+# --- 3. a shard move while phones sync ---------------------------------------------------------------------------
+# loadtest/citus-shard-move.sh on a cluster of its own with this build: 8 phones in closed loop (two-way syncs with
+# changes) while the shard group holding most of them moves to the other worker and back. It fails on a failed move,
+# a group not back, or any error a phone saw but a 503 with Retry-After (retriable).
+move_log=$work/shard-move.log
+if SYNCML_RELEASE_BUILD=$SYNCML_BUILD_DIR LT_WORK=$work/shard-move bash "$SYNCML_SOURCE_DIR/loadtest/citus-shard-move.sh" \
+    --seconds 20 --phones 8 --shards 1 --port $((port + 30)) --citus-port $((port + 40)) > "$move_log" 2>&1 &&
+    grep -q "moves that ended after the load: 0" "$move_log"; then
+    pass "a shard group moved to the other worker and back while 8 phones synced:" \
+        "$(grep -o "measured (two-way syncs): .*" "$move_log"); $(grep -o "retriable (HTTP 503.*" "$move_log")"
+else
+    tail -30 "$move_log"
+    fail "shard move while phones sync (log: $move_log)"
+fi
 
 echo "$failures failed"
 [ $failures -eq 0 ]
