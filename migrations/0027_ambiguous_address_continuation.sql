@@ -12,7 +12,8 @@
 -- session starts: per device and user, the SessionID of the user's latest session there and when it started
 -- (written before the transaction of every message with valid credentials, persistence/session_routes.cpp). A
 -- message without token or credentials goes to the user whose start of its device and SessionID may still be live,
--- and to nobody (a challenge) when that is more than one user. Distributed by the device key like session_routes.
+-- and to nobody (a challenge) while another user's start of the device may be (whatever its SessionID: a row keeps
+-- only the latest). Distributed by the device key like session_routes.
 CREATE TABLE session_starts (
     device_key bigint NOT NULL,
     tenant_id bigint NOT NULL,

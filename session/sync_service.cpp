@@ -378,8 +378,8 @@ struct sync_service::impl {
 
     // On a distributed schema a message without valid token or credentials that may continue a session by its
     // address names no user: the recorded session starts of its device and SessionID name the user whose shard the
-    // session is on, or nobody when they are more than one user's (persistence/session_routes.hpp); 0 when there is
-    // none or nothing to look for.
+    // session is on, or nobody while another user's start of the device is recent (persistence/session_routes.hpp);
+    // 0 when there is none or nothing to look for.
     std::int64_t distributed_route_user(persistence::database& db, const persistence::tenant_info& tenant,
                                         const sync_request& request, const message& in) {
         if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
@@ -388,12 +388,11 @@ struct sync_service::impl {
                                                settings.session_max_age + persistence::k_session_start_refresh);
     }
 
-    // Before the transaction of a message with valid credentials on a distributed schema: its user starts or goes on
-    // with the device's session of its SessionID (outside the message's transaction, which stays on the user's
-    // shard). Recorded first, so that a message without token or credentials can never be routed to another user's
-    // session of the same device and SessionID while this one lives; false (after a log line) when that failed: the
-    // message then gets a retryable error.
-    // Recorded whatever the tenant's binding (it may change while sessions live).
+    // Before the transaction of a message with valid credentials on a distributed schema, whatever the tenant's binding
+    // (it may change while sessions live): its user starts or goes on with the device's session of its SessionID
+    // (outside the message's transaction, which stays on the user's shard). Recorded first, so that a message without
+    // token or credentials can never be routed to another user's session of the same device while this one may live;
+    // false (after a log line) when that failed: the message then gets a retryable error.
     bool record_distributed_session_start(persistence::database& db, const persistence::tenant_info& tenant,
                                           const message& in, std::int64_t user) {
         if (!persistence::distributed_schema_in_use()) return true;

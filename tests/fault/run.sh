@@ -83,6 +83,9 @@ proxied_sync() {
     rc=$?
     kill "$proxy_pid" 2> /dev/null && wait "$proxy_pid" 2> /dev/null
     proxy_pid=""
+    # A SIGKILLed server may take a moment to die (a large ASan process under load): until it has, it still looks
+    # alive, and the next sync would find nothing listening (seen in CI).
+    grep -q "kill-server" "$dir/proxy.log" 2> /dev/null && wait "$server_pid" 2> /dev/null
     ensure_server
     return $rc
 }
