@@ -15,8 +15,8 @@
 # then back (a move Citus's deadlock detection cancels runs again, up to 3 times). Exit status 1 when a move failed
 # or a phone saw an error that is not retriable: the only retriable one is HTTP 503, which our server always sends
 # with Retry-After (session/sync_service.cpp, src/http_connection.cpp; syncml-load records the status, not the
-# header). A failed session makes that phone slow-sync next time, as a
-# real phone would; the load generator does not retry a message itself.
+# header). A failed session makes that phone slow-sync next time, as a real phone would; the load generator does not
+# retry a message itself.
 #
 # Environment (see lib.sh): SYNCML_RELEASE_BUILD, LT_WORK (work files in LT_WORK/citus-shard-move: cluster,
 # server log, load.txt/load.json, progress.txt, moves.tsv), LT_WORKER_THREADS (4).
