@@ -344,13 +344,14 @@ struct sync_service::impl {
         const bool at_cap = in.header.cred && beyond_distributed_session_cap(db, tenant);
         const std::int64_t verified = acct && acct->password_ok ? acct->user_id : 0;
         // Credentials that did not verify (wrong, stale or blocked) still say whose phone sends: such a message may go
-        // on only in a session of that user (as its owner), never in another user's by address; naming nobody, in
-        // none by address.
-        const std::int64_t claimed = in.header.cred && verified == 0 && check.account ? check.account->user_id : 0;
-        const bool by_address = !in.header.cred || verified != 0 || claimed != 0;
-        const std::int64_t route_user = verified != 0    ? 0
-                                        : in.header.cred ? claimed
-                                                         : distributed_route_user(db, tenant, request, in);
+        // on only in a session of that user (as its owner), never in another user's by address; naming an unknown
+        // user, in none by address. Credentials that name nobody (md5 without LocName) count as none.
+        const bool names_user = in.header.cred && credential_user(in.header);
+        const std::int64_t claimed = names_user && verified == 0 && check.account ? check.account->user_id : 0;
+        const bool by_address = !names_user || verified != 0 || claimed != 0;
+        const std::int64_t route_user = verified != 0 ? 0
+                                        : names_user  ? claimed
+                                                      : distributed_route_user(db, tenant, request, in);
         auto outcome = persistence::transaction_outcome::failed;
         if (verified == 0 || record_distributed_session_start(db, tenant, in, verified)) {
             outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {

@@ -194,6 +194,21 @@ TEST_F(session_security_test, a_message_whose_credentials_fail_goes_on_in_no_oth
     EXPECT_EQ(live_items(), 0);
 }
 
+// Credentials that name nobody (md5 without LocName: the digest carries no name) count as none: a phone that repeats
+// such a Cred in its session's later messages goes on by its address as before.
+TEST_F(session_security_test, credentials_that_name_nobody_leave_address_binding_as_it_is) {
+    sync_service service;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:10"), url())), "SyncHdr")[0], "212");
+    auto next = sync_message("IMEI:10", 2);
+    next.header.msg_id = "2";
+    next.header.source.loc_name.reset();
+    next.header.cred = credentials{meta_info{}, "c3RhbGUtZGlnZXN0"};
+    next.header.cred->meta->type = "syncml:auth-md5";
+    ASSERT_FALSE(credential_user(next.header));
+    EXPECT_EQ(status_codes(decoded(post(service, next, url())), "Add"), (std::vector<std::string>{"201", "201"}));
+    EXPECT_EQ(live_items(), 2);
+}
+
 TEST_F(session_security_test, a_changed_password_ends_address_bound_sessions) {
     sync_service service;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:4"), url())), "SyncHdr")[0], "212");
