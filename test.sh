@@ -31,7 +31,7 @@ record() {  # record NAME STATUS [SECONDS]: with the seconds it took (default: s
 
 echo "== build (Debug, ASan+UBSan)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSYNCML_SANITIZE=ON -DSYNCML_TESTS=ON \
-    -DSYNCML_BENCHMARKS=OFF >/dev/null || exit 1
+    -DSYNCML_BENCHMARKS=OFF -DSYNCML_WERROR=ON >/dev/null || exit 1
 cmake --build "$build" -j"$jobs" || { echo "build failed" >&2; exit 1; }
 
 echo "== static checks"

@@ -6,7 +6,7 @@
 
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
-#include "matching/match_keys.hpp"
+#include "matching/match/match_keys.hpp"
 
 namespace syncml::dav {
 namespace detail {

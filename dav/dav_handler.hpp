@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "persistence/dav_store.hpp"
+#include "persistence/dav/dav_store.hpp"
 
 namespace syncml::dav {
 

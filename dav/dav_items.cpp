@@ -4,9 +4,9 @@
 #include <cctype>
 #include <ctime>
 
-#include "matching/item_convert.hpp"
-#include "matching/item_format.hpp"
-#include "matching/item_span.hpp"
+#include "matching/convert/item_convert.hpp"
+#include "matching/convert/item_format.hpp"
+#include "matching/filter/item_span.hpp"
 
 namespace syncml::dav {
 namespace {

@@ -1,7 +1,8 @@
 #pragma once
-// Test support: persistence::dav_store in memory, with the PostgreSQL store's semantics (persistence/dav_store.cpp):
-// one modseq counter per datastore bumped by every write, tombstones kept with their name, a resource named by its
-// dav_names entry else by GUID + suffix, names released by tombstones when a new item takes them.
+// Test support: persistence::dav_store in memory, with the PostgreSQL store's semantics
+// (persistence/dav/dav_store.cpp): one modseq counter per datastore bumped by every write, tombstones kept with their
+// name, a resource named by its dav_names entry else by GUID + suffix, names released by tombstones when a new item
+// takes them.
 
 #include <algorithm>
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "persistence/dav_store.hpp"
+#include "persistence/dav/dav_store.hpp"
 
 namespace syncml::dav::testing {
 

@@ -18,7 +18,7 @@
 #
 # --tenant-cap: every tenant's max_sessions is set to this (0: keep syncml-load's 100 places per tenant). The
 # cap is not what is measured: 200 closed-loop phones in 2 tenants keep ~100 sessions per tenant live, and on a
-# distributed schema the cap comes from a count every 2 s (session/tenant_session_gauge.hpp).
+# distributed schema the cap comes from a count every 2 s (session/service/tenant_session_gauge.hpp).
 # Environment (see lib.sh): SYNCML_RELEASE_BUILD (default build/release), LT_PG_PORT (the single PostgreSQL,
 # 55460), LT_WORK (/tmp/syncml-loadtest; everything stays in LT_WORK/citus-bench: clusters `pg` and `citus`,
 # per backend `pg/` and `citus/` with syncml-load reports, server logs, pg_stat_statements snapshots, per-phase

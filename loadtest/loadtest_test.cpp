@@ -8,7 +8,7 @@
 #include "loadtest/messages.hpp"
 #include "loadtest/options.hpp"
 #include "loadtest/stats.hpp"
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
 
 namespace syncml::loadtest {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <openssl/evp.h>
 
-#include "session/auth.hpp"
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
+#include "session/protocol/auth.hpp"
 
 namespace syncml::loadtest {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "session/message.hpp"
+#include "session/protocol/message.hpp"
 
 namespace syncml::loadtest {
 

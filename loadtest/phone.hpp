@@ -13,7 +13,7 @@
 
 #include "loadtest/http_client.hpp"
 #include "loadtest/stats.hpp"
-#include "session/message.hpp"
+#include "session/protocol/message.hpp"
 
 namespace syncml::loadtest {
 

@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "loadtest/messages.hpp"
-#include "session/auth.hpp"
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
+#include "session/protocol/auth.hpp"
 
 namespace syncml::loadtest {
 namespace {

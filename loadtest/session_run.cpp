@@ -4,8 +4,8 @@
 #include <chrono>
 
 #include "loadtest/messages.hpp"
-#include "session/auth.hpp"
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
+#include "session/protocol/auth.hpp"
 
 namespace syncml::loadtest {
 namespace {

@@ -14,9 +14,8 @@ endif()
 # The fuzzers compile the codec sources themselves so coverage instrumentation reaches them
 # without pulling the engine, persistence and their dependencies into the fuzz binaries.
 if(SYNCML_FUZZ)
-    file(GLOB codec_fuzz_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/message.cpp
-         ${CMAKE_CURRENT_SOURCE_DIR}/codec*.cpp ${CMAKE_CURRENT_SOURCE_DIR}/xml_*.cpp
-         ${CMAKE_CURRENT_SOURCE_DIR}/wbxml_*.cpp)
+    file(GLOB codec_fuzz_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/protocol/message.cpp
+         ${CMAKE_CURRENT_SOURCE_DIR}/codec/*.cpp)
     list(FILTER codec_fuzz_sources EXCLUDE REGEX "_test\\.cpp$")
     foreach(fuzzer xml_decode_fuzz wbxml_decode_fuzz)
         add_executable(${fuzzer} fuzz/${fuzzer}.cpp ${codec_fuzz_sources})

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "matching/item_format.hpp"
+#include "matching/convert/item_format.hpp"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "matching/match_index.hpp"
-#include "matching/match_keys.hpp"
-#include "matching/match_score.hpp"
-#include "matching/merge_items.hpp"
+#include "matching/match/match_index.hpp"
+#include "matching/match/match_keys.hpp"
+#include "matching/match/match_score.hpp"
+#include "matching/merge/merge_items.hpp"
 
 namespace syncml::matching {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "matching/item_format.hpp"
+#include "matching/convert/item_format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace syncml::matching;

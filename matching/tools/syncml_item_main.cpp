@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "matching/item_format.hpp"
+#include "matching/convert/item_format.hpp"
 
 namespace {
 

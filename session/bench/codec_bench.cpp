@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
 
 #ifdef SYNCML_BENCH_LIBWBXML2
 #include <wbxml/wbxml.h>

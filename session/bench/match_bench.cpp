@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "matching/item_convert.hpp"
-#include "persistence/accounts.hpp"
-#include "persistence/database.hpp"
-#include "persistence/migrations.hpp"
-#include "persistence/sync_store.hpp"
-#include "session/auth.hpp"
-#include "session/engine.hpp"
-#include "session/state.hpp"
+#include "matching/convert/item_convert.hpp"
+#include "persistence/accounts/accounts.hpp"
+#include "persistence/pg/database.hpp"
+#include "persistence/pg/migrations.hpp"
+#include "persistence/sync/sync_store.hpp"
+#include "session/engine/engine.hpp"
+#include "session/engine/state.hpp"
+#include "session/protocol/auth.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "session/codec.hpp"
-#include "session/engine.hpp"
-#include "session/fake_sync_store.hpp"
-#include "session/state.hpp"
+#include "session/codec/codec.hpp"
+#include "session/engine/engine.hpp"
+#include "session/engine/fake_sync_store.hpp"
+#include "session/engine/state.hpp"
 
 namespace {
 

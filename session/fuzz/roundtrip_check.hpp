@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
 
 namespace syncml::session::fuzz {
 

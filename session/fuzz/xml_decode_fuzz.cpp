@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
 #include "session/fuzz/roundtrip_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "session/codec.hpp"
+#include "session/codec/codec.hpp"
 
 namespace {
 

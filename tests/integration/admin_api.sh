@@ -78,7 +78,7 @@ check "the phone syncs three contacts" test "$(phone sync3)" = "sync: done"
 
 # --- the listener, the document, authentication ------------------------------------------------------------
 check "the OpenAPI document needs no token" test "$(api GET /admin/openapi.json '' '')" = 200
-check "it is the document in the repository" cmp -s "$work/reply" "$source_dir/src/admin_openapi.json"
+check "it is the document in the repository" cmp -s "$work/reply" "$source_dir/src/admin/api/admin_openapi.json"
 check "it is OpenAPI 3 and lists the user routes" test "$(field "j['openapi'][:2], '/admin/v1/tenants/{tenant}/users/{user}' in j['paths']")" = "('3.', True)"
 check "the SyncML port does not serve the admin API" test "$(curl -s -o /dev/null -w '%{http_code}' "http://$SYNCML_LISTEN/admin/v1/tenants")" = 404
 check "no token: 401" test "$(api GET /admin/v1/tenants '' '')" = 401

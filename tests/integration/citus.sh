@@ -140,7 +140,7 @@ sync alice-phone alice-two-way.log --mode two-way || {
 }
 read -r single multi < <(bash "$cluster_script" counters "$port" "$counters_db")
 # The one statement allowed across shards: the count behind the tenant's session cap, which each instance takes at
-# most every 2 s per tenant outside the messages' transactions (session/tenant_session_gauge.hpp).
+# most every 2 s per tenant outside the messages' transactions (session/service/tenant_session_gauge.hpp).
 statements=$(multi_shard_statements "$marks")
 cap_counts=$(grep -c "AS live" <<< "$statements")
 others=$(grep -vc "AS live" <<< "$statements")

@@ -1,0 +1,127 @@
+#include "matching/convert/item_convert.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "matching/convert/item_format.hpp"
+#include "matching/match/match_keys.hpp"
+
+namespace syncml::matching {
+namespace {
+
+std::optional<item_dialect> dialect_of(const std::string& data, std::string_view mime, std::string_view version) {
+    if (!mime.empty()) {
+        if (auto d = dialect_from_mime(mime, version)) return d;
+    }
+    return detect_dialect(data);
+}
+
+std::vector<std::string> unfolded_lines(std::string_view content) {
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    while (pos < content.size()) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string line(content.substr(pos, end - pos));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!lines.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
+            lines.back() += line.substr(1);
+        } else if (!line.empty()) {
+            lines.push_back(std::move(line));
+        }
+        pos = end + 1;
+    }
+    return lines;
+}
+
+bool volatile_line(const std::string& line) {
+    static constexpr std::array<std::string_view, 6> names{"REV",           "PRODID",  "DTSTAMP",
+                                                           "LAST-MODIFIED", "CREATED", "X-EVOLUTION-FILE-AS"};
+    for (auto name : names) {
+        if (line.size() > name.size() && line.compare(0, name.size(), name) == 0 &&
+            (line[name.size()] == ':' || line[name.size()] == ';'))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+item_dialect canonical_dialect(std::string_view kind) {
+    if (kind == "contacts") return item_dialect::vcard30;
+    if (kind == "memos") return item_dialect::plain_text;
+    return item_dialect::ical20;
+}
+
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
+                         std::string_view kind) {
+    auto from = dialect_of(data, mime, version);
+    auto to = canonical_dialect(kind);
+    if (!from || *from == to) return data;
+    // Journal memos keep their iCalendar form (UID, DTSTART, ...): plain text is only the fallback
+    // form for devices that store text.
+    if (kind == "memos" && *from == item_dialect::ical20) return data;
+    auto converted = convert_item(data, *from, to);
+    return converted ? std::move(converted.value()) : data;
+}
+
+std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
+                      std::string_view kind) {
+    auto from = detect_dialect(content);
+    if (!from) from = canonical_dialect(kind);
+    auto to = mime.empty() ? std::nullopt : dialect_from_mime(mime, version);
+    if (!to || *to == *from) return content;
+    auto converted = convert_item(content, *from, *to);
+    return converted ? std::move(converted.value()) : content;
+}
+
+std::string comparable_form(std::string_view content) {
+    auto lines = unfolded_lines(content);
+    lines.erase(std::remove_if(lines.begin(), lines.end(), volatile_line), lines.end());
+    std::sort(lines.begin(), lines.end());
+    std::string joined;
+    for (const auto& line : lines) joined += line + '\n';
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    EVP_Digest(joined.data(), joined.size(), digest.data(), &length, EVP_sha256(), nullptr);
+    static constexpr std::string_view hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 15];
+    }
+    return out;
+}
+
+std::optional<item> parse_canonical(std::string_view content) {
+    auto dialect = detect_dialect(content);
+    if (!dialect) return std::nullopt;
+    auto parsed = parse_item(content, *dialect);
+    if (!parsed) return std::nullopt;
+    return std::move(parsed.value());
+}
+
+std::optional<std::string> write_canonical(const item& value, std::string_view content_like) {
+    auto dialect = detect_dialect(content_like);
+    if (!dialect) return std::nullopt;
+    auto written = serialize_item(value, *dialect);
+    if (!written) return std::nullopt;
+    return std::move(written.value());
+}
+
+std::string content_key(std::string_view content) { return "content:" + comparable_form(content); }
+
+std::vector<std::string> index_keys(std::string_view content, const item* parsed) {
+    std::vector<std::string> keys{content_key(content)};
+    if (parsed) {
+        for (const auto& key : match_keys_of(*parsed)) keys.push_back(to_string(key));
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
+}
+
+}  // namespace syncml::matching

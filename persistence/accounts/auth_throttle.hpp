@@ -1,0 +1,100 @@
+#pragma once
+// Rate limit of failed authentications per user, per device id and per user and client address, shared by every
+// server instance (table auth_failures): after max_failures failures within one window, further attempts are
+// refused whatever the password until the window has passed; a successful authentication resets the counters.
+// Failures of strangers never lock a user out of a device that authenticated before (see check).
+// Also the stored basic-auth password hash, which an in-process credential cache compares to notice a
+// changed password.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "persistence/accounts/secret_key.hpp"
+
+namespace syncml::persistence {
+
+class database;
+
+struct throttle_settings {
+    int max_failures = 10;
+    std::chrono::seconds window{300};
+    // The configured server key of the sealed md5 secrets; none: the database's own (see credential_store.hpp).
+    std::optional<secret_key> md5_key{};
+};
+
+// The key argument of the persistence functions that goes with these settings.
+inline const secret_key* md5_key_of(const throttle_settings& settings) {
+    return settings.md5_key ? &*settings.md5_key : nullptr;
+}
+
+struct stored_credentials {
+    std::int64_t user_id = 0;
+    std::string password_hash;  // "pbkdf2-sha256$..." as accounts stores it
+    std::string md5_secret;     // b64(md5(user ":" password)); empty unless the tenant allows md5 and one is stored
+    // The hash has an older scheme or cost, or the tenant allows md5 and no md5 secret is stored that opens: after
+    // a verified basic-auth login, call upgrade_credentials (credential_store.hpp) with the password.
+    bool needs_upgrade = false;
+};
+
+// What a message's credentials find: the throttle's verdict and the named account.
+struct credential_check {
+    std::chrono::seconds blocked{0};  // zero: the credentials may be checked
+    bool failures_on_record = false;  // the user or the device has failures recorded: a success must reset them
+    std::optional<stored_credentials> account;  // nullopt for an unknown user
+    // The user's device of the message: whether it exists (it authenticated before) and its md5 nonce.
+    bool known_device = false;
+    std::string device_nonce;
+    // Without a device id (DAV): the user logged in from this address within 30 days (remember_client), so only
+    // failures from this address block; `client_stale`: the last such login is over a day old.
+    bool known_client = false;
+    bool client_stale = false;
+};
+
+class auth_throttle {
+  public:
+    virtual ~auth_throttle() = default;
+    // A failed login of `user` from `device` at client `address` (empty ones are not counted).
+    virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                                const std::string& address) = 0;
+    // A successful login of a client without a device id (DAV) from `address`: from now on failures elsewhere do not
+    // block it (check's known_client). Call it when check said the client is not known, or known but stale.
+    virtual void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) = 0;
+    // A successful login: forgets the failures of the user, the device and the user at that address.
+    virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device,
+                       const std::string& address) = 0;
+    // How long the credentials must not be checked (`blocked`), whether there is anything to reset, the user's
+    // stored credentials and device row, at once. Blocked: max_failures within the window of the user at that
+    // address; or, for a device the user never authenticated from, of the user anywhere or of the device id.
+    virtual credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
+                                   const std::string& address) = 0;
+};
+
+// The PostgreSQL throttle on db's connection; each call is one short transaction. Throws db_error.
+class pg_auth_throttle final : public auth_throttle {
+  public:
+    pg_auth_throttle(database& db, throttle_settings settings) : db_(db), settings_(settings) {}
+    void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                        const std::string& address) override;
+    void reset(std::int64_t tenant, const std::string& user, const std::string& device,
+               const std::string& address) override;
+    void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) override;
+    // Autocommit statements: one for the user's rows, and with a device id one for its failure counter (another
+    // shard on a distributed database).
+    credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
+                           const std::string& address) override;
+
+  private:
+    const secret_key* key() const { return md5_key_of(settings_); }
+
+    database& db_;
+    throttle_settings settings_;
+};
+
+// The user's id and stored secrets (the md5 secret opened with md5_key, null: the database's own key); nullopt for
+// an unknown user. Throws db_error.
+std::optional<stored_credentials> find_stored_credentials(database& db, std::int64_t tenant, const std::string& user,
+                                                          const secret_key* md5_key = nullptr);
+
+}  // namespace syncml::persistence

@@ -1,0 +1,231 @@
+// Package 1: the client's Alerts, anchors and the sync mode we grant per datastore, and resuming an
+// interrupted session (Alert 225).
+
+#include "session/engine/engine_run.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/log/log_event.hpp"
+#include "session/engine/engine_filter.hpp"
+#include "session/engine/store_names.hpp"
+#include "session/protocol/sync_mode.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+// Two-way and one-way syncs need both sides to agree on the last sync, and no slow sync or refresh of the device
+// store may be pending (see open_store); otherwise the mode becomes its slow or refresh counterpart, as in the
+// Synthesis engine: a one-way-from-client client refuses a mode that writes to it.
+sync_mode granted_mode(sync_mode requested, const sync_anchor& anchor, const persistence::device_store_record& ds) {
+    if (requested.everything) return requested;
+    bool known = !ds.needs_slow_sync && !ds.client_anchor.empty();
+    if (known && anchor.last.value_or("") == ds.client_anchor) return requested;
+    return requested.with_everything();
+}
+
+sync_anchor alert_anchor(const item& it) {
+    if (it.meta && it.meta->anchor) return *it.meta->anchor;
+    // Tolerated: anchors sent as item data instead of item meta.
+    if (it.data && it.data->anchor) return *it.data->anchor;
+    return {};
+}
+
+// Each device store remembers the SyncML SessionID of the last session that worked on it (a resume pointer), so that
+// a resume (which comes with a new SessionID) finds the interrupted state while that session's row lives.
+constexpr const char* k_resume_prefix = "resume:";
+std::string resume_pointer(std::int64_t device_store) { return k_resume_prefix + std::to_string(device_store); }
+
+void remember_session(run& r, std::int64_t device_store) {
+    r.store.set_resume_pointer(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store),
+                               r.in.header.session_id);
+}
+
+// The state this device store had when its last session was interrupted, when that session can be
+// continued: same user, not completed, and the client presents the same Last anchor as then.
+std::optional<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
+    auto old = r.store.lock_pointed_session(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store));
+    if (!old || old->session_id == r.in.header.session_id || old->user_id != r.st.user_id) return std::nullopt;
+    auto state = decode_state(old->state);
+    if (!state || state->current == phase::done) return std::nullopt;
+    for (const auto& s : state->stores) {
+        if (s.device_store_id == device_store && s.client_last == anchor.last.value_or("")) return s;
+    }
+    return std::nullopt;
+}
+
+// Continues with the interrupted session's mode, anchors and half-received large object. What the
+// device holds is in the mappings (package 4 changes count only once acknowledged), so the server's
+// changes are queued afresh and what already arrived is not sent again.
+store_state continued(store_state old, const std::string& target, const std::string& source,
+                      const sync_anchor& anchor) {
+    old.server_uri = target;
+    old.client_uri = source;
+    old.client_next = anchor.next.value_or("");
+    old.upto_modseq = 0;
+    old.client_sync_done = false;
+    old.server_sync_started = false;
+    old.outgoing.clear();
+    // What the lost reply carried goes again. A slow sync's package has no Deletes in its queue: those of stale copies
+    // (engine_match.cpp) go back to the removals. Other modes plan the removals afresh (plan_filtered_package), and
+    // the server's deletes come again from the changes.
+    if (sync_mode::granted(old.mode).everything) {
+        for (auto& change : old.in_flight) {
+            bool queued = std::any_of(old.removals.begin(), old.removals.end(),
+                                      [&](const auto& removal) { return removal.guid == change.guid; });
+            if (change.deleted && !queued) old.removals.push_back(std::move(change));
+        }
+    } else {
+        old.removals.clear();
+    }
+    old.in_flight.clear();
+    old.out_offset = 0;
+    old.resumed = true;
+    return old;
+}
+
+command our_alert(const store_state& s, const persistence::device_store_record& ds) {
+    alert a;
+    a.data = std::to_string(s.mode);  // the granted alert code
+    item it;
+    it.target = location{s.client_uri, std::nullopt, std::nullopt};
+    it.source = location{s.server_uri, std::nullopt, std::nullopt};
+    meta_info meta;
+    meta.anchor = sync_anchor{ds.server_anchor, s.server_next};
+    it.meta = meta;
+    a.items.push_back(std::move(it));
+    return command{std::move(a)};
+}
+
+void acknowledge_alert(run& r, const alert& cmd, const store_state& s, int code) {
+    auto& st = r.add_status(cmd.cmd_id, "Alert", code);
+    st.target_refs = {s.server_uri};
+    st.source_refs = {s.client_uri};
+    item echo;
+    echo.data = item_data{{}, std::nullopt, sync_anchor{std::nullopt, s.client_next}};
+    st.items.push_back(std::move(echo));
+}
+
+// A slow sync or refresh forgets which items the device holds (its mappings are confirmed afresh), but its anchors
+// change only when it completes. Until then the device store waits for one (needs_slow_sync, cleared when a sync
+// completes): a two-way sync after an interrupted one would send every item as new and drop the deletes.
+void start_over(run& r, const persistence::device_store_record& ds) {
+    r.store.unconfirm_mappings(r.tenant(), ds.id);
+    if (!ds.needs_slow_sync) r.store.require_slow_sync(r.tenant(), ds.id);
+}
+
+// What the device had seen by its last completed sync, as far as the server knows: a client that lost the completion
+// of its last sync (the reply never arrived, or it rolled that session back) presents the anchor of the one before.
+// Any other anchor, or none (the Synthesis engine drops its anchor when a session fails), gets the last completed
+// sync's: 0 for a device that never completed one, or that was reset.
+std::int64_t last_seen_by_device(const sync_anchor& anchor, const persistence::device_store_record& ds) {
+    const auto last = anchor.last.value_or("");
+    if (!last.empty() && last != ds.client_anchor && last == ds.previous_client_anchor) return ds.previous_seen_modseq;
+    return ds.last_seen_modseq;
+}
+
+// `requested`: the mode asked for, nullopt for a resume (Alert 225).
+void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
+    const item& it = cmd.items.front();
+    std::string target = it.target ? it.target->loc_uri : "";
+    std::string source = it.source ? it.source->loc_uri : "";
+    const auto filter = alert_filter(r, cmd, it);
+    if (!filter) return;
+    if (filter->force_slow_sync && requested) requested = requested->with_everything();
+    auto kind = datastore_kind(filter->datastore_uri.empty() ? target : filter->datastore_uri);
+    if (!kind) {
+        auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
+        s.target_refs = {target};
+        s.source_refs = {source};
+        return;
+    }
+    // A resume reads the pointer before it is moved to this session; any other Alert moves it at once.
+    const bool resuming = !requested;
+    persistence::store_opening opening{r.st.user_id,
+                                       r.device.id,
+                                       *kind,
+                                       source,
+                                       r.in.header.source.loc_uri,
+                                       k_resume_prefix,
+                                       resuming ? "" : r.in.header.session_id};
+    auto ds = r.store.open_device_store(r.tenant(), opening);
+    auto datastore_id = ds.datastore_id;
+    auto anchor = alert_anchor(it);
+    auto old = resuming ? resumable_store(r, ds.id, anchor) : std::nullopt;
+    store_state s;
+    if (old) {
+        s = continued(std::move(*old), target, source, anchor);
+    } else {
+        s.server_uri = target;
+        s.client_uri = source;
+        s.kind = *kind;
+        s.datastore_id = datastore_id;
+        s.device_store_id = ds.id;
+        s.last_seen_modseq = last_seen_by_device(anchor, ds);
+        // Nothing to resume (see resumable_store): restart safely.
+        auto mode = requested ? granted_mode(*requested, anchor, ds) : sync_modes::slow_sync;
+        s.mode = mode.alert_code();
+        s.client_last = anchor.last.value_or("");
+        s.client_next = anchor.next.value_or("");
+        s.server_next = std::to_string(r.ctx.now_ms);
+        if (mode.everything) start_over(r, ds);
+    }
+    set_store_filter(s, *filter, ds);
+    if (resuming) remember_session(r, ds.id);
+    const bool as_asked = old || (requested && s.mode == requested->alert_code());
+    acknowledge_alert(r, cmd, s, as_asked ? status_codes::ok : status_codes::refresh_required);
+    r.commands.push_back(our_alert(s, ds));
+    auto& stores = r.st.stores;
+    stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),
+                 stores.end());
+    stores.push_back(std::move(s));
+}
+
+// Resume (Alert 225, like Suspend 224) came with SyncML 1.2: the 1.1 Representation Protocol defines the alert codes
+// up to 223 and reserves the rest. A 1.0/1.1 session's 225 is answered as any code we do not support (406), not
+// taken as a normal sync: it names no sync mode, and the session it would continue spoke another protocol version;
+// the client then starts a sync of its own.
+bool resume_supported(const run& r) { return r.in.version == syncml_version::v1_2; }
+
+}  // namespace
+
+const store_state* find_store(const session_state& st, const std::string& server_uri) {
+    for (const auto& s : st.stores) {
+        if (s.server_uri == server_uri) return &s;
+    }
+    // Tolerated: a Sync addressed by another alias of the same datastore.
+    auto kind = datastore_kind(server_uri);
+    for (const auto& s : st.stores) {
+        if (kind && s.kind == *kind) return &s;
+    }
+    return nullptr;
+}
+
+store_state* find_store(session_state& st, const std::string& server_uri) {
+    return const_cast<store_state*>(find_store(std::as_const(st), server_uri));
+}
+
+void handle_alert(run& r, const alert& cmd) {
+    int code = alert_code(cmd).value_or(0);
+    auto mode = sync_mode::of_alert(code);
+    const bool resume = code == alert_codes::resume && resume_supported(r);
+    if (!mode && !resume) {
+        // 222 next message, 223 no end of data: acknowledged; the phase decides what follows. 224: the client
+        // suspends the session (engine.cpp).
+        if (code == alert_codes::suspend) r.suspended = true;
+        bool known = code >= alert_codes::result_alert && code <= alert_codes::suspend;
+        if (!cmd.no_resp) {
+            r.add_status(cmd.cmd_id, "Alert", known ? status_codes::ok : status_codes::optional_feature_not_supported);
+        }
+        return;
+    }
+    if (cmd.items.empty()) {
+        r.add_status(cmd.cmd_id, "Alert", status_codes::incomplete_command);
+        return;
+    }
+    open_store(r, cmd, mode);
+}
+
+}  // namespace syncml::session::detail

@@ -1,0 +1,189 @@
+#include "session/engine/engine_metrics.hpp"
+
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace syncml::session {
+namespace {
+
+const char* result_name(engine_metrics::message_result result) {
+    switch (result) {
+        case engine_metrics::message_result::ok:
+            return "ok";
+        case engine_metrics::message_result::resend:
+            return "resend";
+        case engine_metrics::message_result::auth_failed:
+            return "auth_failed";
+        case engine_metrics::message_result::bad_request:
+            return "bad_request";
+        case engine_metrics::message_result::unavailable:
+            return "unavailable";
+    }
+    return "ok";
+}
+
+const char* mode_name(int mode) {
+    switch (mode) {
+        case 200:
+            return "two_way";
+        case 201:
+            return "slow";
+        case 202:
+            return "one_way_from_client";
+        case 203:
+            return "refresh_from_client";
+        case 204:
+            return "one_way_from_server";
+        case 205:
+            return "refresh_from_server";
+        default:
+            return "other";
+    }
+}
+
+prometheus::Histogram::BucketBoundaries seconds_buckets() {
+    return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+}
+
+const char* limit_name(engine_metrics::limit which) {
+    switch (which) {
+        case engine_metrics::limit::object_bytes:
+            return "object_bytes";
+        case engine_metrics::limit::items_per_datastore:
+            return "items_per_datastore";
+        case engine_metrics::limit::message_bytes:
+            return "message_bytes";
+        case engine_metrics::limit::worker_share:
+            return "worker_share";
+        case engine_metrics::limit::devices_per_user:
+            return "devices_per_user";
+        case engine_metrics::limit::sessions:
+            return "sessions";
+    }
+    return "other";
+}
+
+constexpr std::array k_limits{engine_metrics::limit::object_bytes,     engine_metrics::limit::items_per_datastore,
+                              engine_metrics::limit::message_bytes,    engine_metrics::limit::worker_share,
+                              engine_metrics::limit::devices_per_user, engine_metrics::limit::sessions};
+
+constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
+constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
+
+}  // namespace
+
+std::atomic<engine_metrics*> engine_metrics::active_{nullptr};
+
+engine_metrics::engine_metrics(prometheus::Registry& registry)
+    : messages_(prometheus::BuildCounter()
+                    .Name("syncml_messages_total")
+                    .Help("SyncML messages handled, by result")
+                    .Register(registry)),
+      message_duration_(prometheus::BuildHistogram()
+                            .Name("syncml_message_duration_seconds")
+                            .Help("Time to handle one SyncML message, transaction included")
+                            .Register(registry)
+                            .Add({}, seconds_buckets())),
+      sessions_(prometheus::BuildCounter()
+                    .Name("syncml_sessions_total")
+                    .Help("Completed sync sessions' datastores, by sync mode")
+                    .Register(registry)),
+      items_(prometheus::BuildCounter()
+                 .Name("syncml_items_total")
+                 .Help("Items exchanged in completed sessions, by operation and direction")
+                 .Register(registry)),
+      slow_syncs_(prometheus::BuildCounter()
+                      .Name("syncml_slow_syncs_total")
+                      .Help("Datastores synced in slow or refresh mode")
+                      .Register(registry)
+                      .Add({})),
+      filtered_out_(prometheus::BuildCounter()
+                        .Name("syncml_items_filtered_out_total")
+                        .Help("Items not sent to a device because they are outside its filter or sync window")
+                        .Register(registry)
+                        .Add({})),
+      auth_failures_(prometheus::BuildCounter()
+                         .Name("syncml_auth_failures_total")
+                         .Help("Messages rejected for missing or wrong credentials")
+                         .Register(registry)
+                         .Add({})),
+      session_duration_(prometheus::BuildHistogram()
+                            .Name("syncml_session_duration_seconds")
+                            .Help("Wall time from a session's first to its last message")
+                            .Register(registry)
+                            .Add({}, seconds_buckets())),
+      conflicts_(prometheus::BuildCounter()
+                     .Name("syncml_conflicts_total")
+                     .Help("Items changed on both the device and the server since the device's last sync, by "
+                           "tenant policy and how each was resolved")
+                     .Register(registry)),
+      statuses_(prometheus::BuildCounter()
+                    .Name("syncml_statuses_total")
+                    .Help("SyncML Status elements the server sent, by status code")
+                    .Register(registry)),
+      limit_refusals_(prometheus::BuildCounter()
+                          .Name("syncml_limit_refusals_total")
+                          .Help("Requests and items refused by a server or tenant limit, by limit")
+                          .Register(registry)) {
+    // Every combination exists from the start, so dashboards and alerts see zeros rather than no data.
+    for (const char* policy : k_policies) {
+        for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});
+    }
+    for (auto which : k_limits) limit_refusals_.Add({{"limit", limit_name(which)}});
+    active_.store(this);
+}
+
+engine_metrics::~engine_metrics() {
+    engine_metrics* self = this;
+    active_.compare_exchange_strong(self, nullptr);
+}
+
+void engine_metrics::conflict(std::string_view policy, std::string_view resolution) {
+    auto* m = active_.load();
+    if (!m) return;
+    m->conflicts_.Add({{"policy", std::string(policy)}, {"resolution", std::string(resolution)}}).Increment();
+}
+
+void engine_metrics::statuses_sent(const session::message& reply) {
+    auto* m = active_.load();
+    if (!m) return;
+    for (const auto& cmd : reply.body.commands) {
+        const auto* s = std::get_if<status>(&cmd.value);
+        // Codes are three digits by the protocol; anything else is one bounded label value.
+        bool valid = s && s->data.size() == 3 && std::isdigit(static_cast<unsigned char>(s->data[0]));
+        if (s) m->statuses_.Add({{"code", valid ? s->data : std::string("other")}}).Increment();
+    }
+}
+
+void engine_metrics::limit_refused(limit which) {
+    auto* m = active_.load();
+    if (!m) return;
+    m->limit_refusals_.Add({{"limit", limit_name(which)}}).Increment();
+}
+
+void engine_metrics::message(message_result result, std::chrono::duration<double> duration) {
+    messages_.Add({{"result", result_name(result)}}).Increment();
+    message_duration_.Observe(duration.count());
+    if (result == message_result::auth_failed) auth_failures_.Increment();
+}
+
+void engine_metrics::session_end(const session_state& state, std::chrono::duration<double> duration) {
+    session_duration_.Observe(duration.count());
+    for (const auto& s : state.stores) {
+        sessions_.Add({{"mode", mode_name(s.mode)}}).Increment();
+        if (s.mode == 201 || s.mode == 203 || s.mode == 205) slow_syncs_.Increment();
+        if (s.filtered_out > 0) filtered_out_.Increment(static_cast<double>(s.filtered_out));
+        auto count = [&](const char* op, const char* direction, std::int64_t n) {
+            if (n > 0) items_.Add({{"operation", op}, {"direction", direction}}).Increment(static_cast<double>(n));
+        };
+        count("add", "from_client", s.received_add);
+        count("replace", "from_client", s.received_replace);
+        count("delete", "from_client", s.received_delete);
+        count("add", "to_client", s.sent_add);
+        count("replace", "to_client", s.sent_replace);
+        count("delete", "to_client", s.sent_delete);
+    }
+}
+
+}  // namespace syncml::session

@@ -1,0 +1,124 @@
+#include "session/engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "session/engine/test_phone.hpp"
+#include "session/protocol/sync_mode.hpp"
+
+// Which sync mode the server grants: anchors, interrupted slow syncs and refreshes, one-way modes.
+
+namespace syncml::session {
+namespace {
+
+using testing::alert_of;
+using testing::phone;
+using testing::statuses_of;
+
+TEST(sync_mode, names_the_alert_codes_by_direction_and_slow_or_refresh) {
+    EXPECT_EQ(sync_mode::of_alert(200), sync_modes::two_way);
+    EXPECT_EQ(sync_mode::of_alert(203), sync_modes::refresh_from_client);
+    EXPECT_EQ(sync_mode::of_alert(205), sync_modes::refresh_from_server);
+    EXPECT_FALSE(sync_mode::of_alert(225));
+    EXPECT_FALSE(sync_mode::of_alert(199));
+    EXPECT_THROW(sync_mode::granted(206), std::logic_error);
+    for (int code = 200; code <= 205; ++code) EXPECT_EQ(sync_mode::of_alert(code)->alert_code(), code);
+    EXPECT_EQ(sync_modes::one_way_from_client.with_everything(), sync_modes::refresh_from_client);
+    EXPECT_EQ(sync_modes::one_way_from_server.with_everything(), sync_modes::refresh_from_server);
+    // The two "slow" sets: who sends every item.
+    EXPECT_TRUE(sync_modes::refresh_from_client.client_sends_all_items());
+    EXPECT_FALSE(sync_modes::refresh_from_client.server_sends_all_items());
+    EXPECT_TRUE(sync_modes::refresh_from_server.server_sends_all_items());
+    EXPECT_FALSE(sync_modes::refresh_from_server.client_sends_all_items());
+    EXPECT_TRUE(sync_modes::slow_sync.client_sends_all_items() && sync_modes::slow_sync.server_sends_all_items());
+    EXPECT_FALSE(sync_modes::two_way.client_sends_all_items() || sync_modes::two_way.server_sends_all_items());
+}
+
+std::string granted_status(const message& reply) { return statuses_of(reply, "Alert").at(0)->data; }
+
+// A slow sync or refresh forgets which items the device holds; when it dies before it completes, the anchors
+// still match, and a two-way sync granted then would send every server item as an Add (duplicates on the phone).
+class interrupted_mode : public ::testing::TestWithParam<int> {};
+
+TEST_P(interrupted_mode, makes_the_next_two_way_sync_slow_until_one_completes) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}, {"2", testing::vcard("Bob")}});
+    testing::full_sync(b, 201, {});
+    ASSERT_EQ(b.items.size(), 2u);
+
+    // B starts a slow sync or refresh and dies after the Alert; its next session presents the same Last anchor.
+    b.send(b.start(GetParam()));
+    auto reply = b.send(b.start(200)).reply;
+    EXPECT_EQ(granted_status(reply), "508");
+    ASSERT_TRUE(alert_of(reply));
+    EXPECT_EQ(alert_of(reply)->data, "201");
+
+    // Not even a one-way sync counts on what the device held.
+    reply = b.send(b.start(204)).reply;
+    EXPECT_EQ(granted_status(reply), "508");
+    EXPECT_EQ(alert_of(reply)->data, "205");
+
+    // The slow sync it gets pairs the phone's items with the server's: nothing comes twice.
+    b.send(b.start(201));
+    auto package4 = b.send(b.changes(b.items)).reply;
+    ASSERT_TRUE(testing::sync_of(package4));
+    EXPECT_TRUE(testing::sync_of(package4)->commands.empty());
+    EXPECT_TRUE(b.send(b.apply_server_changes(package4)).session_done);
+    b.finish();
+    EXPECT_EQ(b.items.size(), 2u);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 2u);
+
+    // Once one completed, two-way syncs are granted again, and a delete reaches the phone.
+    testing::full_sync(a, 200, {{"2", ""}});
+    reply = b.send(b.start(200)).reply;
+    EXPECT_EQ(granted_status(reply), "200");
+    package4 = b.send(b.changes({})).reply;
+    EXPECT_TRUE(b.send(b.apply_server_changes(package4)).session_done);
+    b.finish();
+    EXPECT_EQ(b.items.size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(engine, interrupted_mode, ::testing::Values(201, 203, 205));
+
+// Synthesis' rule: a one-way mode the anchors do not allow becomes its refresh counterpart, never a slow sync
+// (a one-way-from-client client refuses a mode that writes to it).
+TEST(engine, one_way_modes_with_mismatched_anchors_become_their_refresh) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}});
+    a.last_anchor = "elsewhere";
+
+    auto reply = a.send(a.start(202)).reply;
+    EXPECT_EQ(granted_status(reply), "508");
+    ASSERT_TRUE(alert_of(reply));
+    EXPECT_EQ(alert_of(reply)->data, "203");
+
+    reply = a.send(a.start(204)).reply;
+    EXPECT_EQ(granted_status(reply), "508");
+    EXPECT_EQ(alert_of(reply)->data, "205");
+
+    // With matching anchors they are granted as asked.
+    phone b(store, "phone-b");
+    testing::full_sync(b, 201, {});
+    reply = b.send(b.start(202)).reply;
+    EXPECT_EQ(granted_status(reply), "200");
+    EXPECT_EQ(alert_of(reply)->data, "202");
+}
+
+TEST(engine, a_refresh_from_server_granted_for_a_one_way_request_sends_every_item) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}, {"2", testing::vcard("Bob")}});
+    phone b(store, "phone-b");
+    b.last_anchor = "unknown";
+    b.send(b.start(204));
+    auto package4 = b.send(b.changes({})).reply;
+    ASSERT_TRUE(testing::sync_of(package4));
+    EXPECT_EQ(testing::sync_of(package4)->commands.size(), 2u);
+    EXPECT_TRUE(b.send(b.apply_server_changes(package4)).session_done);
+    EXPECT_EQ(b.items.size(), 2u);
+}
+
+}  // namespace
+}  // namespace syncml::session

@@ -1,0 +1,355 @@
+// Package 3 (the client's Sync with Add/Replace/Delete, large objects) and package 5 (Map).
+
+#include "session/engine/engine_run.hpp"
+
+#include <algorithm>
+#include <set>
+#include <type_traits>
+
+#include "matching/convert/item_convert.hpp"
+#include "session/engine/engine_filter.hpp"
+#include "session/engine/engine_match.hpp"
+#include "session/engine/engine_metrics.hpp"
+#include "session/protocol/sync_mode.hpp"
+
+namespace syncml::session::detail {
+namespace {
+
+struct item_context {
+    run& r;
+    store_state& s;
+    const std::string& cmd_id;
+    const char* cmd_name;
+    std::string luid;    // Source LocURI: the client's id
+    std::string target;  // Target LocURI: our id, when the client knows it
+    item_applier& applier;
+    std::vector<incoming_item>& batch;
+};
+
+status& item_status(item_context& c, int code) {
+    auto& st = c.r.add_status(c.cmd_id, c.cmd_name, code);
+    if (!c.luid.empty()) st.source_refs = {c.luid};
+    if (!c.target.empty()) st.target_refs = {c.target};
+    return st;
+}
+
+std::string meta_type(const item& it, const item_command& cmd, const sync& container) {
+    if (it.meta && it.meta->type) return *it.meta->type;
+    if (cmd.meta && cmd.meta->type) return *cmd.meta->type;
+    if (container.meta && container.meta->type) return *container.meta->type;
+    return {};
+}
+
+// Queues the item; its Status is answered (in command order) when the batch is applied.
+void queue_item(item_context& c, const std::string& data, const std::string& mime) {
+    bool as_add = std::string_view(c.cmd_name) == "Add";
+    (as_add ? c.s.received_add : c.s.received_replace) += 1;
+    item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
+    incoming_item in{
+        c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, matching::to_canonical(data, mime, "", c.s.kind)};
+    c.batch.push_back(std::move(in));
+}
+
+// How the client deletes: OMA DS 1.2 (DataSyncRep, Delete) lets it flag a Delete SftDel, a soft delete: the item
+// left the device (typically evicted for lack of memory) but was not deleted by the user, so it must stay on the
+// server and on every other device. Archive asks the recipient to archive its copy before deleting it: the item
+// is deleted everywhere (the user deleted it) and, as this server keeps no archive, it answers 210 (Delete
+// without archive), the status the specification defines for a recipient that does not support archiving.
+enum class delete_kind { hard, soft, archive };
+
+delete_kind kind_of(const delete_& cmd) {
+    if (cmd.sft_del) return delete_kind::soft;
+    return cmd.archive ? delete_kind::archive : delete_kind::hard;
+}
+
+// A soft delete only forgets that this device holds the item: its mapping goes, the item stays. Without a mapping
+// and with the device's last seen modseq past the item, a two-way sync does not send it back; the next slow sync,
+// or a later change of the item on another device, offers it again as an Add (the device asks for everything, or
+// there is a new version to hold).
+int soft_delete(item_context& c) {
+    auto mapping = c.luid.empty() ? std::nullopt : c.r.store.mapping_of_luid(c.r.tenant(), c.s.device_store_id, c.luid);
+    std::string guid = mapping ? mapping->guid : c.target;
+    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), c.s.datastore_id, guid))
+        return status_codes::item_not_deleted;
+    c.r.store.remove_mapping(c.r.tenant(), c.s.device_store_id, guid);
+    return status_codes::ok;
+}
+
+void delete_item(item_context& c, delete_kind kind) {
+    // Keeps the order of the client's commands: a Delete after an Add of the same message sees the Add.
+    c.applier.apply(c.batch);
+    if (kind == delete_kind::soft) {
+        item_status(c, soft_delete(c));
+        return;
+    }
+    int code = c.applier.remove(c.luid, c.target);
+    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.live_items > 0)
+        --c.s.live_items;  // room for an Add (engine_quota.hpp)
+    if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
+    item_status(c, code);
+}
+
+// Size as the client declared it, as sent (the codec keeps only numbers that fit 64 bits unsigned).
+std::optional<std::uint64_t> declared_size(const item& it, const item_command& cmd) {
+    if (it.meta && it.meta->size) return it.meta->size;
+    if (cmd.meta && cmd.meta->size) return cmd.meta->size;
+    return std::nullopt;
+}
+
+// The largest object we accept: the server's and the tenant's limit (engine_context::max_obj_size), never the
+// client's MaxObjSize, which says what the client can receive.
+std::uint64_t object_limit(const item_context& c) {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(c.r.ctx.max_obj_size, 0));
+}
+
+// An item whose last chunk arrived, with the content type its first chunk declared when the last one has none.
+struct whole_item {
+    std::string data;
+    std::string mime;
+};
+
+void drop_partial(item_context& c) {
+    auto& partial = c.s.partial;
+    if (partial && partial->received > 0) c.r.store.drop_chunks(c.r.tenant(), c.s.device_store_id);
+    partial.reset();
+}
+
+// Refuses the item with `code`; a chunked one stays refused until its last chunk, with nothing of it stored.
+std::nullopt_t refuse(item_context& c, int code, bool more_data) {
+    drop_partial(c);
+    if (more_data) {
+        c.s.partial.emplace();
+        c.s.partial->luid = c.luid;
+        c.s.partial->refused = code;
+    }
+    if (code == status_codes::object_too_large) engine_metrics::limit_refused(engine_metrics::limit::object_bytes);
+    item_status(c, code);
+    return std::nullopt;
+}
+
+// The first chunk (or the whole item): refused at once when it declares more than we accept.
+std::optional<whole_item> start_item(item_context& c, const item& it, const item_command& cmd, const std::string& mime,
+                                     const std::string& data) {
+    auto size = declared_size(it, cmd);
+    if ((size && *size > object_limit(c)) || data.size() > object_limit(c))
+        return refuse(c, status_codes::object_too_large, it.more_data);
+    if (!it.more_data) return whole_item{data, mime};
+    auto& p = c.s.partial.emplace();
+    p.command = c.cmd_name;
+    p.luid = c.luid;
+    p.target = c.target;
+    p.mime = mime;
+    p.declared_size = size ? static_cast<std::int64_t>(*size) : -1;  // at most object_limit(c)
+    return std::nullopt;
+}
+
+// Collects MoreData chunks in the store; returns the whole object once its last chunk arrived.
+std::optional<whole_item> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
+    static const std::string no_data;
+    const std::string& data = it.data ? it.data->bytes : no_data;
+    auto& partial = c.s.partial;
+    if (partial && partial->luid != c.luid) drop_partial(c);  // a new item: the old one was abandoned
+    if (partial && partial->refused != 0) {
+        int code = partial->refused;
+        if (!it.more_data) partial.reset();
+        item_status(c, code);
+        return std::nullopt;
+    }
+    if (!partial) {
+        auto whole = start_item(c, it, cmd, mime, data);
+        if (!partial || partial->refused != 0) return whole;  // a whole item, or refused at once
+    }
+    auto& p = *partial;
+    if (!p.legacy_data.empty()) {  // bytes an older version kept in the state: from offset 0 on
+        c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, 0, p.legacy_data);
+        p.received = static_cast<std::int64_t>(p.legacy_data.size());
+        p.legacy_data.clear();
+    }
+    const auto received = static_cast<std::uint64_t>(p.received) + data.size();
+    if (received > object_limit(c)) return refuse(c, status_codes::object_too_large, it.more_data);
+    if (p.declared_size >= 0 && received > static_cast<std::uint64_t>(p.declared_size)) {
+        return refuse(c, status_codes::size_mismatch, it.more_data);
+    }
+    if (it.more_data) {
+        c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, p.received, data);
+        p.received = static_cast<std::int64_t>(received);
+        item_status(c, status_codes::chunk_accepted);
+        return std::nullopt;
+    }
+    // The last chunk completes the object without a trip through the store.
+    auto stored = p.received == 0 ? std::optional<std::string>(std::string())
+                                  : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
+    if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
+        partial.reset();
+        item_status(c, status_codes::size_mismatch);
+        return std::nullopt;
+    }
+    whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
+    partial.reset();
+    return whole;
+}
+
+// The items of one Sync command, applied together so that a slow sync looks up twins once per message.
+struct sync_items {
+    item_applier applier;
+    std::vector<incoming_item> batch;
+};
+
+void handle_item(run& r, store_state& s, sync_items& items, const sync& container, const item_command& cmd,
+                 const char* name, const item& it, delete_kind deletion) {
+    item_context c{r,
+                   s,
+                   cmd.cmd_id,
+                   name,
+                   it.source ? it.source->loc_uri : "",
+                   it.target ? it.target->loc_uri : "",
+                   items.applier,
+                   items.batch};
+    if (!sync_mode::granted(s.mode).client_sends()) {
+        item_status(c, status_codes::forbidden);  // the client agreed to receive only
+        return;
+    }
+    if (std::string_view(name) == "Delete") {
+        delete_item(c, deletion);
+        return;
+    }
+    auto mime = meta_type(it, cmd, container);
+    if (!mime.empty()) s.device_mime = mime;
+    auto whole = assemble(c, it, cmd, mime);
+    if (whole) queue_item(c, whole->data, whole->mime);
+}
+
+template <class Cmd>
+void handle_items(run& r, store_state& s, sync_items& items, const sync& container, const Cmd& cmd, const char* name) {
+    if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, status_codes::incomplete_command);
+    delete_kind deletion = delete_kind::hard;
+    if constexpr (std::is_same_v<Cmd, delete_>) deletion = kind_of(cmd);
+    for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it, deletion);
+}
+
+// NoResp: the client wants no Status for the command. Its Status is made like any other (an item's outcome is set
+// once its batch is applied) and dropped here, once the Sync is done; `first`: the Sync's own Status.
+void drop_unwanted_statuses(run& r, const sync& cmd, std::size_t first) {
+    std::set<std::string> unwanted;
+    if (cmd.no_resp) unwanted.insert(cmd.cmd_id);
+    for (const auto& inner : cmd.commands) {
+        if (no_response(inner)) unwanted.insert(command_id(inner));
+    }
+    if (unwanted.empty()) return;
+    auto from = r.statuses.begin() + static_cast<std::ptrdiff_t>(first);
+    r.statuses.erase(std::remove_if(from, r.statuses.end(), [&](const status& s) { return unwanted.count(s.cmd_ref); }),
+                     r.statuses.end());
+}
+
+void handle_sync_commands(run& r, const sync& cmd) {
+    std::string target = cmd.target ? cmd.target->loc_uri : "";
+    std::string source = cmd.source ? cmd.source->loc_uri : "";
+    auto* s = find_store(r.st, target);
+    auto& st = r.add_status(cmd.cmd_id, "Sync", s ? status_codes::ok : status_codes::not_found);
+    st.target_refs = {target};
+    st.source_refs = {source};
+    if (!s) {
+        for (const auto& inner : cmd.commands)
+            r.add_status(command_id(inner), command_name(inner), status_codes::not_found);
+        return;
+    }
+    sync_items items{item_applier(r, *s), {}};
+    for (const auto& inner : cmd.commands) {
+        if (auto* a = std::get_if<add>(&inner.value)) {
+            handle_items(r, *s, items, cmd, *a, "Add");
+        } else if (auto* p = std::get_if<replace>(&inner.value)) {
+            handle_items(r, *s, items, cmd, *p, "Replace");
+        } else if (auto* d = std::get_if<delete_>(&inner.value)) {
+            handle_items(r, *s, items, cmd, *d, "Delete");
+        } else {
+            r.add_status(command_id(inner), command_name(inner), status_codes::optional_feature_not_supported);
+        }
+    }
+    items.applier.apply(items.batch);
+    s->client_sync_done = true;
+}
+
+}  // namespace
+
+void handle_sync(run& r, const sync& cmd) {
+    const auto first = r.statuses.size();
+    handle_sync_commands(r, cmd);
+    drop_unwanted_statuses(r, cmd, first);
+}
+
+void handle_map(run& r, const map& cmd) {
+    auto* s = find_store(r.st, cmd.target.loc_uri);
+    auto& st = r.add_status(cmd.cmd_id, "Map", s ? status_codes::ok : status_codes::not_found);
+    st.target_refs = {cmd.target.loc_uri};
+    st.source_refs = {cmd.source.loc_uri};
+    if (!s) return;
+    // One batch for the whole Map. Each item the device now holds is mapped at the revision it was sent at: every
+    // Add of package 4 carried the item as it was at a modseq no later than the package's end (upto_modseq), and an
+    // item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made meanwhile on
+    // another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches the
+    // device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.)
+    std::vector<persistence::item_write> writes;
+    for (const auto& mi : cmd.items) {
+        if (mi.target.empty()) continue;  // names no item of ours
+        persistence::item_write w;
+        w.guid = mi.target;
+        w.luid = mi.source;
+        w.at_current = true;
+        w.at_most = s->upto_modseq;
+        writes.push_back(std::move(w));
+    }
+    if (writes.empty()) return;
+    r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
+    // The Final of package 5 completes the session in this message, which clears the mark again.
+    if (!(r.st.current == phase::map && r.in.body.final)) mark_delivery(r, *s);
+}
+
+namespace {
+
+// The stores a Status for our Alert names (all of them when it names none).
+std::vector<store_state*> alerted_stores(run& r, const status& st) {
+    std::vector<store_state*> out;
+    for (auto& s : r.st.stores) {
+        bool named = std::any_of(st.target_refs.begin(), st.target_refs.end(),
+                                 [&](const std::string& ref) { return ref == s.client_uri || ref == s.server_uri; }) ||
+                     std::any_of(st.source_refs.begin(), st.source_refs.end(),
+                                 [&](const std::string& ref) { return ref == s.client_uri || ref == s.server_uri; });
+        if (named || (st.target_refs.empty() && st.source_refs.empty())) out.push_back(&s);
+    }
+    return out;
+}
+
+}  // namespace
+
+// Statuses answer our own commands. Those of package 4's items are kept with the change they answer (found by
+// MsgRef and CmdRef, whichever later message brings them) until the change is recorded as delivered
+// (engine_out.cpp); a 508 on our Alert means the client wants a slow sync, which its next sync gets.
+void handle_status(run& r, const status& st) {
+    auto code = status_code(st);
+    if (!code) return;
+    if (st.cmd == "Alert" && *code == status_codes::refresh_required) {
+        for (auto* s : alerted_stores(r, st)) s->slow_sync_required = true;
+        return;
+    }
+    if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;
+    for (auto& s : r.st.stores) {
+        for (auto& change : s.in_flight) {
+            if (change.cmd_id == st.cmd_ref && std::to_string(change.msg_id) == st.msg_ref)
+                change.client_status = *code;
+        }
+    }
+}
+
+void finish_client_changes(run& r) {
+    for (auto& s : r.st.stores) {
+        if (sync_mode::granted(s.mode) != sync_modes::refresh_from_client) continue;
+        // Refresh from client: what the client did not send no longer exists, of what its filter let it see.
+        if (s.filter.empty()) {
+            r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
+        } else {
+            delete_unheld_inside(r, s);
+        }
+    }
+}
+
+}  // namespace syncml::session::detail

@@ -1,0 +1,65 @@
+#pragma once
+// The protocol engine behind the HTTP front end: decodes a message, finds and locks its session, runs
+// the engine in ONE database transaction, stores the new state and the encoded reply (for resends)
+// and answers in the request's encoding. Keeps nothing about sessions in memory.
+//
+// One device runs one SyncML session at a time. A new session of a device (another SessionID) takes over:
+// a client that was killed or gave up restarts at once, never blocked by its abandoned session. The older
+// session is superseded once the new one authenticated: its further messages are refused (busy, 101) instead
+// of interleaving with the new session's changes. The state is the sessions table itself (shared by every
+// server instance); a per-device advisory lock taken first in each message's transaction orders the messages
+// of all sessions of the device, so the superseded check and everything the message does see the device as
+// the previous message left it.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "persistence/accounts/auth_throttle.hpp"
+#include "session/service/device_trace.hpp"
+#include "session/service/sync_handler.hpp"
+
+namespace syncml::session {
+
+struct engine_metrics;
+
+struct service_settings {
+    std::int64_t max_msg_size = 1024 * 1024;  // what we accept and announce
+    std::int64_t max_obj_size = 16 * 1024 * 1024;
+    persistence::throttle_settings auth_throttle;
+    std::chrono::seconds credential_cache_ttl{60};  // 0: check every basic-auth password with PBKDF2
+    std::chrono::seconds tenant_cache_ttl{60};      // 0: look the tenant up for every message
+    // A message without RespURI token and without valid credentials continues a session only from the address
+    // that authenticated it, and only this long after the session's last message (tenant session_binding
+    // token-or-address).
+    std::chrono::seconds session_address_idle{300};
+    std::chrono::seconds session_max_age{4 * 3600};  // absolute lifetime of a session
+    trace_settings trace;                            // devices whose messages go to files (device_trace.hpp)
+};
+
+class sync_service final : public sync_handler {
+  public:
+    explicit sync_service(service_settings settings = {}, engine_metrics* metrics = nullptr);
+    ~sync_service() override;
+    sync_response handle(const sync_request& request, persistence::database& db) override;
+
+  private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// What a RespURI token names: the session's row and its owner, whose shard holds the row on a distributed database
+// (persistence/DISTRIBUTED.md), so that a message without credentials finds its session on one node.
+struct session_token {
+    std::int64_t user = 0;
+    std::int64_t key = 0;
+    bool operator==(const session_token&) const = default;
+};
+// "<user>.<key>-<signature>": the session token carried in RespURI.
+std::string make_session_token(const session_token& token, const std::string& secret);
+// The user and session key of a valid token; nullopt for anything forged or malformed.
+std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret);
+
+}  // namespace syncml::session

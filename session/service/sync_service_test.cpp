@@ -1,0 +1,223 @@
+#include "session/service/sync_service.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "persistence/accounts/accounts.hpp"
+#include "session/protocol/auth.hpp"
+#include "session/service/sync_service_test_support.hpp"
+
+namespace syncml::session {
+namespace {
+
+using testing::has_retry_after;
+using testing::sync_service_test;
+using testing::with_session;
+
+TEST_F(sync_service_test, two_instances_serve_alternate_messages_and_a_resend_applies_nothing_twice) {
+    sync_service first, second;
+    auto reply = decoded(post(first, alert_message("dev-a"), "/sync/" + tenant_));
+    ASSERT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"212"});
+    ASSERT_TRUE(reply.header.resp_uri);
+    auto path = reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
+
+    // The next message goes to the other instance, through RespURI without credentials.
+    auto package3 = sync_message("dev-a", 2);
+    auto answer = post(second, package3, path);
+    reply = decoded(answer);
+    EXPECT_EQ(status_codes(reply, "Add"), (std::vector<std::string>{"201", "201"}));
+    // A resend of the same MsgID gets the identical reply.
+    auto again = post(first, package3, path);
+    EXPECT_EQ(again.body, answer.body);
+    auto map = blank("dev-a", "3");
+    EXPECT_TRUE(decoded(post(first, map, path)).body.final);
+
+    // A second device receives the two items exactly once.
+    auto b = decoded(post(second, alert_message("dev-b"), "/sync/" + tenant_));
+    ASSERT_EQ(status_codes(b, "SyncHdr"), std::vector<std::string>{"212"});
+    auto b_changes = decoded(post(first, sync_message("dev-b", 0), "/sync/" + tenant_));
+    EXPECT_EQ(server_adds(b_changes), 2u);
+
+    // A client that reuses its SessionID for the next sync starts a fresh session (authenticates again).
+    auto restart = decoded(post(second, alert_message("dev-a"), "/sync/" + tenant_));
+    EXPECT_EQ(status_codes(restart, "SyncHdr"), std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(restart, "Alert"), std::vector<std::string>{"200"});
+}
+
+// A phone that asks for the server's DevInf in a session of its own, then starts its sync with the same SessionID
+// and MsgID 1: only a message with the same body is a resend.
+TEST_F(sync_service_test, a_different_message_1_with_the_sessions_id_starts_a_new_session_not_a_resend) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    auto devinf_only = alert_message("dev-d");
+    get g;
+    g.cmd_id = "1";
+    g.meta = meta_info{};
+    g.meta->type = "application/vnd.syncml-devinf+xml";
+    item it;
+    it.target = location{"./devinf12", std::nullopt, std::nullopt};
+    g.items.push_back(it);
+    devinf_only.body.commands.front() = command{g};
+    auto first = post(service, devinf_only, url);
+    auto answer = decoded(first);
+    ASSERT_EQ(status_codes(answer, "SyncHdr"), std::vector<std::string>{"212"});
+    ASSERT_EQ(status_codes(answer, "Get"), std::vector<std::string>{"200"});
+
+    // The same message again is a resend: the stored reply, byte for byte.
+    EXPECT_EQ(post(service, devinf_only, url).body, first.body);
+
+    auto sync_start = decoded(post(service, alert_message("dev-d"), url));
+    EXPECT_EQ(status_codes(sync_start, "SyncHdr"), std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(sync_start, "Alert"), std::vector<std::string>{"200"});
+    EXPECT_TRUE(status_codes(sync_start, "Get").empty());
+    auto changes = post(service, sync_message("dev-d", 1), url);
+    EXPECT_EQ(status_codes(decoded(changes), "Add"), std::vector<std::string>{"201"});
+}
+
+TEST_F(sync_service_test, our_devinf_offers_no_server_alerted_sync) {
+    sync_service service;
+    auto m = alert_message("dev-i");
+    get g;
+    g.cmd_id = "1";
+    item it;
+    it.target = location{"./devinf12", std::nullopt, std::nullopt};
+    g.items.push_back(it);
+    m.body.commands.front() = command{g};
+    auto reply = decoded(post(service, m, "/sync/" + tenant_));
+    std::size_t stores = 0;
+    for (const auto& c : reply.body.commands) {
+        const auto* r = std::get_if<results>(&c.value);
+        if (!r || r->items.empty() || !r->items[0].data || !r->items[0].data->devinf) continue;
+        for (const auto& ds : r->items[0].data->devinf->datastores) {
+            ++stores;
+            ASSERT_TRUE(ds.sync_cap) << ds.source_ref;
+            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "7"), 0) << ds.source_ref;
+            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "2"), 1) << ds.source_ref;
+        }
+    }
+    EXPECT_GT(stores, 0u);
+}
+
+// A version we do not speak is 505 (DTD version not supported), also when the namespace names one we do.
+TEST_F(sync_service_test, an_unknown_ver_dtd_is_answered_505) {
+    sync_service service;
+    for (const std::string& ns : {std::string(" xmlns=\"SYNCML:SYNCML1.2\""), std::string()}) {
+        auto body = encode(alert_message("dev-v"), wire_encoding::xml);
+        auto at = body.find("<VerDTD>1.2</VerDTD>");
+        ASSERT_NE(at, std::string::npos);
+        body.replace(at, 20, "<VerDTD>2.0</VerDTD>");
+        auto root = body.find("<SyncML");
+        body.replace(root, body.find('>', root) - root, "<SyncML" + ns);
+        sync_request request;
+        request.tenant = tenant_;
+        request.url = "/sync/" + tenant_;
+        request.body = body;
+        auto reply = decoded(service.handle(request, *db_));
+        EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"505"}) << body;
+    }
+}
+
+TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
+    sync_service service;
+    auto m = alert_message("dev-c");
+    m.header.cred->data = base64_encode("u1:wrong");
+    auto reply = decoded(post(service, m, "/sync/" + tenant_));
+    EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"401"});
+    // Without credentials and with a made-up token the session stays unauthenticated.
+    auto next = sync_message("dev-c", 1);
+    reply = decoded(post(service, next, "/sync/" + tenant_ + "?s=1-00000000000000000000000000000000"));
+    EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"407"});
+}
+
+TEST_F(sync_service_test, a_new_session_of_a_device_takes_over_and_the_old_one_gets_busy) {
+    sync_service first, second;
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(first, alert_message("dev-busy"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(decoded(post(first, sync_message("dev-busy", 1), url)), "Add"),
+              std::vector<std::string>{"201"});
+    // The client restarts (killed, or gave up waiting) with a new SessionID: it is not blocked.
+    ASSERT_EQ(status_codes(decoded(post(second, with_session(alert_message("dev-busy"), "2", "1"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    // The abandoned session's next message, on any instance, gets 101 and changes nothing.
+    auto late = sync_message("dev-busy", 3);
+    late.header.msg_id = "3";
+    auto reply = decoded(post(second, late, url));
+    EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"101"});
+    EXPECT_TRUE(status_codes(reply, "Add").empty());
+    // The new session goes on, and another device is not affected.
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(blank("dev-busy", "2"), "2", "2"), url)), "SyncHdr"),
+              std::vector<std::string>{"200"});
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(alert_message("dev-other"), "1", "1"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+    // A client restarting with its last SessionID (MsgID 1) starts over instead of being refused.
+    EXPECT_EQ(status_codes(decoded(post(second, alert_message("dev-busy"), url)), "SyncHdr"),
+              std::vector<std::string>{"212"});
+}
+
+TEST_F(sync_service_test, a_wrong_password_in_a_new_session_does_not_take_over) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-keep"), url)), "SyncHdr")[0], "212");
+    auto intruder = with_session(alert_message("dev-keep"), "2", "1");
+    intruder.header.cred->data = base64_encode("u1:guess");
+    EXPECT_EQ(status_codes(decoded(post(service, intruder, url)), "SyncHdr")[0], "401");
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("dev-keep", 1), url)), "Add"),
+              std::vector<std::string>{"201"});
+}
+
+TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_success_resets_the_count) {
+    service_settings settings;
+    settings.auth_throttle = {3, std::chrono::seconds(60)};
+    sync_service service(settings);
+    auto url = "/sync/" + tenant_;
+    auto attempt = [&](const std::string& device, const std::string& password, const std::string& session) {
+        auto m = with_session(alert_message(device), session, "1");
+        m.header.cred->data = base64_encode("u1:" + password);
+        return post(service, m, url);
+    };
+    for (auto s : {"1", "2"}) EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", s)), "SyncHdr")[0], "401");
+    // A success resets the count: two more failures do not block.
+    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "3")), "SyncHdr")[0], "212");
+    for (auto s : {"4", "5"}) EXPECT_EQ(status_codes(decoded(attempt("d3", "bad", s)), "SyncHdr")[0], "401");
+    EXPECT_EQ(status_codes(decoded(attempt("d4", "pw", "6")), "SyncHdr")[0], "212");
+
+    // Three failures from different devices block the user: the right password is refused now too.
+    for (auto d : {"d5", "d6", "d7"}) EXPECT_EQ(status_codes(decoded(attempt(d, "bad", "7")), "SyncHdr")[0], "401");
+    auto refused = attempt("d8", "pw", "8");
+    EXPECT_EQ(status_codes(decoded(refused), "SyncHdr")[0], "401");
+    EXPECT_TRUE(has_retry_after(refused));
+    // Other users of the tenant are not affected.
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    auto other = with_session(alert_message("d9"), "9", "1");
+    other.header.cred->data = base64_encode("u2:pw2");
+    EXPECT_EQ(status_codes(decoded(post(service, other, url)), "SyncHdr")[0], "212");
+}
+
+TEST_F(sync_service_test, a_changed_password_takes_effect_at_once_despite_the_credential_cache) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-pw"), url)), "SyncHdr")[0], "212");
+    ASSERT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-pw2"), "2", "1"), url)), "SyncHdr")[0],
+              "212");
+    persistence::set_password(*db_, tenant_, "u1", "new-pw");
+    EXPECT_EQ(status_codes(decoded(post(service, with_session(alert_message("dev-pw3"), "3", "1"), url)), "SyncHdr")[0],
+              "401");
+}
+
+TEST(session_token, verifies_only_tokens_signed_with_the_secret) {
+    auto token = make_session_token({7, 42}, "secret");
+    EXPECT_EQ(token.substr(0, 5), "7.42-");
+    EXPECT_EQ(parse_session_token(token, "secret"), (session_token{7, 42}));
+    EXPECT_FALSE(parse_session_token(token, "other"));
+    EXPECT_FALSE(parse_session_token("7.43" + token.substr(4), "secret")) << "another session";
+    EXPECT_FALSE(parse_session_token("8.42" + token.substr(4), "secret")) << "another user";
+    EXPECT_FALSE(parse_session_token("42" + token.substr(4), "secret")) << "the format before user keys";
+    EXPECT_FALSE(parse_session_token("garbage", "secret"));
+    EXPECT_FALSE(parse_session_token("1.-x", "secret"));
+}
+
+}  // namespace
+}  // namespace syncml::session

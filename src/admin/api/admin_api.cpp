@@ -1,0 +1,252 @@
+#include "src/admin/api/admin_api.hpp"
+
+#include "common/log/log_event.hpp"
+#include "persistence/accounts/admin_audit.hpp"
+#include "persistence/accounts/admin_tokens.hpp"
+#include "persistence/pg/errors.hpp"
+#include "persistence/pg/worker_pool.hpp"
+#include "src/admin/api/admin_api_body.hpp"
+#include "src/admin/api/admin_api_handlers.hpp"
+#include "src/admin/api/admin_api_transfer.hpp"
+#include "src/admin/api/admin_openapi.hpp"
+#include "src/telemetry/logging.hpp"
+
+namespace syncml::server {
+namespace {
+
+constexpr const char* k_json = "application/json";
+
+http_reply json_reply(int status, std::string body) {
+    http_reply reply;
+    reply.status = status;
+    reply.content_type = k_json;
+    reply.body = std::move(body);
+    return reply;
+}
+
+http_reply unauthorized(const char* why, bool token_given) {
+    http_reply reply = admin_error_reply(401, why);
+    reply.headers.emplace_back("WWW-Authenticate", token_given
+                                                       ? "Bearer realm=\"syncml-admin\", error=\"invalid_token\""
+                                                       : "Bearer realm=\"syncml-admin\"");
+    return reply;
+}
+
+// The token of an "Authorization: Bearer TOKEN" header; empty when there is none.
+std::string bearer_token(const std::string& authorization) {
+    constexpr std::string_view scheme = "bearer ";
+    if (authorization.size() <= scheme.size()) return {};
+    for (std::size_t i = 0; i < scheme.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(authorization[i])) != scheme[i]) return {};
+    }
+    const auto start = authorization.find_first_not_of(' ', scheme.size());
+    return start == std::string::npos ? std::string() : authorization.substr(start);
+}
+
+bool is_json_media(const std::string& content_type) {
+    const std::string media = content_type.substr(0, content_type.find(';'));
+    return media == k_json || media.empty();
+}
+
+const char* audit_result(int status) {
+    if (status < 300) return "ok";
+    switch (status) {
+        case 400:
+            return "invalid";
+        case 403:
+            return "forbidden";
+        case 404:
+            return "not found";
+        case 409:
+            return "conflict";
+        case 415:
+            return "invalid";
+        default:
+            return "failed";
+    }
+}
+
+persistence::audit_entry audit_entry_of(const admin_route_match& match, const json_value* body,
+                                        const std::string& token, int status) {
+    const auto param = [&](const char* name) {
+        const auto found = match.params.find(name);
+        return found == match.params.end() ? std::string() : found->second;
+    };
+    // What a create names is in its body.
+    const json_value* name = body != nullptr ? body->find("name") : nullptr;
+    const std::string created = name != nullptr && name->type == json_value::kind::string ? name->text : "";
+    const std::string tenant = match.route->op == admin_op::tenant_create ? created : param("tenant");
+    std::string target = param("device").empty() ? param("user") : param("device");
+    if (match.route->op == admin_op::user_create) target = created;
+    if (!param("session").empty()) target = "session " + param("session");
+    return {.actor = "token:" + token,
+            .action = match.route->action,
+            .tenant = tenant,
+            .target = target,
+            .result = audit_result(status)};
+}
+
+bool has_body(admin_op op) {
+    return op == admin_op::tenant_create || op == admin_op::tenant_update || op == admin_op::user_create ||
+           op == admin_op::user_password || op == admin_op::device_window_set;
+}
+
+// A tenant the token may not see answers as one that does not exist: the same status and the same words.
+void check_scope(const admin_call& call) {
+    const auto tenant = call.match.params.find("tenant");
+    if (call.scope && tenant != call.match.params.end() && tenant->second != *call.scope) {
+        throw persistence::not_found("no tenant named '" + tenant->second + "'");
+    }
+}
+
+// The one place where the failures of an admin operation become replies.
+http_reply run_and_map(persistence::database& db, const admin_call& call, spdlog::logger& log) {
+    try {
+        check_scope(call);
+        auto result = run_admin_op(db, call);
+        http_reply reply = json_reply(result.status, std::move(result.json));
+        reply.content_type = std::move(result.content_type);
+        return reply;
+    } catch (const admin_field_error& e) {
+        return admin_error_reply(400, e.what(), e.field());
+    } catch (const admin_forbidden& e) {
+        return admin_error_reply(403, e.what());
+    } catch (const admin_conflict& e) {
+        return admin_error_reply(409, e.what());
+    } catch (const admin_unsupported_media& e) {
+        return admin_error_reply(415, e.what());
+    } catch (const persistence::not_found& e) {
+        return admin_error_reply(404, e.what());
+    } catch (const persistence::already_exists& e) {
+        return admin_error_reply(409, e.what());
+    } catch (const std::invalid_argument& e) {
+        return admin_error_reply(400, e.what());
+    } catch (const persistence::db_error& e) {
+        common::log_event(log, spdlog::level::warn, "admin request failed",
+                          {{"action", call.match.route->action}, {"error", e.what()}});
+        if (!e.retryable()) return admin_error_reply(500, "database error");
+        http_reply reply = admin_error_reply(503, "database unavailable, try again later");
+        reply.headers.emplace_back("Retry-After", "5");
+        return reply;
+    } catch (const std::exception& e) {
+        common::log_event(log, spdlog::level::err, "admin request failed",
+                          {{"action", call.match.route->action}, {"error", e.what()}});
+        return admin_error_reply(500, "internal error");
+    }
+}
+
+}  // namespace
+
+std::size_t admin_body_limit(std::string_view method, std::string_view target) {
+    const auto match = match_admin_route(method, path_of(target));
+    return match.route && match.route->op == admin_op::user_import ? k_admin_import_body_limit : k_admin_body_limit;
+}
+
+http_reply admin_error_reply(int status, const std::string& message, const std::string& field) {
+    std::string body = "{\"error\":";
+    append_json_string(body, message);
+    if (!field.empty()) {
+        body += ",\"field\":";
+        append_json_string(body, field);
+    }
+    return json_reply(status, body + "}\n");
+}
+
+admin_api::admin_api(persistence::worker_pool& pool, prometheus::Registry& registry, spdlog::logger& log,
+                     std::optional<persistence::secret_key> md5_key)
+    : pool_(pool),
+      log_(log),
+      md5_key_(std::move(md5_key)),
+      requests_(prometheus::BuildCounter()
+                    .Name("syncml_admin_requests_total")
+                    .Help("Admin API requests answered, by method, route pattern and status code")
+                    .Register(registry)) {}
+
+http_reply admin_api::counted(const admin_route* route, http_reply reply) {
+    requests_
+        .Add({{"method", route ? route->method : "other"},
+              {"route", route ? route->pattern : "unmatched"},
+              {"status", std::to_string(reply.status)}})
+        .Increment();
+    return reply;
+}
+
+std::optional<http_reply> admin_api::answer_now(const admin_api_request& request) {
+    const auto match = match_admin_route(request.method, path_of(request.target));
+    if (!match.route && !match.allow.empty()) {
+        http_reply reply = admin_error_reply(405, "method not allowed; use " + match.allow);
+        reply.headers.emplace_back("Allow", match.allow);
+        return counted(nullptr, std::move(reply));
+    }
+    if (!match.route) return counted(nullptr, admin_error_reply(404, "no such admin resource"));
+    if (match.route->op == admin_op::openapi) {
+        return counted(match.route, json_reply(200, std::string(admin_openapi_document())));
+    }
+    if (bearer_token(request.authorization).empty()) {
+        return counted(match.route, unauthorized("an admin token is needed: Authorization: Bearer "
+                                                 "TOKEN (syncml-server admin token create)",
+                                                 false));
+    }
+    return std::nullopt;
+}
+
+bool admin_api::submit(admin_api_request request, completion done) {
+    const admin_route* route = match_admin_route(request.method, path_of(request.target)).route;
+    const bool queued = pool_.try_submit(
+        [this, request = std::move(request), done](persistence::database& db) { done(answer(db, request)); });
+    if (!queued) {
+        counted(route, admin_error_reply(503, "server busy"));
+    }
+    return queued;
+}
+
+http_reply admin_api::answer(persistence::database& db, const admin_api_request& request) {
+    const auto match = match_admin_route(request.method, path_of(request.target));
+    if (!match.route) return *answer_now(request);
+    const auto reply = [&](http_reply r) { return counted(match.route, std::move(r)); };
+    std::optional<persistence::admin_token_info> token;
+    try {
+        token = persistence::verify_admin_token(db, bearer_token(request.authorization));
+    } catch (const persistence::db_error&) {
+        return reply(admin_error_reply(503, "database unavailable, try again later"));
+    }
+    if (!token) return reply(unauthorized("unknown admin token", true));
+
+    std::optional<json_value> body;
+    if (has_body(match.route->op)) {
+        if (!is_json_media(request.content_type)) {
+            return reply(admin_error_reply(415, "the body must be application/json"));
+        }
+        auto parsed = parse_json(request.body, {.max_bytes = k_admin_body_limit});
+        if (!parsed.value) return reply(admin_error_reply(400, "malformed JSON: " + parsed.error));
+        body = std::move(parsed.value);
+    }
+    const admin_call call{.match = match,
+                          .target = request.target,
+                          .body = body ? &*body : nullptr,
+                          .scope = token->tenant,
+                          .md5_key = md5_key_ ? &*md5_key_ : nullptr,
+                          .content_type = request.content_type,
+                          .raw_body = request.body};
+    http_reply result = reply(run_and_map(db, call, log_));
+    if (match.route->op == admin_op::user_export && result.status == 200) {
+        // Reads are not audited; a user's data leaving the server is logged.
+        common::log_event(log_, spdlog::level::info, "user data exported",
+                          {{"token", token->name},
+                           {"tenant", match.params.at("tenant")},
+                           {"user", match.params.at("user")},
+                           {"datastore", match.params.at("datastore")},
+                           {"bytes", result.body.size()}});
+    }
+    if (match.route->changes) {
+        try {
+            persistence::record_audit(db, audit_entry_of(match, call.body, token->name, result.status));
+        } catch (const persistence::db_error& e) {
+            common::log_event(log_, spdlog::level::warn, "audit log not written",
+                              {{"action", match.route->action}, {"error", e.what()}});
+        }
+    }
+    return result;
+}
+
+}  // namespace syncml::server

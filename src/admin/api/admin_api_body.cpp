@@ -1,0 +1,118 @@
+#include "src/admin/api/admin_api_body.hpp"
+
+#include <algorithm>
+
+#include "src/admin/common/tenant_options.hpp"
+
+namespace syncml::server {
+namespace {
+
+// The CLI's option for a JSON member: max_sessions -> --max-sessions.
+std::string option_of(std::string_view member) {
+    std::string option = "--" + std::string(member);
+    std::replace(option.begin(), option.end(), '_', '-');
+    return option;
+}
+
+bool is_switch(std::string_view member) { return member == "auth_basic" || member == "auth_md5" || member == "dav"; }
+bool is_word(std::string_view member) { return member == "conflict_policy" || member == "session_binding"; }
+
+// The member's value as the CLI option's text, so that the CLI and the API share one parser (tenant_options.hpp).
+std::string option_text(std::string_view member, const json_value& value) {
+    const auto wrong_type = [&](const char* expected) {
+        return admin_field_error(std::string(member),
+                                 std::string(member) + " must be " + expected + ", not " + json_kind_name(value.type));
+    };
+    if (is_switch(member)) {
+        if (value.type != json_value::kind::boolean) throw wrong_type("a boolean");
+        return value.boolean ? "on" : "off";
+    }
+    if (is_word(member)) {
+        if (value.type != json_value::kind::string) throw wrong_type("a string");
+        return value.text;
+    }
+    const auto number = value.integer();
+    if (!number) throw wrong_type("a whole number");
+    return std::to_string(*number);
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& tenant_setting_members() {
+    static const std::vector<std::string_view> members = {"conflict_policy",
+                                                          "session_binding",
+                                                          "auth_basic",
+                                                          "auth_md5",
+                                                          "dav",
+                                                          "max_sessions",
+                                                          "max_devices_per_user",
+                                                          "max_items_per_datastore",
+                                                          "max_message_bytes",
+                                                          "max_object_bytes",
+                                                          "tombstone_retention_days",
+                                                          "window_past_days",
+                                                          "window_future_days",
+                                                          "window_max_items",
+                                                          "window_max_photo_bytes"};
+    return members;
+}
+
+void require_only(const json_value& body, const std::vector<std::string_view>& allowed) {
+    if (body.type != json_value::kind::object) {
+        throw admin_field_error("", std::string("the body must be a JSON object, not ") + json_kind_name(body.type));
+    }
+    for (const auto& [name, value] : body.members) {
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+            throw admin_field_error(name, "unknown member " + name);
+        }
+    }
+}
+
+std::string required_string(const json_value& body, std::string_view member) {
+    const json_value* value = body.find(member);
+    const std::string name(member);
+    if (value == nullptr) throw admin_field_error(name, name + " is missing");
+    if (value->type != json_value::kind::string) {
+        throw admin_field_error(name, name + " must be a string, not " + json_kind_name(value->type));
+    }
+    if (value->text.empty()) throw admin_field_error(name, name + " is empty");
+    return value->text;
+}
+
+window_body window_from(const json_value& body) {
+    static const std::vector<std::string_view> members = {"window_past_days", "window_future_days", "window_max_items",
+                                                          "window_max_photo_bytes", "inherit"};
+    require_only(body, members);
+    window_body out;
+    for (const auto member : members) {
+        const json_value* value = body.find(member);
+        if (value == nullptr) continue;
+        if (member == "inherit") {
+            if (value->type != json_value::kind::boolean) {
+                throw admin_field_error("inherit",
+                                        std::string("inherit must be a boolean, not ") + json_kind_name(value->type));
+            }
+            out.inherit = value->boolean;
+            continue;
+        }
+        out.options.emplace_back(option_of(member), option_text(member, *value));
+    }
+    return out;
+}
+
+persistence::tenant_settings settings_from(const json_value& body, persistence::tenant_settings base) {
+    for (const auto member : tenant_setting_members()) {
+        const json_value* value = body.find(member);
+        if (value == nullptr) continue;
+        try {
+            apply_tenant_option(base, option_of(member), option_text(member, *value));
+        } catch (const admin_field_error&) {
+            throw;
+        } catch (const std::invalid_argument& e) {
+            throw admin_field_error(std::string(member), e.what());
+        }
+    }
+    return base;
+}
+
+}  // namespace syncml::server

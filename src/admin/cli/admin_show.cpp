@@ -1,0 +1,92 @@
+#include "src/admin/cli/admin_show.hpp"
+
+#include <charconv>
+#include <ostream>
+#include <stdexcept>
+
+#include "persistence/accounts/account_details.hpp"
+#include "persistence/accounts/admin_sessions.hpp"
+#include "src/admin/common/admin_json.hpp"
+#include "src/admin/common/tenant_options.hpp"
+
+namespace syncml::server {
+
+void show_tenant(persistence::database& db, const std::string& tenant, bool json, std::ostream& out) {
+    const auto details = persistence::show_tenant(db, tenant);
+    if (json) {
+        out << tenant_json(details);
+        return;
+    }
+    out << "tenant\t" << details.tenant.name << "\n"
+        << "created_at\t" << details.created_at << "\n"
+        << "settings\t" << describe_tenant_settings(details.tenant.settings, " ") << "\n"
+        << "users\t" << details.users << "\n"
+        << "disabled_users\t" << details.disabled_users << "\n"
+        << "devices\t" << details.devices << "\n"
+        << "live_sessions\t" << details.live_sessions << "\n";
+}
+
+void show_user(persistence::database& db, const std::string& tenant, const std::string& user, bool json,
+               std::ostream& out) {
+    const auto details = persistence::show_user(db, tenant, user);
+    if (json) {
+        out << user_json(details);
+        return;
+    }
+    out << "user\t" << details.name << "\n"
+        << "tenant\t" << tenant << "\n"
+        << "created_at\t" << details.created_at << "\n"
+        << "disabled\t" << details.disabled_at.value_or("no") << "\n"
+        << "devices\t" << details.devices << "\n"
+        << "last_sync\t" << details.last_sync.value_or("never") << "\n";
+    for (const auto& store : details.datastores) {
+        out << "datastore\t" << store.name << "\titems=" << store.items << "\ttombstones=" << store.tombstones
+            << "\tmodseq=" << store.modseq << "\n";
+    }
+}
+
+void show_device(persistence::database& db, const std::string& tenant, const std::string& user,
+                 const std::string& device, bool json, std::ostream& out) {
+    const auto details = persistence::show_device(db, tenant, user, device);
+    if (json) {
+        out << device_json(details);
+        return;
+    }
+    out << "device\t" << details.device_uri << "\n"
+        << "user\t" << details.user << "\n"
+        << "first_seen\t" << details.first_seen << "\n"
+        << "last_seen\t" << details.last_seen.value_or("never") << "\n"
+        << "devinf\t" << (details.has_devinf ? "yes" : "no") << "\n";
+    for (const auto& store : details.stores) {
+        out << "datastore\t" << store.datastore << "\tremote_uri=" << store.remote_uri
+            << "\tformat=" << store.format.value_or("-") << "\tlast_sync=" << store.last_sync.value_or("never")
+            << "\tslow_sync_next=" << (store.needs_slow_sync ? "yes" : "no") << "\tmapped_items=" << store.mapped_items
+            << "\n";
+    }
+}
+
+void list_sessions(persistence::database& db, const std::string& tenant, const std::string& user, bool json,
+                   std::ostream& out) {
+    const auto sessions = persistence::list_sessions(db, tenant, user);
+    if (json) {
+        out << sessions_json(sessions);
+        return;
+    }
+    for (const auto& s : sessions) {
+        out << s.id << "\tsession=" << s.syncml_session_id << "\tuser=" << s.user.value_or("-")
+            << "\tdevice=" << s.device_uri << "\tstarted=" << s.started << "\tlast_message=" << s.last_message
+            << "\tmessages=" << s.messages << "\t" << (s.finished ? "finished" : "open") << "\n";
+    }
+}
+
+void kill_session(persistence::database& db, const std::string& tenant, const std::string& id, std::ostream& out) {
+    std::int64_t key = 0;
+    const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), key);
+    if (error != std::errc{} || end != id.data() + id.size() || key <= 0) {
+        throw std::invalid_argument("session id '" + id + "' is no number (see session list)");
+    }
+    persistence::kill_session(db, tenant, key);
+    out << "session " << key << " of tenant " << tenant << " ended; its device's next message starts anew\n";
+}
+
+}  // namespace syncml::server

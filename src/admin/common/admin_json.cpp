@@ -1,0 +1,224 @@
+#include "src/admin/common/admin_json.hpp"
+
+#include <optional>
+
+#include "src/telemetry/logging.hpp"
+
+namespace syncml::server {
+namespace {
+
+// Appends "key": to an object being written (a comma first unless it is the first member).
+class json_object {
+  public:
+    explicit json_object(std::string& out) : out_(out) { out_ += '{'; }
+    ~json_object() { out_ += '}'; }
+    json_object(const json_object&) = delete;
+    json_object& operator=(const json_object&) = delete;
+
+    void text(std::string_view key, std::string_view value) {
+        name(key);
+        append_json_string(out_, value);
+    }
+    void number(std::string_view key, long long value) {
+        name(key);
+        out_ += std::to_string(value);
+    }
+    void boolean(std::string_view key, bool value) {
+        name(key);
+        out_ += value ? "true" : "false";
+    }
+    void null(std::string_view key) {
+        name(key);
+        out_ += "null";
+    }
+    void optional_text(std::string_view key, const std::optional<std::string>& value) {
+        if (value) {
+            text(key, *value);
+        } else {
+            null(key);
+        }
+    }
+    // A value written as JSON already (an array).
+    void raw(std::string_view key, std::string_view json) {
+        name(key);
+        out_ += json;
+    }
+
+  private:
+    void name(std::string_view key) {
+        if (!first_) out_ += ',';
+        first_ = false;
+        append_json_string(out_, key);
+        out_ += ':';
+    }
+    std::string& out_;
+    bool first_ = true;
+};
+
+// A JSON array of one object per item, without a line end.
+template <class Item, class Write>
+std::string bare_array_of(const std::vector<Item>& items, Write write) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) out += ',';
+        json_object object(out);
+        write(object, items[i]);
+    }
+    return out + "]";
+}
+
+template <class Item, class Write>
+std::string array_of(const std::vector<Item>& items, Write write) {
+    return bare_array_of(items, write) + "\n";
+}
+
+// One JSON object and a line end.
+template <class Write>
+std::string object_of(Write write) {
+    std::string out;
+    {
+        json_object object(out);
+        write(object);
+    }
+    return out + "\n";
+}
+
+void write_tenant(json_object& o, const persistence::tenant_info& t) {
+    const auto& s = t.settings;
+    o.text("name", t.name);
+    o.text("conflict_policy", persistence::to_string(s.on_conflict));
+    o.text("session_binding", persistence::to_string(s.binding));
+    o.boolean("auth_basic", s.auth_basic);
+    o.boolean("auth_md5", s.auth_md5);
+    o.boolean("dav", s.dav);
+    o.number("max_sessions", s.max_sessions);
+    o.number("max_devices_per_user", s.max_devices_per_user);
+    o.number("max_items_per_datastore", s.max_items_per_datastore);
+    o.number("max_message_bytes", s.max_message_bytes);
+    o.number("max_object_bytes", s.max_object_bytes);
+    o.number("tombstone_retention_days", s.tombstone_retention_days);
+    o.number("window_past_days", s.window.past_days);
+    o.number("window_future_days", s.window.future_days);
+    o.number("window_max_items", s.window.max_items);
+    o.number("window_max_photo_bytes", s.window.max_photo_bytes);
+}
+
+}  // namespace
+
+std::string tenants_json(const std::vector<persistence::tenant_info>& tenants) {
+    return array_of(tenants, write_tenant);
+}
+
+std::string users_json(const std::vector<persistence::user_info>& users) {
+    return array_of(users, [](json_object& o, const persistence::user_info& u) {
+        o.text("name", u.name);
+        o.boolean("disabled", u.disabled);
+    });
+}
+
+std::string devices_json(const std::vector<persistence::device_info>& devices) {
+    return array_of(devices, [](json_object& o, const persistence::device_info& d) {
+        o.text("device", d.device_uri);
+        o.optional_text("last_seen", d.last_seen);
+        o.number("datastores", d.stores);
+    });
+}
+
+std::string tenant_json(const persistence::tenant_details& details) {
+    return object_of([&](json_object& o) {
+        write_tenant(o, details.tenant);
+        o.text("created_at", details.created_at);
+        o.number("users", details.users);
+        o.number("disabled_users", details.disabled_users);
+        o.number("devices", details.devices);
+        o.number("live_sessions", details.live_sessions);
+    });
+}
+
+std::string user_json(const persistence::user_details& details) {
+    return object_of([&](json_object& o) {
+        o.text("name", details.name);
+        o.text("created_at", details.created_at);
+        o.boolean("disabled", details.disabled_at.has_value());
+        o.optional_text("disabled_at", details.disabled_at);
+        o.number("devices", details.devices);
+        o.optional_text("last_sync", details.last_sync);
+        o.raw("datastores",
+              bare_array_of(details.datastores, [](json_object& d, const persistence::datastore_usage& s) {
+                  d.text("name", s.name);
+                  d.text("kind", s.kind);
+                  d.number("items", s.items);
+                  d.number("tombstones", s.tombstones);
+                  d.number("modseq", s.modseq);
+              }));
+    });
+}
+
+std::string device_window_json(const std::string& device, bool own, const persistence::sync_window& w) {
+    return object_of([&](json_object& o) {
+        o.text("device", device);
+        o.text("source", own ? "device" : "tenant");
+        o.number("window_past_days", w.past_days);
+        o.number("window_future_days", w.future_days);
+        o.number("window_max_items", w.max_items);
+        o.number("window_max_photo_bytes", w.max_photo_bytes);
+    });
+}
+
+std::string device_json(const persistence::device_details& details) {
+    return object_of([&](json_object& o) {
+        o.text("device", details.device_uri);
+        o.text("user", details.user);
+        o.text("first_seen", details.first_seen);
+        o.optional_text("last_seen", details.last_seen);
+        o.boolean("devinf", details.has_devinf);
+        o.raw("datastores",
+              bare_array_of(details.stores, [](json_object& d, const persistence::device_store_details& s) {
+                  d.text("datastore", s.datastore);
+                  d.text("remote_uri", s.remote_uri);
+                  d.optional_text("format", s.format);
+                  d.optional_text("last_sync", s.last_sync);
+                  d.boolean("needs_slow_sync", s.needs_slow_sync);
+                  d.number("mapped_items", s.mapped_items);
+              }));
+    });
+}
+
+std::string sessions_json(const std::vector<persistence::session_info>& sessions) {
+    return array_of(sessions, [](json_object& o, const persistence::session_info& s) {
+        o.number("id", s.id);
+        o.text("session", s.syncml_session_id);
+        o.optional_text("user", s.user);
+        o.text("device", s.device_uri);
+        o.text("started", s.started);
+        o.text("last_message", s.last_message);
+        o.number("messages", s.messages);
+        o.boolean("finished", s.finished);
+    });
+}
+
+std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens) {
+    return array_of(tokens, [](json_object& o, const persistence::admin_token_info& t) {
+        o.text("name", t.name);
+        o.optional_text("tenant", t.tenant);
+        o.text("created_at", t.created_at);
+        o.optional_text("last_used_at", t.last_used_at);
+    });
+}
+
+std::string audit_json(const std::vector<persistence::audit_record>& records) {
+    const auto empty_as_null = [](const std::string& text) {
+        return text.empty() ? std::nullopt : std::optional<std::string>(text);
+    };
+    return array_of(records, [&](json_object& o, const persistence::audit_record& r) {
+        o.number("id", r.id);
+        o.text("at", r.at);
+        o.text("actor", r.entry.actor);
+        o.text("action", r.entry.action);
+        o.optional_text("tenant", empty_as_null(r.entry.tenant));
+        o.optional_text("target", empty_as_null(r.entry.target));
+        o.text("result", r.entry.result);
+    });
+}
+
+}  // namespace syncml::server

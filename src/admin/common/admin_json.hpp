@@ -1,0 +1,28 @@
+#pragma once
+// `--json` output of the admin list and show commands: one JSON array (list) or object (show) per command, for
+// scripts.
+
+#include <string>
+#include <vector>
+
+#include "persistence/accounts/account_details.hpp"
+#include "persistence/accounts/accounts.hpp"
+#include "persistence/accounts/admin_audit.hpp"
+#include "persistence/accounts/admin_sessions.hpp"
+#include "persistence/accounts/admin_tokens.hpp"
+
+namespace syncml::server {
+
+std::string tenants_json(const std::vector<persistence::tenant_info>& tenants);
+std::string users_json(const std::vector<persistence::user_info>& users);
+std::string devices_json(const std::vector<persistence::device_info>& devices);
+std::string tenant_json(const persistence::tenant_details& details);
+std::string user_json(const persistence::user_details& details);
+std::string device_json(const persistence::device_details& details);
+// The sync window in effect for a device: its own (`own`) or its tenant's.
+std::string device_window_json(const std::string& device, bool own, const persistence::sync_window& window);
+std::string sessions_json(const std::vector<persistence::session_info>& sessions);
+std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens);
+std::string audit_json(const std::vector<persistence::audit_record>& records);
+
+}  // namespace syncml::server

@@ -1,0 +1,69 @@
+#include "src/app/engine_wiring.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+#include "common/log/log_event.hpp"
+
+#include "session/engine/engine_metrics.hpp"
+#include "session/service/sync_service.hpp"
+#include "src/app/secret_key_setup.hpp"
+
+namespace syncml::server {
+
+namespace {
+
+std::chrono::seconds whole_seconds(std::chrono::milliseconds value) {
+    return std::chrono::duration_cast<std::chrono::seconds>(value);
+}
+
+session::trace_settings trace_settings_of(const server_config& config) {
+    session::trace_settings trace;
+    std::stringstream devices(config.engine.trace_devices);
+    for (std::string device; std::getline(devices, device, ',');) {
+        const auto first = device.find_first_not_of(" \t");
+        const auto last = device.find_last_not_of(" \t");
+        if (first != std::string::npos) trace.devices.insert(device.substr(first, last - first + 1));
+    }
+    trace.dir = config.engine.trace_dir.empty() ? std::filesystem::path(config.database.data_dir) / "trace"
+                                                : std::filesystem::path(config.engine.trace_dir);
+    trace.until = std::chrono::system_clock::now() + config.engine.trace_for;
+    return trace;
+}
+
+persistence::throttle_settings throttle_settings_of(const server_config& config) {
+    persistence::throttle_settings throttle;
+    throttle.max_failures = static_cast<int>(config.engine.auth_max_failures);
+    throttle.window = whole_seconds(config.engine.auth_failure_window);
+    throttle.md5_key = configured_secret_key(config.database);
+    return throttle;
+}
+
+}  // namespace
+
+dav_settings dav_settings_of(const server_config& config) {
+    return {throttle_settings_of(config), whole_seconds(config.engine.credential_cache_ttl)};
+}
+
+std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
+                                                         spdlog::logger& log) {
+    // Lives as long as the process: the registry keeps referring to its families.
+    static session::engine_metrics metrics(registry);
+    session::service_settings settings;
+    settings.auth_throttle = throttle_settings_of(config);
+    settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
+    settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);
+    settings.session_address_idle = whole_seconds(config.engine.session_address_idle);
+    settings.session_max_age = whole_seconds(config.engine.session_max_age);
+    settings.trace = trace_settings_of(config);
+    if (!settings.trace.devices.empty()) {
+        common::log_event(
+            log, spdlog::level::warn, "tracing device messages to files",
+            {{"devices", config.engine.trace_devices},
+             {"dir", settings.trace.dir.string()},
+             {"minutes", std::chrono::duration_cast<std::chrono::minutes>(config.engine.trace_for).count()}});
+    }
+    return std::make_unique<session::sync_service>(settings, &metrics);
+}
+
+}  // namespace syncml::server

@@ -1,0 +1,54 @@
+#pragma once
+// Runs persistence::run_janitor() every interval on its own thread and database connection, and counts what it
+// removed in metrics. Every instance runs one; the janitor's lease lets one pass run at a time.
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/registry.h>
+#include <spdlog/logger.h>
+
+#include "persistence/maintenance/janitor.hpp"
+
+namespace syncml::server {
+
+class janitor_runner {
+  public:
+    // interval 0: never runs.
+    janitor_runner(std::string database_url, std::chrono::milliseconds interval, prometheus::Registry& registry,
+                   spdlog::logger& log);
+    ~janitor_runner();
+    janitor_runner(const janitor_runner&) = delete;
+    janitor_runner& operator=(const janitor_runner&) = delete;
+
+    void start();
+    void stop();
+    // One pass now (tests, and the first pass after start-up).
+    persistence::janitor_report run_once();
+
+  private:
+    void run();
+    void count(const persistence::janitor_report& report);
+
+    std::string url_;
+    std::chrono::milliseconds interval_;
+    spdlog::logger& log_;
+    std::string holder_;
+    prometheus::Family<prometheus::Counter>& removed_;
+    prometheus::Family<prometheus::Counter>& runs_;
+    prometheus::Counter& slow_syncs_forced_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::thread thread_;
+    struct connection;
+    std::unique_ptr<connection> connection_;
+};
+
+}  // namespace syncml::server

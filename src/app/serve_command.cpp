@@ -1,0 +1,62 @@
+#include <chrono>
+
+#include <prometheus/registry.h>
+
+#include "common/log/log_event.hpp"
+#include "persistence/pg/worker_pool.hpp"
+#include "src/app/commands.hpp"
+#include "src/app/database_target.hpp"
+#include "src/app/engine_wiring.hpp"
+#include "src/app/janitor_runner.hpp"
+#include "src/app/secret_key_setup.hpp"
+#include "src/frontends/dav_service.hpp"
+#include "src/frontends/sync_dispatch.hpp"
+#include "src/server/http_server.hpp"
+#include "src/server/readiness.hpp"
+#include "src/telemetry/metrics.hpp"
+
+namespace syncml::server {
+
+int run_serve(const server_config& config, spdlog::logger& log) {
+    const auto started = std::chrono::steady_clock::now();
+    database_target target(config.database, process_role::server, log);
+    log.info("database {}", target.description());
+
+    prometheus::Registry registry;
+    server_metrics metrics(registry, SYNCML_VERSION);
+    readiness_checker readiness(target.url(), log, true);
+    readiness.check_now();  // applies pending migrations before the first request
+    prepare_secret_key_at_start(config.database, target.url(), log);
+    auto handler = make_sync_handler(config, registry, log);
+    persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
+    pool_dispatcher dispatcher(pool, *handler, metrics, log);
+    // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
+    std::optional<admin_api> admin;
+    if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
+    dav_service dav(pool, dispatcher.shares(), dav_settings_of(config), registry, log);
+    http_server server(config, {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav});
+    janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log);
+    server.start();
+    readiness.start();
+    janitor.start();
+    const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
+    common::log_event(
+        log, spdlog::level::info, "listening",
+        {{"sync", (config.http.tls_enabled() ? "https://" : "http://") + format_endpoint(config.http.listen)},
+         {"metrics", format_endpoint(config.metrics.listen)},
+         {"admin", config.admin.listen ? format_endpoint(*config.admin.listen) : "off"},
+         {"io_threads", config.http.io_threads},
+         {"workers", config.pool.worker_threads},
+         {"startup_ms", startup.count(), 0}});
+
+    server.run(true);
+    // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.
+    pool.stop();
+    janitor.stop();
+    readiness.stop();
+    target.stop();
+    log.info("stopped");
+    return 0;
+}
+
+}  // namespace syncml::server

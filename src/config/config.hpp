@@ -1,0 +1,148 @@
+#pragma once
+// Server configuration: plain structs with defaults, filled from a config file and then from environment
+// variables (which win). Every key lives in one table (config.cpp) so validation, --print-config and --help
+// all come from the same place.
+//
+// File format: one `key = value` per line; blank lines and lines starting with `#` are ignored; values may be
+// wrapped in double quotes. Durations take a unit suffix (ms, s, m, h; bare numbers are seconds), sizes an
+// optional k/m suffix (KiB/MiB).
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/config/ip_network.hpp"
+
+namespace syncml::server {
+
+struct endpoint {
+    std::string host;
+    std::uint16_t port = 0;
+};
+
+struct http_config {
+    endpoint listen{"0.0.0.0", 8080};
+    unsigned io_threads = 2;
+    std::size_t body_limit = 4 * 1024 * 1024;
+    std::size_t header_limit = 16 * 1024;
+    std::chrono::milliseconds read_timeout{30'000};
+    std::chrono::milliseconds idle_timeout{60'000};
+    std::string tls_cert;
+    std::string tls_key;
+    // How often the certificate and key files are checked for a change (SIGHUP reloads at once); 0: never.
+    std::chrono::milliseconds tls_reload_interval{60'000};
+    bool tls_enabled() const { return !tls_cert.empty(); }
+    // "https://sync.example.com": where phones reach us (RespURIs start with it); empty: a trusted proxy's
+    // X-Forwarded-Host/-Proto, else the listener's own address.
+    std::string public_url;
+    // Peers whose X-Forwarded-For/-Host/-Proto are believed (reverse proxies, load balancers).
+    std::vector<ip_network> trusted_proxies;
+    // Open connections per listener; more are closed at once.
+    std::size_t max_connections = 10'000;
+};
+
+struct metrics_config {
+    endpoint listen{"127.0.0.1", 9090};
+};
+
+// The HTTP admin API (src/admin/api/admin_api.hpp): off unless a listen address is given. It changes accounts, so it
+// belongs on a private network or loopback.
+struct admin_config {
+    std::optional<endpoint> listen;
+};
+
+struct pool_config {
+    unsigned worker_threads = 4;
+    std::size_t queue_limit = 256;
+};
+
+struct database_config {
+    std::string url;  // empty: embedded PostgreSQL in data_dir
+    std::string data_dir = "./data";
+    std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
+    bool prepared_statements = true;  // off behind poolers in transaction mode (pgbouncer < 1.21)
+    // The key that encrypts the stored md5 secrets (persistence/accounts/secret_key.hpp), the same on every instance of
+    // one database: base64 of 32 bytes, else read from secret_key_file, else <data_dir>/secret.key (created
+    // 0600 when missing).
+    std::string secret_key;
+    std::string secret_key_file;
+};
+
+// Protocol engine limits that protect devices and accounts.
+struct engine_config {
+    // Failed authentications per user and per device within auth_failure_window before further attempts
+    // are refused without checking the password.
+    unsigned auth_max_failures = 10;
+    std::chrono::milliseconds auth_failure_window{300'000};
+    // How long a verified basic-auth password is remembered in memory; 0 turns the cache off.
+    std::chrono::milliseconds credential_cache_ttl{60'000};
+    std::chrono::milliseconds tenant_cache_ttl{60'000};
+    // Session binding (migrations/0010_session_binding.sql): the idle window of the address binding, and the
+    // absolute lifetime of any session.
+    std::chrono::milliseconds session_address_idle{300'000};
+    std::chrono::milliseconds session_max_age{4 * 3'600'000};
+    // How often the janitor deletes expired sessions, old failed-login counters, abandoned chunks and old
+    // tombstones (persistence/maintenance/janitor.hpp); 0 turns it off on this instance.
+    std::chrono::milliseconds janitor_interval{600'000};
+    // Device ids (comma-separated) whose messages are written to files under trace_dir (empty:
+    // <data_dir>/trace) for trace_for after the start (session/service/device_trace.hpp).
+    std::string trace_devices;
+    std::string trace_dir;
+    std::chrono::milliseconds trace_for{3'600'000};
+};
+
+enum class log_format { text, json };
+
+struct log_config {
+    log_format format = log_format::text;
+    std::string level = "info";
+};
+
+struct server_config {
+    http_config http;
+    metrics_config metrics;
+    admin_config admin;
+    pool_config pool;
+    database_config database;
+    log_config log;
+    engine_config engine;
+    std::chrono::milliseconds shutdown_deadline{20'000};
+};
+
+// Raw inputs: file lines and the environment (name -> value), kept apart so tests need no real environment.
+struct config_sources {
+    std::optional<std::string> file_path;
+    std::string file_text;
+    std::map<std::string, std::string> environment;
+};
+
+struct config_result {
+    server_config config;
+    std::vector<std::string> errors;  // one line per bad key; empty when the config is valid
+    // SYNCML_* environment variables that are no setting (a typo must not silently leave the default, e.g. the
+    // embedded database instead of SYNCML_DATABASE_URL).
+    std::vector<std::string> warnings;
+    bool ok() const { return errors.empty(); }
+};
+
+config_result parse_config(const config_sources& sources);
+
+// Reads the file (when given) and the SYNCML_* variables of the process environment. A missing file is an error.
+config_sources load_config_sources(const std::optional<std::string>& file_path);
+
+// Effective configuration as `key = value` lines, secrets masked.
+std::string print_config(const server_config& config);
+
+// The config section of --help: every key with its environment variable, default and meaning.
+std::string config_help();
+
+// Hides the password in a libpq URL or key/value connection string.
+std::string mask_database_url(const std::string& url);
+
+std::string format_endpoint(const endpoint& value);
+
+}  // namespace syncml::server

@@ -1,0 +1,256 @@
+#include "src/config/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace syncml::server {
+namespace {
+
+config_result parse(std::string file, std::map<std::string, std::string> env = {}) {
+    config_sources sources;
+    sources.file_path = "test.conf";
+    sources.file_text = std::move(file);
+    sources.environment = std::move(env);
+    return parse_config(sources);
+}
+
+bool mentions(const config_result& result, const std::string& text) {
+    return std::any_of(result.errors.begin(), result.errors.end(),
+                       [&](const std::string& e) { return e.find(text) != std::string::npos; });
+}
+
+TEST(config, defaults_match_the_documented_interface) {
+    auto result = parse("");
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(format_endpoint(result.config.http.listen), "0.0.0.0:8080");
+    EXPECT_EQ(format_endpoint(result.config.metrics.listen), "127.0.0.1:9090");
+    EXPECT_EQ(result.config.database.data_dir, "./data");
+    EXPECT_TRUE(result.config.database.url.empty());
+    EXPECT_EQ(result.config.log.format, log_format::text);
+    EXPECT_FALSE(result.config.http.tls_enabled());
+}
+
+TEST(config, file_sets_values_and_ignores_comments_and_blank_lines) {
+    auto result = parse(
+        "# comment\n\n  listen = 127.0.0.1:18001\nio_threads=3\nbody_limit = 2m\nread_timeout = 1500ms\n"
+        "idle_timeout = 2m\nshutdown_deadline = 5\nlog_format = \"json\"\n");
+    ASSERT_TRUE(result.ok()) << result.errors.front();
+    EXPECT_EQ(result.config.http.listen.host, "127.0.0.1");
+    EXPECT_EQ(result.config.http.listen.port, 18001);
+    EXPECT_EQ(result.config.http.io_threads, 3u);
+    EXPECT_EQ(result.config.http.body_limit, 2u * 1024 * 1024);
+    EXPECT_EQ(result.config.http.read_timeout, std::chrono::milliseconds(1500));
+    EXPECT_EQ(result.config.http.idle_timeout, std::chrono::minutes(2));
+    EXPECT_EQ(result.config.shutdown_deadline, std::chrono::seconds(5));
+    EXPECT_EQ(result.config.log.format, log_format::json);
+}
+
+TEST(config, environment_overrides_the_file) {
+    auto result = parse("listen = 127.0.0.1:18001\ndata_dir = /from/file\n",
+                        {{"SYNCML_LISTEN", "[::1]:18002"}, {"SYNCML_DATABASE_URL", "postgresql://db/x"}});
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result.config.http.listen.host, "::1");
+    EXPECT_EQ(result.config.http.listen.port, 18002);
+    EXPECT_EQ(result.config.database.data_dir, "/from/file");
+    EXPECT_EQ(result.config.database.url, "postgresql://db/x");
+}
+
+TEST(config, reports_one_error_per_bad_key_with_its_origin) {
+    auto result = parse("listen = nonsense\nio_threads = 0\nbogus = 1\nno equals sign\n",
+                        {{"SYNCML_LOG_FORMAT", "xml"}, {"SYNCML_READ_TIMEOUT", "5 parsecs"}});
+    EXPECT_EQ(result.errors.size(), 6u);
+    EXPECT_TRUE(mentions(result, "test.conf:1: listen: expected host:port"));
+    EXPECT_TRUE(mentions(result, "test.conf:2: io_threads"));
+    EXPECT_TRUE(mentions(result, "test.conf:3: unknown key 'bogus'"));
+    EXPECT_TRUE(mentions(result, "test.conf:4: expected 'key = value'"));
+    EXPECT_TRUE(mentions(result, "SYNCML_LOG_FORMAT: log_format: expected text or json"));
+    EXPECT_TRUE(mentions(result, "SYNCML_READ_TIMEOUT: read_timeout"));
+}
+
+TEST(config, rejects_out_of_range_numbers) {
+    EXPECT_FALSE(parse("listen = 1.2.3.4:70000\n").ok());
+    EXPECT_FALSE(parse("worker_threads = -1\n").ok());
+    EXPECT_FALSE(parse("body_limit = 10\n").ok());
+    EXPECT_FALSE(parse("body_limit = 99999999999999999999k\n").ok());
+    EXPECT_FALSE(parse("read_timeout = 2d\n").ok());
+    EXPECT_TRUE(parse("worker_queue_limit = 1\n").ok());
+}
+
+TEST(config, tls_needs_both_certificate_and_key) {
+    auto result = parse("", {{"SYNCML_TLS_CERT", "/etc/cert.pem"}});
+    EXPECT_TRUE(mentions(result, "tls_cert/tls_key"));
+    auto both = parse("", {{"SYNCML_TLS_CERT", "/etc/cert.pem"}, {"SYNCML_TLS_KEY", "/etc/key.pem"}});
+    EXPECT_TRUE(both.ok());
+    EXPECT_TRUE(both.config.http.tls_enabled());
+}
+
+TEST(config, listeners_must_not_share_a_port) {
+    auto result = parse("listen = 0.0.0.0:9000\nmetrics_listen = 127.0.0.1:9000\n");
+    EXPECT_TRUE(mentions(result, "metrics_listen"));
+}
+
+TEST(config, the_admin_api_is_off_unless_a_listen_address_is_given) {
+    EXPECT_FALSE(parse("").config.admin.listen);
+    auto result = parse("admin_listen = 127.0.0.1:9443\n");
+    ASSERT_TRUE(result.ok());
+    ASSERT_TRUE(result.config.admin.listen);
+    EXPECT_EQ(format_endpoint(*result.config.admin.listen), "127.0.0.1:9443");
+    EXPECT_NE(print_config(result.config).find("admin_listen = 127.0.0.1:9443"), std::string::npos);
+    EXPECT_FALSE(parse("admin_listen = 127.0.0.1:9443\n", {{"SYNCML_ADMIN_LISTEN", ""}}).config.admin.listen);
+    EXPECT_TRUE(mentions(parse("admin_listen = nonsense\n"), "admin_listen"));
+    EXPECT_TRUE(mentions(parse("admin_listen = 127.0.0.1:9090\n"), "admin_listen: must not use the same port"));
+}
+
+TEST(config, print_config_masks_database_passwords) {
+    auto result = parse("database_url = postgresql://syncml:s3cret@db:5432/syncml?sslmode=require\n");
+    ASSERT_TRUE(result.ok());
+    const std::string printed = print_config(result.config);
+    EXPECT_EQ(printed.find("s3cret"), std::string::npos);
+    EXPECT_NE(printed.find("database_url = postgresql://syncml:***@db:5432/syncml?sslmode=require"), std::string::npos);
+    EXPECT_NE(printed.find("listen = 0.0.0.0:8080"), std::string::npos);
+}
+
+TEST(config, print_config_masks_every_password_of_several_database_urls) {
+    auto result =
+        parse("database_url = postgresql://syncml:one@node1/syncml postgresql://syncml:two@node2:6432/syncml\n");
+    ASSERT_TRUE(result.ok());
+    const std::string printed = print_config(result.config);
+    EXPECT_EQ(printed.find("one@"), std::string::npos) << printed;
+    EXPECT_EQ(printed.find("two@"), std::string::npos) << printed;
+    EXPECT_NE(
+        printed.find("database_url = postgresql://syncml:***@node1/syncml postgresql://syncml:***@node2:6432/syncml"),
+        std::string::npos)
+        << printed;
+}
+
+TEST(config, printed_config_parses_back_to_the_same_config) {
+    auto first = parse("listen = 127.0.0.1:18003\nbody_limit = 64k\nidle_timeout = 90s\nlog_level = debug\n");
+    ASSERT_TRUE(first.ok());
+    auto second = parse(print_config(first.config));
+    ASSERT_TRUE(second.ok()) << second.errors.front();
+    EXPECT_EQ(print_config(second.config), print_config(first.config));
+}
+
+TEST(config, masks_key_value_and_query_passwords) {
+    EXPECT_EQ(mask_database_url("host=db password=abc user=x"), "host=db password=*** user=x");
+    EXPECT_EQ(mask_database_url("postgresql://db/x?user=u&password=abc&sslmode=disable"),
+              "postgresql://db/x?user=u&password=***&sslmode=disable");
+    EXPECT_EQ(mask_database_url("postgresql://user@db/x"), "postgresql://user@db/x");
+    EXPECT_EQ(mask_database_url("postgresql://db/x?pass%77ord=abc"), "postgresql://db/x?pass%77ord=***");
+    EXPECT_EQ(mask_database_url("host=db password = 'a b c' user=x"), "host=db password = *** user=x");
+}
+
+TEST(config, help_lists_every_key_with_its_environment_variable) {
+    const std::string help = config_help();
+    for (const char* env : {"SYNCML_DATABASE_URL", "SYNCML_DATA_DIR", "SYNCML_LISTEN", "SYNCML_METRICS_LISTEN",
+                            "SYNCML_LOG_FORMAT", "SYNCML_TLS_CERT", "SYNCML_TLS_KEY"}) {
+        EXPECT_NE(help.find(env), std::string::npos) << env;
+    }
+}
+
+TEST(config, engine_limits_have_defaults_and_are_validated) {
+    auto defaults = parse("");
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_EQ(defaults.config.engine.auth_max_failures, 10u);
+    EXPECT_EQ(defaults.config.engine.auth_failure_window, std::chrono::minutes(5));
+    EXPECT_EQ(defaults.config.engine.credential_cache_ttl, std::chrono::seconds(60));
+    EXPECT_EQ(defaults.config.engine.tenant_cache_ttl, std::chrono::seconds(60));
+
+    auto set = parse("auth_max_failures = 3\ncredential_cache_ttl = 0\n",
+                     {{"SYNCML_AUTH_FAILURE_WINDOW", "90s"}, {"SYNCML_TENANT_CACHE_TTL", "5s"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.engine.auth_max_failures, 3u);
+    EXPECT_EQ(set.config.engine.auth_failure_window, std::chrono::seconds(90));
+    EXPECT_EQ(set.config.engine.credential_cache_ttl, std::chrono::seconds(0));
+    EXPECT_EQ(set.config.engine.tenant_cache_ttl, std::chrono::seconds(5));
+
+    auto bad = parse("auth_max_failures = 0\nauth_failure_window = 10ms\n");
+    EXPECT_TRUE(mentions(bad, "auth_max_failures"));
+    EXPECT_TRUE(mentions(bad, "auth_failure_window"));
+}
+
+TEST(config, prepared_statements_are_on_unless_switched_off) {
+    EXPECT_TRUE(parse("").config.database.prepared_statements);
+    auto off = parse("", {{"SYNCML_DATABASE_PREPARED_STATEMENTS", "off"}});
+    ASSERT_TRUE(off.ok()) << off.errors.front();
+    EXPECT_FALSE(off.config.database.prepared_statements);
+    EXPECT_TRUE(parse("database_prepared_statements = Yes\n").config.database.prepared_statements);
+    EXPECT_TRUE(mentions(parse("database_prepared_statements = maybe\n"), "database_prepared_statements"));
+}
+
+TEST(config, public_url_is_validated_and_normalised) {
+    EXPECT_TRUE(parse("").config.http.public_url.empty());
+    auto set = parse("", {{"SYNCML_PUBLIC_URL", "https://Sync.Example.com:443/"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.http.public_url, "https://sync.example.com");
+    EXPECT_TRUE(mentions(parse("public_url = https://sync.example.com/sync\n"), "public_url"));
+    EXPECT_TRUE(mentions(parse("public_url = sync.example.com\n"), "public_url"));
+    EXPECT_TRUE(mentions(parse("public_url = https://x?y=1\n"), "public_url"));
+}
+
+TEST(config, trusted_proxies_take_addresses_and_networks_and_print_back) {
+    EXPECT_TRUE(parse("").config.http.trusted_proxies.empty());
+    auto set = parse("trusted_proxies = 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32\n");
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    ASSERT_EQ(set.config.http.trusted_proxies.size(), 3u);
+    EXPECT_TRUE(contains(set.config.http.trusted_proxies[0], *parse_ip_address("10.9.8.7")));
+    EXPECT_NE(print_config(set.config).find("trusted_proxies = 10.0.0.0/8,192.0.2.7,2001:db8::/32"), std::string::npos);
+    EXPECT_TRUE(mentions(parse("", {{"SYNCML_TRUSTED_PROXIES", "10.0.0.0/8,haproxy"}}), "trusted_proxies"));
+    EXPECT_TRUE(mentions(parse("trusted_proxies = 10.0.0.1/8\n"), "trusted_proxies"));
+}
+
+TEST(config, connection_cap_and_tls_reload_interval_have_defaults_and_bounds) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.http.max_connections, 10'000u);
+    EXPECT_EQ(defaults.config.http.tls_reload_interval, std::chrono::minutes(1));
+    auto set = parse("max_connections = 500\ntls_reload_interval = 0\n");
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.http.max_connections, 500u);
+    EXPECT_EQ(set.config.http.tls_reload_interval, std::chrono::milliseconds(0));
+    EXPECT_TRUE(mentions(parse("max_connections = 0\n"), "max_connections"));
+    const std::string help = config_help();
+    for (const char* env :
+         {"SYNCML_PUBLIC_URL", "SYNCML_TRUSTED_PROXIES", "SYNCML_MAX_CONNECTIONS", "SYNCML_TLS_RELOAD_INTERVAL"}) {
+        EXPECT_NE(help.find(env), std::string::npos) << env;
+    }
+}
+
+TEST(config, session_binding_windows_have_defaults_and_bounds) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.engine.session_address_idle, std::chrono::minutes(5));
+    EXPECT_EQ(defaults.config.engine.session_max_age, std::chrono::hours(4));
+    auto set = parse("session_address_idle = 0\n", {{"SYNCML_SESSION_MAX_AGE", "2h"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.engine.session_address_idle, std::chrono::milliseconds(0));
+    EXPECT_EQ(set.config.engine.session_max_age, std::chrono::hours(2));
+    EXPECT_TRUE(mentions(parse("session_max_age = 1m\n"), "session_max_age"));
+    EXPECT_TRUE(mentions(parse("session_address_idle = 2h\n"), "session_address_idle"));
+    EXPECT_EQ(defaults.config.engine.janitor_interval, std::chrono::minutes(10));
+    EXPECT_EQ(parse("janitor_interval = 0\n").config.engine.janitor_interval, std::chrono::milliseconds(0));
+}
+
+TEST(config, device_trace_is_off_by_default_and_bounded_in_time) {
+    auto defaults = parse("");
+    EXPECT_TRUE(defaults.config.engine.trace_devices.empty());
+    EXPECT_EQ(defaults.config.engine.trace_for, std::chrono::hours(1));
+    auto set =
+        parse("trace_dir = /var/trace\n", {{"SYNCML_TRACE_DEVICE", "IMEI:1, IMEI:2"}, {"SYNCML_TRACE_FOR", "30m"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.engine.trace_devices, "IMEI:1, IMEI:2");
+    EXPECT_EQ(set.config.engine.trace_dir, "/var/trace");
+    EXPECT_EQ(set.config.engine.trace_for, std::chrono::minutes(30));
+    EXPECT_TRUE(mentions(parse("trace_for = 2d\n"), "trace_for"));
+}
+
+TEST(config, an_unknown_syncml_variable_is_a_warning_and_known_ones_are_not) {
+    auto typo = parse("", {{"SYNCML_DATABSE_URL", "postgresql://db/syncml"}, {"SYNCML_LISTEN", "0.0.0.0:8080"}});
+    ASSERT_TRUE(typo.ok());
+    ASSERT_EQ(typo.warnings.size(), 1u);
+    EXPECT_NE(typo.warnings[0].find("SYNCML_DATABSE_URL"), std::string::npos);
+    auto harness = parse("", {{"SYNCML_PASSWORD_HASH_ITERATIONS", "1000"}, {"SYNCML_TEST_WORK_DIR", "/tmp/x"}});
+    EXPECT_TRUE(harness.warnings.empty());
+}
+
+}  // namespace
+}  // namespace syncml::server

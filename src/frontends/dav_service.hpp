@@ -1,0 +1,77 @@
+#pragma once
+// CardDAV/CalDAV requests on the worker pool: the tenant (DAV switched on?), HTTP basic auth with the SyncML accounts
+// and their auth throttle, then the dav/ handler in one transaction. The HTTP layer only sees dav_dispatcher, so
+// its tests run without PostgreSQL.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/registry.h>
+#include <spdlog/logger.h>
+
+#include "persistence/accounts/auth_throttle.hpp"
+#include "src/frontends/tenant_share.hpp"
+#include "src/http/routing.hpp"
+
+namespace syncml::persistence {
+class database;
+class worker_pool;
+}  // namespace syncml::persistence
+namespace syncml::session {
+class credential_cache;
+}  // namespace syncml::session
+
+namespace syncml::server {
+
+struct dav_http_request {
+    std::string tenant;  // from the path (/dav/<tenant>/...)
+    std::string method;
+    std::string target;
+    std::string authorization;
+    std::string depth;
+    std::string if_match;
+    std::string if_none_match;
+    std::string accept_encoding;
+    std::string client_address;
+    std::string body;
+};
+
+class dav_dispatcher {
+  public:
+    using completion = std::function<void(http_reply)>;
+    virtual ~dav_dispatcher() = default;
+    // False when the worker queue (or the tenant's share of it) is full; done is then never called.
+    virtual bool submit(dav_http_request request, completion done) = 0;
+};
+
+struct dav_settings {
+    persistence::throttle_settings throttle;
+    std::chrono::seconds credential_cache_ttl{60};
+};
+
+class dav_service final : public dav_dispatcher {
+  public:
+    // `shares`: the tenants' shares of the pool, the same the SyncML requests take from (pool_dispatcher::shares).
+    dav_service(persistence::worker_pool& pool, tenant_share& shares, dav_settings settings,
+                prometheus::Registry& registry, spdlog::logger& log);
+    ~dav_service() override;
+    bool submit(dav_http_request request, completion done) override;
+    // What a worker does with a request.
+    http_reply answer(persistence::database& db, const dav_http_request& request);
+
+  private:
+    http_reply counted(const dav_http_request& request, http_reply reply, const std::string& outcome);
+
+    persistence::worker_pool& pool_;
+    dav_settings settings_;
+    spdlog::logger& log_;
+    std::unique_ptr<session::credential_cache> cache_;
+    tenant_share& shares_;
+    prometheus::Family<prometheus::Counter>& requests_;
+};
+
+}  // namespace syncml::server

@@ -1,0 +1,99 @@
+#include "src/telemetry/metrics.hpp"
+
+#include <prometheus/text_serializer.h>
+
+namespace syncml::server {
+namespace {
+
+const prometheus::Histogram::BucketBoundaries& request_buckets() {
+    static const prometheus::Histogram::BucketBoundaries buckets{0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                                 0.5,   1,     2.5,  5,     10,   30};
+    return buckets;
+}
+
+const prometheus::Histogram::BucketBoundaries& queue_buckets() {
+    static const prometheus::Histogram::BucketBoundaries buckets{0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05,
+                                                                 0.1,    0.5,    1,     5,     10};
+    return buckets;
+}
+
+}  // namespace
+
+server_metrics::server_metrics(prometheus::Registry& registry, const std::string& version)
+    : requests_(prometheus::BuildCounter()
+                    .Name("syncml_http_requests_total")
+                    .Help("HTTP requests answered, by route and status code")
+                    .Register(registry)),
+      duration_(prometheus::BuildHistogram()
+                    .Name("syncml_http_request_duration_seconds")
+                    .Help("Time from the complete request head to the response written")
+                    .Register(registry)),
+      request_bytes_(prometheus::BuildCounter()
+                         .Name("syncml_http_request_bytes_total")
+                         .Help("Request body bytes received")
+                         .Register(registry)),
+      response_bytes_(prometheus::BuildCounter()
+                          .Name("syncml_http_response_bytes_total")
+                          .Help("Response body bytes sent")
+                          .Register(registry)),
+      in_flight_(prometheus::BuildGauge()
+                     .Name("syncml_http_in_flight_requests")
+                     .Help("Requests being processed")
+                     .Register(registry)
+                     .Add({})),
+      queue_length_(prometheus::BuildGauge()
+                        .Name("syncml_worker_queue_length")
+                        .Help("Jobs waiting for a database worker")
+                        .Register(registry)
+                        .Add({})),
+      queue_wait_(prometheus::BuildHistogram()
+                      .Name("syncml_worker_queue_wait_seconds")
+                      .Help("Time a job waited for a database worker")
+                      .Register(registry)
+                      .Add({}, queue_buckets())),
+      db_errors_(prometheus::BuildCounter()
+                     .Name("syncml_db_errors_total")
+                     .Help("Database errors seen by workers (connection failures, failed transactions)")
+                     .Register(registry)
+                     .Add({})),
+      refused_connections_(prometheus::BuildCounter()
+                               .Name("syncml_http_connections_refused_total")
+                               .Help("Connections closed at once because the listener had its maximum open")
+                               .Register(registry)) {
+    for (const char* listener : {"sync", "metrics"}) refused_connections_.Add({{"listener", listener}});
+    prometheus::BuildGauge()
+        .Name("syncml_build_info")
+        .Help("Build information; the value is always 1")
+        .Register(registry)
+        .Add({{"version", version}})
+        .Set(1);
+}
+
+void server_metrics::request_started() { in_flight_.Increment(); }
+
+void server_metrics::request_finished(const char* route, int status, std::chrono::duration<double> duration,
+                                      std::size_t request_bytes, std::size_t response_bytes) {
+    in_flight_.Decrement();
+    requests_.Add({{"route", route}, {"status", std::to_string(status)}}).Increment();
+    duration_.Add({{"route", route}}, request_buckets()).Observe(duration.count());
+    request_bytes_.Add({{"route", route}}).Increment(static_cast<double>(request_bytes));
+    response_bytes_.Add({{"route", route}}).Increment(static_cast<double>(response_bytes));
+}
+
+void server_metrics::queue_length(std::size_t length) { queue_length_.Set(static_cast<double>(length)); }
+
+void server_metrics::queue_wait(std::chrono::duration<double> wait) { queue_wait_.Observe(wait.count()); }
+
+void server_metrics::database_error() { db_errors_.Increment(); }
+
+void server_metrics::connection_refused(const char* listener) {
+    refused_connections_.Add({{"listener", listener}}).Increment();
+}
+
+std::string serialize_metrics(const prometheus::Registry& registry, std::vector<prometheus::MetricFamily> extra) {
+    auto families = registry.Collect();
+    for (auto& family : extra) families.push_back(std::move(family));
+    return prometheus::TextSerializer().Serialize(families);
+}
+
+}  // namespace syncml::server
