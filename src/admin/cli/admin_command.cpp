@@ -115,25 +115,8 @@ void assign(admin_request& request, const std::string& key, const std::string& v
     }
 }
 
-// Reads the words after "admin NOUN VERB" into the request.
-std::string read_arguments(const action_syntax& s, const std::vector<std::string>& words, admin_request& request) {
-    std::map<std::string, bool> seen;
-    for (std::size_t i = 2; i < words.size(); ++i) {
-        const std::string& word = words[i];
-        const bool is_option = word.starts_with("--");
-        const std::string key = is_option ? word : "NAME";
-        const bool allowed = allowed_in(s.required, key) || allowed_in(s.optional, key);
-        if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
-        seen[key] = true;
-        if (is_flag(key)) {
-            flag_of(request, key) = true;
-        } else if (is_option) {
-            if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
-            assign(request, key, words[++i]);
-        } else {
-            assign(request, key, word);
-        }
-    }
+// What the words of a command must say beyond its syntax: required options, exclusive ones, --yes before a deletion.
+std::string check_arguments(const action_syntax& s, std::map<std::string, bool>& seen, admin_request& request) {
     for (const char* option : s.required) {
         if (!seen[option]) return std::string("missing ") + option + "; usage: " + usage(s);
     }
@@ -158,6 +141,28 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
         return "nothing to set: give at least one option; usage: " + usage(s);
     }
     return {};
+}
+
+// Reads the words after "admin NOUN VERB" into the request.
+std::string read_arguments(const action_syntax& s, const std::vector<std::string>& words, admin_request& request) {
+    std::map<std::string, bool> seen;
+    for (std::size_t i = 2; i < words.size(); ++i) {
+        const std::string& word = words[i];
+        const bool is_option = word.starts_with("--");
+        const std::string key = is_option ? word : "NAME";
+        const bool allowed = allowed_in(s.required, key) || allowed_in(s.optional, key);
+        if (!allowed || seen[key]) return "unexpected '" + word + "'; usage: " + usage(s);
+        seen[key] = true;
+        if (is_flag(key)) {
+            flag_of(request, key) = true;
+        } else if (is_option) {
+            if (i + 1 == words.size()) return word + " needs a value; usage: " + usage(s);
+            assign(request, key, words[++i]);
+        } else {
+            assign(request, key, word);
+        }
+    }
+    return check_arguments(s, seen, request);
 }
 
 void print_tenants(persistence::database& db, bool json, std::ostream& out) {
