@@ -2,24 +2,27 @@
 
 #include <gtest/gtest.h>
 
+#include "common/http/retry_after.hpp"
+
 namespace syncml::server {
 namespace {
 
 using headers = std::vector<std::pair<std::string, std::string>>;
+using std::chrono::seconds;
 
 TEST(failure_reply, a_full_queue_is_503_and_asks_to_come_back_in_a_second) {
     const http_reply reply = text_failure_reply(http_failure::server_busy);
     EXPECT_EQ(reply.status, 503);
     EXPECT_EQ(reply.content_type, "text/plain; charset=utf-8");
     EXPECT_EQ(reply.body, "server busy, try again later\n");
-    EXPECT_EQ(reply.headers, (headers{{"Retry-After", "1"}}));
+    EXPECT_EQ(reply.headers, (headers{common::retry_after(seconds(1))}));
 }
 
 TEST(failure_reply, a_database_outage_is_503_and_asks_to_come_back_in_five_seconds) {
     const http_reply reply = text_failure_reply(http_failure::database_unavailable);
     EXPECT_EQ(reply.status, 503);
     EXPECT_EQ(reply.body, "database unavailable, try again later\n");
-    EXPECT_EQ(reply.headers, (headers{{"Retry-After", "5"}}));
+    EXPECT_EQ(reply.headers, (headers{common::retry_after(seconds(5))}));
 }
 
 TEST(failure_reply, not_ready_shows_a_detail_only_when_given_one) {
@@ -27,7 +30,7 @@ TEST(failure_reply, not_ready_shows_a_detail_only_when_given_one) {
     const http_reply reply = text_failure_reply(http_failure::not_ready, "database down");
     EXPECT_EQ(reply.status, 503);
     EXPECT_EQ(reply.body, "not ready: database down\n");
-    EXPECT_EQ(reply.headers, (headers{{"Retry-After", "1"}}));
+    EXPECT_EQ(reply.headers, (headers{common::retry_after(seconds(1))}));
 }
 
 TEST(failure_reply, refusals_a_retry_cannot_mend_have_no_retry_after) {
