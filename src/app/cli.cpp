@@ -45,7 +45,9 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     return options;
 }
 
-std::string usage_text() {
+namespace {
+
+std::string commands_usage() {
     return "usage: syncml-server [--config FILE] [--print-config] [--help] [--version] [COMMAND]\n"
            "\n"
            "A multi-tenant SyncML (OMA DS 1.1/1.2.1) server.\n"
@@ -59,8 +61,11 @@ std::string usage_text() {
            "  backup --out FILE the whole database into FILE (pg_dump custom format, mode 0600)\n"
            "  restore FILE      replace the database's contents with a backup (stop the server first), all or\n"
            "                    nothing (a damaged file or a failed restore changes nothing), then migrate it\n"
-           "                    to this version's schema\n"
-           "  admin tenant list | tenant show NAME | tenant delete NAME --yes [--force]   (--force: also when it\n"
+           "                    to this version's schema\n";
+}
+
+std::string tenant_and_user_usage() {
+    return "  admin tenant list | tenant show NAME | tenant delete NAME --yes [--force]   (--force: also when it\n"
            "                    still has users)\n"
            "  admin tenant add NAME [OPTIONS] | tenant set NAME OPTIONS   (set changes only the options given)\n" +
            tenant_options_usage("                        ") +
@@ -77,8 +82,11 @@ std::string usage_text() {
            "  admin user import --tenant T --user U --in DIR    (the same files, added as new items: devices get\n"
            "                    them at their next sync)\n"
            "  admin user disable|enable --tenant T --user U       (a disabled user cannot log in; sessions end)\n"
-           "  admin user delete --tenant T --user U --yes         (with its data and devices)\n"
-           "  admin device list --tenant T --user U | device show --tenant T --user U --device ID\n"
+           "  admin user delete --tenant T --user U --yes         (with its data and devices)\n";
+}
+
+std::string device_session_and_token_usage() {
+    return "  admin device list --tenant T --user U | device show --tenant T --user U --device ID\n"
            "  admin device reset --tenant T --device ID          (forces a slow sync next time)\n"
            "  admin device delete --tenant T --user U --device ID --yes   (the user's items stay)\n"
            "  admin device window --tenant T --user U --device ID [--window-past-days N] [--window-future-days N]\n"
@@ -93,8 +101,11 @@ std::string usage_text() {
            "  list and show commands take --json (a JSON array, a JSON object)\n"
            "  admin exit status: 0 done, 1 refused or failed (not found, exists already, invalid, database error,\n"
            "                    schema behind this version's: run migrate, or newer and not backward\n"
-           "                    compatible), 2 usage error\n"
-           "\n"
+           "                    compatible), 2 usage error\n";
+}
+
+std::string options_and_settings_usage() {
+    return "\n"
            "options:\n"
            "  --config FILE     read settings from FILE: lines 'key = value', '#' starts a comment line;\n"
            "                    environment variables override the file\n"
@@ -109,6 +120,12 @@ std::string usage_text() {
            config_help() +
            "\n"
            "exit status: 0 success, 1 failure (message on stderr), 2 bad command line or configuration\n";
+}
+
+}  // namespace
+
+std::string usage_text() {
+    return commands_usage() + tenant_and_user_usage() + device_session_and_token_usage() + options_and_settings_usage();
 }
 
 }  // namespace syncml::server

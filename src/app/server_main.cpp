@@ -1,4 +1,5 @@
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,8 @@ int run(const cli_options& options, const server_config& config, spdlog::logger&
     return run_serve(config, log);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const cli_options options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+// A bad command line, --help and --version are answered before any configuration is read.
+std::optional<int> answer_early(const cli_options& options) {
     if (!options.error.empty()) {
         std::cerr << "syncml-server: " << options.error << "\n";
         return 2;
@@ -38,25 +37,28 @@ int main(int argc, char** argv) {
         std::cout << "syncml-server " << SYNCML_VERSION << "\n";
         return 0;
     }
-    config_result config;
+    return std::nullopt;
+}
+
+// False when the configuration cannot be used; its errors and warnings go to stderr either way.
+bool load_config(const cli_options& options, config_result& config) {
     try {
         config = parse_config(load_config_sources(options.config_file));
     } catch (const std::exception& e) {
         std::cerr << "syncml-server: " << e.what() << "\n";
-        return 2;
+        return false;
     }
     for (const auto& error : config.errors) std::cerr << "config error: " << error << "\n";
     for (const auto& warning : config.warnings) std::cerr << "config warning: " << warning << "\n";
-    if (!config.ok()) return 2;
-    if (options.print_config) {
-        std::cout << print_config(config.config);
-        return 0;
-    }
-    auto logger = make_logger(config.config.log);
+    return config.ok();
+}
+
+int run_logged(const cli_options& options, const server_config& config) {
+    auto logger = make_logger(config.log);
     // persistence/ logs through the default logger: give it the same format and destination.
     spdlog::set_default_logger(logger);
     try {
-        return run(options, config.config, *logger);
+        return run(options, config, *logger);
     } catch (const std::exception& e) {
         // serve logs (operators read the log); the other commands answer the person at the terminal.
         if (options.command == "serve") {
@@ -66,4 +68,18 @@ int main(int argc, char** argv) {
         }
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli_options options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+    if (const auto early = answer_early(options)) return *early;
+    config_result config;
+    if (!load_config(options, config)) return 2;
+    if (options.print_config) {
+        std::cout << print_config(config.config);
+        return 0;
+    }
+    return run_logged(options, config.config);
 }

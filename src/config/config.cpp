@@ -49,8 +49,8 @@ getter read(T server_config::*area, auto T::*member) {
     return [area, member](const server_config& config) { return to_string(config.*area.*member); };
 }
 
-const std::vector<config_key>& keys() {
-    static const std::vector<config_key> table = {
+std::vector<config_key> listener_keys() {
+    return {
         {"listen", "SYNCML_LISTEN", "host:port of the SyncML listener", false,
          assign(&server_config::http, &http_config::listen, parse_endpoint),
          read(&server_config::http, &http_config::listen)},
@@ -83,6 +83,11 @@ const std::vector<config_key>& keys() {
         {"worker_queue_limit", "SYNCML_WORKER_QUEUE_LIMIT", "queued sync requests before 503 (1-1000000)", false,
          assign(&server_config::pool, &pool_config::queue_limit, size_in(1, 1'000'000)),
          read(&server_config::pool, &pool_config::queue_limit)},
+    };
+}
+
+std::vector<config_key> request_keys() {
+    return {
         {"body_limit", "SYNCML_BODY_LIMIT", "largest request body in bytes (k/m suffix allowed), else 413", false,
          assign(&server_config::http, &http_config::body_limit, size_in(1024, 1024 * 1024 * 1024)),
          read(&server_config::http, &http_config::body_limit)},
@@ -103,6 +108,11 @@ const std::vector<config_key>& keys() {
              return std::nullopt;
          },
          [](const server_config& config) { return format_duration(config.shutdown_deadline); }},
+    };
+}
+
+std::vector<config_key> database_keys() {
+    return {
         {"data_dir", "SYNCML_DATA_DIR", "state directory (embedded PostgreSQL lives in <data_dir>/postgres)", false,
          assign(&server_config::database, &database_config::data_dir, non_empty),
          read(&server_config::database, &database_config::data_dir)},
@@ -129,6 +139,11 @@ const std::vector<config_key>& keys() {
          "file holding secret_key; empty: <data_dir>/secret.key, created with mode 0600 when missing", false,
          assign(&server_config::database, &database_config::secret_key_file, any_text),
          read(&server_config::database, &database_config::secret_key_file)},
+    };
+}
+
+std::vector<config_key> log_and_login_keys() {
+    return {
         {"log_format", "SYNCML_LOG_FORMAT", "text or json (one JSON object per line)", false,
          assign(&server_config::log, &log_config::format, parse_log_format),
          read(&server_config::log, &log_config::format)},
@@ -146,6 +161,11 @@ const std::vector<config_key>& keys() {
          "how long a verified basic-auth password is remembered in memory; 0 disables", false,
          assign(&server_config::engine, &engine_config::credential_cache_ttl, duration_in(0, 3'600'000)),
          read(&server_config::engine, &engine_config::credential_cache_ttl)},
+    };
+}
+
+std::vector<config_key> session_keys() {
+    return {
         {"session_address_idle", "SYNCML_SESSION_ADDRESS_IDLE",
          "how long after its last message a session may go on without RespURI token or credentials from the "
          "address that authenticated it (tenants with session_binding token-or-address); 0: token or credentials "
@@ -175,6 +195,11 @@ const std::vector<config_key>& keys() {
          "how long a tenant's id is remembered in memory (a deleted tenant costs one failed message); 0 disables",
          false, assign(&server_config::engine, &engine_config::tenant_cache_ttl, duration_in(0, 3'600'000)),
          read(&server_config::engine, &engine_config::tenant_cache_ttl)},
+    };
+}
+
+std::vector<config_key> edge_keys() {
+    return {
         {"tls_cert", "SYNCML_TLS_CERT", "PEM certificate chain; with tls_key enables HTTPS", false,
          assign(&server_config::http, &http_config::tls_cert, any_text),
          read(&server_config::http, &http_config::tls_cert)},
@@ -200,6 +225,19 @@ const std::vector<config_key>& keys() {
          assign(&server_config::http, &http_config::max_connections, size_in(1, 1'000'000)),
          read(&server_config::http, &http_config::max_connections)},
     };
+}
+
+// One table, in the order --help and --print-config show it.
+const std::vector<config_key>& keys() {
+    static const std::vector<config_key> table = [] {
+        std::vector<config_key> all;
+        for (auto area : {listener_keys, request_keys, database_keys, log_and_login_keys, session_keys, edge_keys}) {
+            auto keys = area();
+            all.insert(all.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
+        }
+        return all;
+    }();
+    return table;
     return table;
 }
 

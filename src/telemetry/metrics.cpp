@@ -17,54 +17,39 @@ const prometheus::Histogram::BucketBoundaries& queue_buckets() {
     return buckets;
 }
 
+template <class Builder>
+auto& registered(Builder builder, const char* name, const char* help, prometheus::Registry& registry) {
+    return builder.Name(name).Help(help).Register(registry);
+}
+
 }  // namespace
 
 server_metrics::server_metrics(prometheus::Registry& registry, const std::string& version)
-    : requests_(prometheus::BuildCounter()
-                    .Name("syncml_http_requests_total")
-                    .Help("HTTP requests answered, by route and status code")
-                    .Register(registry)),
-      duration_(prometheus::BuildHistogram()
-                    .Name("syncml_http_request_duration_seconds")
-                    .Help("Time from the complete request head to the response written")
-                    .Register(registry)),
-      request_bytes_(prometheus::BuildCounter()
-                         .Name("syncml_http_request_bytes_total")
-                         .Help("Request body bytes received")
-                         .Register(registry)),
-      response_bytes_(prometheus::BuildCounter()
-                          .Name("syncml_http_response_bytes_total")
-                          .Help("Response body bytes sent")
-                          .Register(registry)),
-      in_flight_(prometheus::BuildGauge()
-                     .Name("syncml_http_in_flight_requests")
-                     .Help("Requests being processed")
-                     .Register(registry)
-                     .Add({})),
-      queue_length_(prometheus::BuildGauge()
-                        .Name("syncml_worker_queue_length")
-                        .Help("Jobs waiting for a database worker")
-                        .Register(registry)
+    : requests_(registered(prometheus::BuildCounter(), "syncml_http_requests_total",
+                           "HTTP requests answered, by route and status code", registry)),
+      duration_(registered(prometheus::BuildHistogram(), "syncml_http_request_duration_seconds",
+                           "Time from the complete request head to the response written", registry)),
+      request_bytes_(registered(prometheus::BuildCounter(), "syncml_http_request_bytes_total",
+                                "Request body bytes received", registry)),
+      response_bytes_(registered(prometheus::BuildCounter(), "syncml_http_response_bytes_total",
+                                 "Response body bytes sent", registry)),
+      in_flight_(
+          registered(prometheus::BuildGauge(), "syncml_http_in_flight_requests", "Requests being processed", registry)
+              .Add({})),
+      queue_length_(registered(prometheus::BuildGauge(), "syncml_worker_queue_length",
+                               "Jobs waiting for a database worker", registry)
                         .Add({})),
-      queue_wait_(prometheus::BuildHistogram()
-                      .Name("syncml_worker_queue_wait_seconds")
-                      .Help("Time a job waited for a database worker")
-                      .Register(registry)
+      queue_wait_(registered(prometheus::BuildHistogram(), "syncml_worker_queue_wait_seconds",
+                             "Time a job waited for a database worker", registry)
                       .Add({}, queue_buckets())),
-      db_errors_(prometheus::BuildCounter()
-                     .Name("syncml_db_errors_total")
-                     .Help("Database errors seen by workers (connection failures, failed transactions)")
-                     .Register(registry)
+      db_errors_(registered(prometheus::BuildCounter(), "syncml_db_errors_total",
+                            "Database errors seen by workers (connection failures, failed transactions)", registry)
                      .Add({})),
-      refused_connections_(prometheus::BuildCounter()
-                               .Name("syncml_http_connections_refused_total")
-                               .Help("Connections closed at once because the listener had its maximum open")
-                               .Register(registry)) {
+      refused_connections_(registered(prometheus::BuildCounter(), "syncml_http_connections_refused_total",
+                                      "Connections closed at once because the listener had its maximum open",
+                                      registry)) {
     for (const char* listener : {"sync", "metrics"}) refused_connections_.Add({{"listener", listener}});
-    prometheus::BuildGauge()
-        .Name("syncml_build_info")
-        .Help("Build information; the value is always 1")
-        .Register(registry)
+    registered(prometheus::BuildGauge(), "syncml_build_info", "Build information; the value is always 1", registry)
         .Add({{"version", version}})
         .Set(1);
 }

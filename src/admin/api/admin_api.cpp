@@ -125,13 +125,43 @@ http_reply run_and_map(persistence::database& db, const admin_call& call, spdlog
         common::log_event(log, spdlog::level::warn, "admin request failed",
                           {{"action", call.match.route->action}, {"error", e.what()}});
         if (!e.retryable()) return admin_error_reply(500, "database error");
-        http_reply reply = admin_error_reply(503, "database unavailable, try again later");
-        reply.headers.emplace_back("Retry-After", "5");
-        return reply;
+        return admin_failure_reply(http_failure::database_unavailable);
     } catch (const std::exception& e) {
         common::log_event(log, spdlog::level::err, "admin request failed",
                           {{"action", call.match.route->action}, {"error", e.what()}});
         return admin_error_reply(500, "internal error");
+    }
+}
+
+// The JSON body of a route that takes one; the refusal when it is not JSON.
+std::optional<http_reply> read_json_body(const admin_route_match& match, const admin_api_request& request,
+                                         std::optional<json_value>& body) {
+    if (!has_body(match.route->op)) return std::nullopt;
+    if (!is_json_media(request.content_type)) return admin_error_reply(415, "the body must be application/json");
+    auto parsed = parse_json(request.body, {.max_bytes = k_admin_body_limit});
+    if (!parsed.value) return admin_error_reply(400, "malformed JSON: " + parsed.error);
+    body = std::move(parsed.value);
+    return std::nullopt;
+}
+
+// Changes go to the audit log; reads are not audited, but a user's data leaving the server is logged.
+void record_outcome(persistence::database& db, spdlog::logger& log, const admin_call& call,
+                    const std::string& token_name, const http_reply& result) {
+    const admin_route_match& match = call.match;
+    if (match.route->op == admin_op::user_export && result.status == 200) {
+        common::log_event(log, spdlog::level::info, "user data exported",
+                          {{"token", token_name},
+                           {"tenant", match.params.at("tenant")},
+                           {"user", match.params.at("user")},
+                           {"datastore", match.params.at("datastore")},
+                           {"bytes", result.body.size()}});
+    }
+    if (!match.route->changes) return;
+    try {
+        persistence::record_audit(db, audit_entry_of(match, call.body, token_name, result.status));
+    } catch (const persistence::db_error& e) {
+        common::log_event(log, spdlog::level::warn, "audit log not written",
+                          {{"action", match.route->action}, {"error", e.what()}});
     }
 }
 
@@ -150,6 +180,14 @@ http_reply admin_error_reply(int status, const std::string& message, const std::
         append_json_string(body, field);
     }
     return json_reply(status, body + "}\n");
+}
+
+http_reply admin_failure_reply(http_failure failure, std::size_t body_limit) {
+    const failure_terms terms = terms_of(failure);
+    const std::string message = failure == http_failure::body_too_large
+                                    ? "request body larger than " + std::to_string(body_limit / 1024) + " KiB"
+                                    : std::string(terms.message);
+    return with_retry_after(admin_error_reply(terms.status, message), terms);
 }
 
 admin_api::admin_api(persistence::worker_pool& pool, prometheus::Registry& registry, spdlog::logger& log,
@@ -195,7 +233,7 @@ bool admin_api::submit(admin_api_request request, completion done) {
     const bool queued = pool_.try_submit(
         [this, request = std::move(request), done](persistence::database& db) { done(answer(db, request)); });
     if (!queued) {
-        counted(route, admin_error_reply(503, "server busy"));
+        counted(route, admin_failure_reply(http_failure::server_busy));
     }
     return queued;
 }
@@ -213,14 +251,7 @@ http_reply admin_api::answer(persistence::database& db, const admin_api_request&
     if (!token) return reply(unauthorized("unknown admin token", true));
 
     std::optional<json_value> body;
-    if (has_body(match.route->op)) {
-        if (!is_json_media(request.content_type)) {
-            return reply(admin_error_reply(415, "the body must be application/json"));
-        }
-        auto parsed = parse_json(request.body, {.max_bytes = k_admin_body_limit});
-        if (!parsed.value) return reply(admin_error_reply(400, "malformed JSON: " + parsed.error));
-        body = std::move(parsed.value);
-    }
+    if (auto refused = read_json_body(match, request, body)) return reply(std::move(*refused));
     const admin_call call{.match = match,
                           .target = request.target,
                           .body = body ? &*body : nullptr,
@@ -229,23 +260,7 @@ http_reply admin_api::answer(persistence::database& db, const admin_api_request&
                           .content_type = request.content_type,
                           .raw_body = request.body};
     http_reply result = reply(run_and_map(db, call, log_));
-    if (match.route->op == admin_op::user_export && result.status == 200) {
-        // Reads are not audited; a user's data leaving the server is logged.
-        common::log_event(log_, spdlog::level::info, "user data exported",
-                          {{"token", token->name},
-                           {"tenant", match.params.at("tenant")},
-                           {"user", match.params.at("user")},
-                           {"datastore", match.params.at("datastore")},
-                           {"bytes", result.body.size()}});
-    }
-    if (match.route->changes) {
-        try {
-            persistence::record_audit(db, audit_entry_of(match, call.body, token->name, result.status));
-        } catch (const persistence::db_error& e) {
-            common::log_event(log_, spdlog::level::warn, "audit log not written",
-                              {{"action", match.route->action}, {"error", e.what()}});
-        }
-    }
+    record_outcome(db, log_, call, token->name, result);
     return result;
 }
 

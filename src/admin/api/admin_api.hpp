@@ -15,6 +15,7 @@
 
 #include "persistence/accounts/secret_key.hpp"
 #include "src/admin/api/admin_api_routes.hpp"
+#include "src/http/failure_reply.hpp"
 #include "src/http/routing.hpp"
 
 namespace syncml::persistence {
@@ -72,5 +73,9 @@ class admin_api : public admin_dispatcher {
 
 // {"error": message} or, naming the member at fault, {"error": message, "field": field}.
 http_reply admin_error_reply(int status, const std::string& message, const std::string& field = {});
+
+// The admin port's form of a refusal (failure_reply.hpp): the same status, words and Retry-After in a JSON error
+// body. A body over the limit names the limit, since the import routes take larger ones (admin_body_limit).
+http_reply admin_failure_reply(http_failure failure, std::size_t body_limit = k_admin_body_limit);
 
 }  // namespace syncml::server

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 #include "persistence/accounts/admin_tokens.hpp"
 #include "persistence/pg/errors.hpp"
@@ -125,6 +126,27 @@ std::string target_of(const admin_request& r) {
     return r.user;
 }
 
+// The audit action of each command that changes something; list, show and export only read.
+constexpr std::pair<admin_action, const char*> k_audited_actions[] = {
+    {admin_action::tenant_add, "tenant.create"},    {admin_action::tenant_set, "tenant.update"},
+    {admin_action::tenant_delete, "tenant.delete"}, {admin_action::user_add, "user.create"},
+    {admin_action::user_password, "user.password"}, {admin_action::user_delete, "user.delete"},
+    {admin_action::user_disable, "user.disable"},   {admin_action::user_enable, "user.enable"},
+    {admin_action::device_reset, "device.reset"},   {admin_action::device_delete, "device.delete"},
+    {admin_action::device_window, "device.window"}, {admin_action::session_kill, "session.kill"},
+    {admin_action::user_import, "user.import"},     {admin_action::user_import_items, "user.import_items"},
+};
+
+const char* audit_action_of(const admin_request& r) {
+    if (r.action == admin_action::device_window && r.tenant_options.empty() && !r.inherit) {
+        return nullptr;  // shows the window only
+    }
+    for (const auto& [action, name] : k_audited_actions) {
+        if (action == r.action) return name;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 bool is_token_command(const std::vector<std::string>& words) {
@@ -164,54 +186,8 @@ int run_token_command(const token_request& request, persistence::database& db, s
 }
 
 std::optional<persistence::audit_entry> cli_audit_entry(const admin_request& r, int status) {
-    const char* action = nullptr;
-    switch (r.action) {
-        case admin_action::tenant_add:
-            action = "tenant.create";
-            break;
-        case admin_action::tenant_set:
-            action = "tenant.update";
-            break;
-        case admin_action::tenant_delete:
-            action = "tenant.delete";
-            break;
-        case admin_action::user_add:
-            action = "user.create";
-            break;
-        case admin_action::user_password:
-            action = "user.password";
-            break;
-        case admin_action::user_delete:
-            action = "user.delete";
-            break;
-        case admin_action::user_disable:
-            action = "user.disable";
-            break;
-        case admin_action::user_enable:
-            action = "user.enable";
-            break;
-        case admin_action::device_reset:
-            action = "device.reset";
-            break;
-        case admin_action::device_delete:
-            action = "device.delete";
-            break;
-        case admin_action::device_window:
-            if (r.tenant_options.empty() && !r.inherit) return std::nullopt;  // shows the window only
-            action = "device.window";
-            break;
-        case admin_action::session_kill:
-            action = "session.kill";
-            break;
-        case admin_action::user_import:
-            action = "user.import";
-            break;
-        case admin_action::user_import_items:
-            action = "user.import_items";
-            break;
-        default:  // list, show and export only read
-            return std::nullopt;
-    }
+    const char* action = audit_action_of(r);
+    if (action == nullptr) return std::nullopt;
     const std::string target = r.action == admin_action::user_import ? r.file : target_of(r);
     return persistence::audit_entry{.actor = "cli",
                                     .action = action,

@@ -1,0 +1,132 @@
+// Reading a request and writing its reply on the wire: heads within the idle timeout, bodies within their limit
+// and the read timeout, 100-continue, and the one answer a broken head gets before the connection closes.
+#include "src/server/http_connection.hpp"
+
+#include <limits>
+
+#include "common/log/log_event.hpp"
+#include "src/http/failure_reply.hpp"
+
+namespace syncml::server {
+namespace {
+
+using clock = std::chrono::steady_clock;
+constexpr const char* server_header = "syncml-server/" SYNCML_VERSION;
+
+bool is_transport_error(const error_code& ec) {
+    return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
+           ec == beast::error::timeout || ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated;
+}
+
+template <class Stream>
+net::awaitable<void> send_continue(std::shared_ptr<connection<Stream>> conn) {
+    http::response<http::empty_body> interim{http::status::continue_, 11};
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_write(conn->stream, interim, net::redirect_error(net::use_awaitable, ec));
+}
+
+http_failure head_failure(const error_code& ec) {
+    if (ec == http::error::header_limit) return http_failure::header_too_large;
+    if (ec == http::error::body_limit) return http_failure::body_too_large;
+    return http_failure::malformed_request;
+}
+
+// Errors found while reading the head are answered once, then the connection closes.
+template <class Stream>
+net::awaitable<void> reject_head(std::shared_ptr<connection<Stream>> conn, error_code ec) {
+    http_reply reply = text_failure_reply(head_failure(ec));
+    conn->started = clock::now();
+    conn->must_close = true;
+    conn->state->services.metrics.request_started();
+    conn->state->services.metrics.request_finished("unmatched", reply.status, clock::now() - conn->started, 0,
+                                                   reply.body.size());
+    common::log_event(conn->state->services.log, spdlog::level::info, "request rejected",
+                      {{"remote", conn->remote}, {"status", reply.status}, {"error", ec.message()}});
+    http::response<http::string_body> response{static_cast<http::status>(reply.status), 11};
+    response.set(http::field::server, server_header);
+    response.set(http::field::content_type, reply.content_type);
+    response.keep_alive(false);
+    response.body() = std::move(reply.body);
+    response.prepare_payload();
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_write(conn->stream, response, net::redirect_error(net::use_awaitable, ec));
+}
+
+}  // namespace
+
+template <class Stream>
+net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
+    const auto& limits = conn->state->config.http;
+    conn->parser.emplace();
+    conn->parser->header_limit(static_cast<std::uint32_t>(limits.header_limit));
+    // The body limit is applied once the route is known, so an oversized sync request is logged with its tenant.
+    conn->parser->body_limit(std::numeric_limits<std::uint64_t>::max());
+    if (!conn->registry.set_idle(conn->id, true)) co_return false;
+    conn->lowest().expires_after(limits.idle_timeout);
+    error_code ec;
+    co_await http::async_read_header(conn->stream, conn->buffer, *conn->parser,
+                                     net::redirect_error(net::use_awaitable, ec));
+    conn->registry.set_idle(conn->id, false);
+    if (!ec) co_return true;
+    if (is_transport_error(ec)) {
+        common::log_event(conn->state->services.log, spdlog::level::debug, "connection closed",
+                          {{"remote", conn->remote}, {"reason", ec.message()}});
+    } else {
+        co_await reject_head(conn, ec);
+    }
+    co_return false;
+}
+
+template <class Stream>
+net::awaitable<body_read> read_body(std::shared_ptr<connection<Stream>> conn, std::uint64_t limit) {
+    auto& parser = *conn->parser;
+    if (parser.content_length().value_or(0) > limit) {
+        conn->must_close = true;
+        co_return body_read::too_large;
+    }
+    parser.body_limit(limit);
+    if (beast::iequals(parser.get()[http::field::expect], "100-continue")) co_await send_continue(conn);
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    co_await http::async_read(conn->stream, conn->buffer, parser, net::redirect_error(net::use_awaitable, ec));
+    conn->must_close = static_cast<bool>(ec);
+    if (ec == http::error::body_limit) co_return body_read::too_large;
+    if (ec) {
+        conn->silent = is_transport_error(ec);
+        co_return body_read::malformed;
+    }
+    conn->request_bytes = parser.get().body().size();
+    co_return body_read::complete;
+}
+
+template <class Stream>
+net::awaitable<bool> send_reply(std::shared_ptr<connection<Stream>> conn, http_reply reply, bool head_only) {
+    const auto& request = conn->parser->get();
+    http::response<http::string_body> response{static_cast<http::status>(reply.status), request.version()};
+    response.set(http::field::server, server_header);
+    if (!reply.body.empty() || head_only) response.set(http::field::content_type, reply.content_type);
+    for (auto& [name, value] : reply.headers) response.set(name, value);
+    const bool keep_alive = request.keep_alive() && !conn->must_close && !conn->registry.stopping();
+    response.keep_alive(keep_alive);
+    response.body() = std::move(reply.body);
+    response.prepare_payload();
+    error_code ec;
+    conn->lowest().expires_after(conn->state->config.http.read_timeout);
+    if (head_only) {
+        http::response<http::empty_body> head{std::move(response.base())};
+        co_await http::async_write(conn->stream, head, net::redirect_error(net::use_awaitable, ec));
+    } else {
+        co_await http::async_write(conn->stream, response, net::redirect_error(net::use_awaitable, ec));
+    }
+    co_return !ec && keep_alive;
+}
+
+template net::awaitable<bool> read_head(std::shared_ptr<connection<plain_stream>>);
+template net::awaitable<bool> read_head(std::shared_ptr<connection<tls_stream>>);
+template net::awaitable<body_read> read_body(std::shared_ptr<connection<plain_stream>>, std::uint64_t);
+template net::awaitable<body_read> read_body(std::shared_ptr<connection<tls_stream>>, std::uint64_t);
+template net::awaitable<bool> send_reply(std::shared_ptr<connection<plain_stream>>, http_reply, bool);
+template net::awaitable<bool> send_reply(std::shared_ptr<connection<tls_stream>>, http_reply, bool);
+
+}  // namespace syncml::server
