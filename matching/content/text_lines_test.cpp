@@ -2,44 +2,49 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 namespace syncml::matching {
 namespace {
 
 using lines = std::vector<std::string>;
 
-TEST(text_lines, unfolds_and_keeps_empty_lines_by_default) {
-    EXPECT_EQ(text_lines("BEGIN:VCARD\r\nNOTE:a\r\n  b\r\n\tc\r\n\r\nEND:VCARD", {}),
-              (lines{"BEGIN:VCARD", "NOTE:a bc", "", "END:VCARD"}));
+struct split_case {
+    std::string_view text;
+    text_line_options options;
+    lines want;
+};
+
+TEST(text_lines, splits_at_lf_and_unfolds_as_asked) {
+    const text_line_options physical{.unfold = false, .keep_empty = false};
+    const split_case cases[] = {
+        {"BEGIN:VCARD\r\nNOTE:a\r\n  b\r\n\tc\r\n\r\nEND:VCARD", {}, {"BEGIN:VCARD", "NOTE:a bc", "", "END:VCARD"}},
+        // A fold after an empty line continues the empty line, unless empty lines are left out.
+        {"A:1\n\n x\n", {}, {"A:1", "x"}},
+        {"A:1\n\n x\n", {.keep_empty = false}, {"A:1x"}},
+        {" A:1\n", {}, {" A:1"}},
+        {"A:1\r\n x\r\n\r\nB:2", physical, {"A:1", " x", "B:2"}},
+        // Only LF ends a line, and only one CR before it goes.
+        {"A:1\rB:2\r\r\n", {}, {"A:1\rB:2\r"}},
+        {"", {}, {}},
+        {"\n", {}, {""}},
+    };
+    for (const auto& c : cases) EXPECT_EQ(text_lines(c.text, c.options), c.want) << c.text;
 }
 
-TEST(text_lines, a_fold_after_an_empty_line_continues_the_empty_line) {
-    EXPECT_EQ(text_lines("A:1\n\n x\n", {}), (lines{"A:1", "x"}));
-    EXPECT_EQ(text_lines("A:1\n\n x\n", {.keep_empty = false}), (lines{"A:1x"}));
-}
-
-TEST(text_lines, a_fold_on_the_first_line_is_a_line) { EXPECT_EQ(text_lines(" A:1\n", {}), (lines{" A:1"})); }
-
-TEST(text_lines, without_unfolding_keeps_physical_lines) {
-    EXPECT_EQ(text_lines("A:1\r\n x\r\n\r\nB:2", {.unfold = false, .keep_empty = false}), (lines{"A:1", " x", "B:2"}));
-}
-
-TEST(text_lines, ends_lines_at_lf_only) {
-    EXPECT_EQ(text_lines("A:1\rB:2\r\r\n", {}), (lines{"A:1\rB:2\r"}));
-    EXPECT_EQ(text_lines("", {}), lines{});
-    EXPECT_EQ(text_lines("\n", {}), (lines{""}));
-}
-
-TEST(text_lines, names_a_line_by_its_property) {
-    EXPECT_EQ(text_line_name("item1.tel;TYPE=HOME:1"), "TEL");
-    EXPECT_EQ(text_line_name("Begin:VCARD"), "BEGIN");
-    EXPECT_EQ(text_line_name("VERSION"), "VERSION");
+TEST(text_lines, reads_name_and_value_of_a_line) {
+    const std::array<std::array<std::string_view, 3>, 5> cases = {{
+        {"item1.tel;TYPE=HOME:1", "TEL", "1"},
+        {"Begin:VCARD", "BEGIN", "VCARD"},
+        {"DTSTART;TZID=x:20260101T000000", "DTSTART", "20260101T000000"},
+        {"URL:http://example.org", "URL", "http://example.org"},
+        {"VERSION", "VERSION", ""},
+    }};
+    for (const auto& [line, name, value] : cases) {
+        EXPECT_EQ(text_line_name(line), name);
+        EXPECT_EQ(text_line_value(line), value);
+    }
     EXPECT_EQ(text_line_name(""), "");
-}
-
-TEST(text_lines, the_value_follows_the_first_colon) {
-    EXPECT_EQ(text_line_value("DTSTART;TZID=x:20260101T000000"), "20260101T000000");
-    EXPECT_EQ(text_line_value("URL:http://example.org"), "http://example.org");
-    EXPECT_EQ(text_line_value("VERSION"), "");
 }
 
 }  // namespace
