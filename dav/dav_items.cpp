@@ -4,6 +4,8 @@
 #include <cctype>
 #include <ctime>
 
+#include "common/text/ascii_case.hpp"
+#include "matching/content/text_lines.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/filter/item_span.hpp"
@@ -11,42 +13,7 @@
 namespace syncml::dav {
 namespace {
 
-std::vector<std::string> unfolded_lines(std::string_view text) {
-    std::vector<std::string> lines;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        auto end = text.find('\n', pos);
-        if (end == std::string_view::npos) end = text.size();
-        std::string line(text.substr(pos, end - pos));
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!lines.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
-            lines.back() += line.substr(1);
-        } else {
-            lines.push_back(std::move(line));
-        }
-        pos = end + 1;
-    }
-    return lines;
-}
-
-std::string upper(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
-    return out;
-}
-
-// The property name of a content line (without group and parameters), upper case.
-std::string line_name(const std::string& line) {
-    auto end = line.find_first_of(":;");
-    auto name = std::string_view(line).substr(0, end == std::string::npos ? line.size() : end);
-    if (auto dot = name.find('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
-    return upper(name);
-}
-
-std::string line_value(const std::string& line) {
-    auto colon = line.find(':');
-    return colon == std::string::npos ? std::string() : line.substr(colon + 1);
-}
+using matching::text_line_name, matching::text_line_value;
 
 // Inserts "UID:<guid>" into the first component (VCARD, VEVENT, VTODO, VJOURNAL) that has none.
 std::string with_uid(const std::string& text, const std::string& guid) {
@@ -58,8 +25,8 @@ std::string with_uid(const std::string& text, const std::string& guid) {
         if (end == std::string::npos) end = text.size();
         std::string line(text.substr(pos, end - pos));
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        const auto name = line_name(line);
-        const auto value = upper(line_value(line));
+        const auto name = text_line_name(line);
+        const auto value = common::to_upper(text_line_value(line));
         const bool component = value == "VCARD" || value == "VEVENT" || value == "VTODO" || value == "VJOURNAL";
         if (name == "BEGIN" && component && !in_component) {
             in_component = true;
@@ -93,7 +60,7 @@ std::string structure_error(std::string_view body) {
     }
     if (std::count(body.begin(), body.end(), '\n') > static_cast<std::ptrdiff_t>(k_max_lines))
         return "more than " + std::to_string(k_max_lines) + " lines";
-    auto lines = unfolded_lines(body);
+    auto lines = matching::text_lines(body, {});
     while (!lines.empty() && lines.back().empty()) lines.pop_back();
     if (lines.empty()) return "empty body";
     std::vector<std::string> open;
@@ -121,8 +88,8 @@ std::string structure_error(std::string_view body) {
             if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.' && ch != '_')
                 return "line " + std::to_string(i + 1) + " has no valid property name";
         }
-        const auto name = line_name(line);
-        const auto value = upper(line.substr(colon + 1));
+        const auto name = text_line_name(line);
+        const auto value = common::to_upper(line.substr(colon + 1));
         if (name == "BEGIN") {
             if (open.empty() && i != 0) return "data after the end of the object";
             open.push_back(value);
@@ -133,7 +100,8 @@ std::string structure_error(std::string_view body) {
         } else if (open.empty()) {
             return "a property outside BEGIN/END";
         }
-        soft_break = line.back() == '=' && upper(line.substr(0, colon)).find("QUOTED-PRINTABLE") != std::string::npos;
+        soft_break =
+            line.back() == '=' && common::to_upper(line.substr(0, colon)).find("QUOTED-PRINTABLE") != std::string::npos;
     }
     if (!open.empty()) return "END:" + open.back() + " is missing";
     return {};
@@ -226,24 +194,24 @@ std::optional<std::int64_t> parse_utc(std::string_view text) {
 }
 
 std::optional<std::string> first_property(std::string_view text, std::string_view name) {
-    for (const auto& line : unfolded_lines(text)) {
-        if (line_name(line) == name) return line_value(line);
+    for (const auto& line : matching::text_lines(text, {})) {
+        if (text_line_name(line) == name) return text_line_value(line);
     }
     return std::nullopt;
 }
 
 std::vector<std::pair<std::string, std::string>> properties_of(std::string_view text) {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& line : unfolded_lines(text)) {
-        if (!line.empty()) out.emplace_back(line_name(line), line_value(line));
+    for (const auto& line : matching::text_lines(text, {})) {
+        if (!line.empty()) out.emplace_back(text_line_name(line), text_line_value(line));
     }
     return out;
 }
 
 std::vector<std::string> property_values(std::string_view text, std::string_view name) {
     std::vector<std::string> out;
-    for (const auto& line : unfolded_lines(text)) {
-        if (line_name(line) == name) out.push_back(line_value(line));
+    for (const auto& line : matching::text_lines(text, {})) {
+        if (text_line_name(line) == name) out.push_back(text_line_value(line));
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "common/text/ascii_case.hpp"
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
 
@@ -187,11 +188,7 @@ dav_response sync_collection(const request_context& c, const xml_element& body, 
 
 // A text-match of an addressbook-query prop-filter, case-insensitively for ASCII.
 bool text_matches(const std::string& value, const xml_element& match) {
-    auto lower = [](std::string s) {
-        for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        return s;
-    };
-    const auto v = lower(value), want = lower(match.text);
+    const auto v = common::to_lower(value), want = common::to_lower(match.text);
     const auto type = match.attribute("match-type");
     bool hit = type == "equals"        ? v == want
                : type == "starts-with" ? v.starts_with(want)
@@ -208,8 +205,7 @@ bool contact_matches(const std::string& content, const xml_element* filter) {
     for (const auto& prop : filter->children) {
         if (!prop.is(ns_carddav, "prop-filter")) continue;
         some_filter = true;
-        std::string name = prop.attribute("name");
-        for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const std::string name = common::to_upper(prop.attribute("name"));
         std::vector<std::string> values;
         for (const auto& [property, value] : properties) {
             if (property == name) values.push_back(value);

@@ -5,6 +5,9 @@
 #include <climits>
 #include <memory>
 
+#include "common/text/trim.hpp"
+#include "common/text/xml_escape.hpp"
+
 namespace syncml::dav {
 namespace {
 
@@ -78,11 +81,7 @@ std::string xml_element::attribute(std::string_view local_name) const {
     return {};
 }
 
-std::string xml_element::trimmed_text() const {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
+std::string xml_element::trimmed_text() const { return std::string(common::trim(text, common::k_white_space)); }
 
 xml_parse_result parse_xml(std::string_view body) {
     xml_parse_result out;
@@ -117,30 +116,9 @@ xml_parse_result parse_xml(std::string_view body) {
 }
 
 std::string xml_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                // XML 1.0 cannot carry control characters, escaped or not: one stored item must not make every
-                // listing of its collection unreadable.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') break;
-                out += c;
-        }
-    }
-    return out;
+    // XML 1.0 cannot carry control characters, escaped or not: one stored item must not make every listing of its
+    // collection unreadable.
+    return common::xml_escaped(text, {.quote = true, .drop_controls = true});
 }
 
 }  // namespace syncml::dav

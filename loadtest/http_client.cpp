@@ -6,25 +6,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
+
 namespace syncml::loadtest {
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
 
 template <typename T>
 std::optional<T> to_number(std::string_view s, int base = 10) {
@@ -35,11 +24,11 @@ std::optional<T> to_number(std::string_view s, int base = 10) {
 }
 
 void apply_header(response_head& head, std::string_view name, std::string_view value) {
-    const std::string key = lower(name);
+    const std::string key = common::to_lower(name);
     if (key == "content-type") head.content_type = std::string(value);
     if (key == "content-length") head.content_length = to_number<std::size_t>(value);
-    if (key == "transfer-encoding") head.chunked = lower(value).find("chunked") != std::string::npos;
-    if (key == "connection") head.close = lower(value).find("close") != std::string::npos;
+    if (key == "transfer-encoding") head.chunked = common::to_lower(value).find("chunked") != std::string::npos;
+    if (key == "connection") head.close = common::to_lower(value).find("close") != std::string::npos;
 }
 
 }  // namespace
@@ -82,7 +71,9 @@ std::optional<response_head> parse_response_head(std::string_view text) {
         if (line.empty()) break;
         const auto colon = line.find(':');
         if (colon == std::string_view::npos) return std::nullopt;
-        apply_header(head, trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+        using common::k_blanks, common::k_blanks_and_cr;
+        apply_header(head, common::trim(line.substr(0, colon), k_blanks, k_blanks_and_cr),
+                     common::trim(line.substr(colon + 1), k_blanks, k_blanks_and_cr));
     }
     return head;
 }

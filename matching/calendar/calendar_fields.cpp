@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_values.hpp"
 
 namespace syncml::matching {
@@ -154,7 +155,7 @@ bool apply_ical_property(calendar_component& c, const content_line& line, const 
     if (n == "STATUS" || n == "CLASS" || n == "TRANSP") {
         std::string& field = n == "STATUS" ? c.status : n == "CLASS" ? c.class_ : c.transparency;
         if (!field.empty() || !line.params.empty() || line.value.empty()) return false;
-        field = to_upper(unescape_text(line.value));
+        field = common::to_upper(unescape_text(line.value));
         return true;
     }
     if (n == "CATEGORIES") {
@@ -174,7 +175,7 @@ bool apply_ical_property(calendar_component& c, const content_line& line, const 
 }
 
 std::string status_from_vcal(std::string_view value, item_kind kind) {
-    std::string v = to_upper(value);
+    std::string v = common::to_upper(value);
     if (v == "NEEDS ACTION" || v == "NEEDS-ACTION") return "NEEDS-ACTION";
     if (v == "ACCEPTED") return kind == item_kind::task ? "IN-PROCESS" : "CONFIRMED";
     if (v == "DECLINED") return "CANCELLED";

@@ -1,14 +1,16 @@
 // Component nesting of iCalendar/vCalendar data.
 #include "matching/calendar/calendar_codec.hpp"
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
+
 namespace syncml::matching {
 
 namespace {
 
 std::string component_name(const content_line& line) {
-    std::string name = to_upper(unescape_text(line.value));
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
-    return name;
+    const std::string name = common::to_upper(unescape_text(line.value));
+    return std::string(common::trim_right(name, common::k_blanks));
 }
 
 }  // namespace

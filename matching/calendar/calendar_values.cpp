@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include "common/text/ascii_case.hpp"
+
 namespace syncml::matching {
 
 namespace {
@@ -270,8 +272,7 @@ std::optional<recurrence_rule> parse_rrule(std::string_view text) {
         if (part.empty()) continue;
         auto eq = part.find('=');
         if (eq == std::string_view::npos) return std::nullopt;
-        std::string key(part.substr(0, eq));
-        for (auto& c : key) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+        const std::string key = common::to_upper(part.substr(0, eq));
         if (!apply_rrule_part(r, key, part.substr(eq + 1), has_freq)) return std::nullopt;
     }
     if (!has_freq) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_codec.hpp"
 #include "matching/calendar/calendar_fields.hpp"
 #include "matching/calendar/calendar_values.hpp"
@@ -53,14 +54,14 @@ void read_attachment(alarm& a, std::vector<param>& rest, std::string content, bo
     if (content.empty()) return;
     std::vector<param> attach;
     const std::string type = single_value(rest, "TYPE");
-    auto mime =
-        std::find_if(k_audio_types.begin(), k_audio_types.end(), [&](const auto& t) { return iequals(t.first, type); });
+    auto mime = std::find_if(k_audio_types.begin(), k_audio_types.end(),
+                             [&](const auto& t) { return common::iequals(t.first, type); });
     if (audio && mime != k_audio_types.end()) {
         attach.push_back(param{"FMTTYPE", {std::string(mime->second)}});
         erase_first(rest, "TYPE");
     }
-    const std::string value = to_upper(single_value(rest, "VALUE"));
-    const std::string encoding = to_upper(single_value(rest, "ENCODING"));
+    const std::string value = common::to_upper(single_value(rest, "VALUE"));
+    const std::string encoding = common::to_upper(single_value(rest, "ENCODING"));
     bool cid = value == "CONTENT-ID" && content.size() > 2 && content.front() == '<' && content.back() == '>';
     if (value == "URL" || cid) {
         attach.push_back(param{"VALUE", {"URI"}});
@@ -139,15 +140,16 @@ std::string write_attachment(const alarm& a, std::vector<param>& params, bool au
     for (const auto& p : attach->params) {
         std::string v = p.values.size() == 1 ? p.values[0] : std::string();
         auto type = std::find_if(k_audio_types.begin(), k_audio_types.end(),
-                                 [&](const auto& t) { return iequals(t.second, v); });
+                                 [&](const auto& t) { return common::iequals(t.second, v); });
         if (p.name == "FMTTYPE" && audio && type != k_audio_types.end()) {
             params.push_back(param{"TYPE", {std::string(type->first)}});
-        } else if (p.name == "VALUE" && iequals(v, "URI") && iequals(content.substr(0, k_cid.size()), k_cid)) {
+        } else if (p.name == "VALUE" && common::iequals(v, "URI") &&
+                   common::iequals(content.substr(0, k_cid.size()), k_cid)) {
             params.push_back(param{"VALUE", {"CONTENT-ID"}});
             content = "<" + content.substr(k_cid.size()) + ">";
-        } else if (p.name == "VALUE" && iequals(v, "URI")) {
+        } else if (p.name == "VALUE" && common::iequals(v, "URI")) {
             params.push_back(param{"VALUE", {"URL"}});
-        } else if (p.name == "ENCODING" && iequals(v, "BASE64")) {
+        } else if (p.name == "ENCODING" && common::iequals(v, "BASE64")) {
             params.push_back(param{"ENCODING", {"BASE64"}});
         }
     }

@@ -10,6 +10,7 @@
 #include <array>
 #include <utility>
 
+#include "common/text/trim.hpp"
 #include "matching/calendar/calendar_fields.hpp"
 
 namespace syncml::matching {
@@ -92,12 +93,6 @@ namespace {
 
 constexpr std::string_view k_mailto = "mailto:";
 
-std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
-
 // Characters that would make the address ambiguous in a 1.0 value or a mailto: URI we write.
 bool plain_address(std::string_view address) {
     return !address.empty() && address.find_first_of(" \t<>\"\\;,:") == std::string_view::npos;
@@ -137,12 +132,12 @@ property with_folded_name(property written) {
 }  // namespace
 
 std::optional<mailbox> parse_mailbox(std::string_view text) {
-    text = trimmed(text);
+    text = common::trim(text, common::k_blanks);
     auto open = text.rfind('<');
     if (text.empty() || text.back() != '>' || open == std::string_view::npos) return std::nullopt;
     mailbox m;
     m.address = std::string(text.substr(open + 1, text.size() - open - 2));
-    std::string_view name = trimmed(text.substr(0, open));
+    std::string_view name = common::trim(text.substr(0, open), common::k_blanks);
     if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
     if (!plain_address(m.address) || name.find_first_of("<>\"") != std::string_view::npos) return std::nullopt;
     m.name = std::string(name);

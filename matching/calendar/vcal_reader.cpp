@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_fields.hpp"
 #include "matching/calendar/calendar_values.hpp"
 #include "matching/calendar/vcal_alarm.hpp"
@@ -74,7 +75,7 @@ bool apply_value_set(calendar_component& c, const content_line& line) {
     const std::string& n = line.name;
     if (n == "STATUS") {
         c.status = status_from_vcal(unescape_text(line.value), c.kind);
-        if (status_to_vcal(c.status) != to_upper(unescape_text(line.value))) {
+        if (status_to_vcal(c.status) != common::to_upper(unescape_text(line.value))) {
             c.extra.push_back(property{{}, std::string(k_vcal_hint) + "STATUS", {}, line.value});
         }
         return true;
@@ -87,7 +88,7 @@ bool apply_value_set(calendar_component& c, const content_line& line) {
             c.extra.push_back(property{{}, std::string(k_vcal_hint) + "PRIORITY", {}, line.value});
         return true;
     }
-    std::string v = to_upper(line.value);
+    std::string v = common::to_upper(line.value);
     if (v == "0" || v == "OPAQUE")
         c.transparency = "OPAQUE";
     else if (v == "1" || v == "TRANSPARENT")

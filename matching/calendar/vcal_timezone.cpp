@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_codec.hpp"
 #include "matching/calendar/calendar_values.hpp"
 
@@ -102,7 +103,7 @@ std::optional<timezone_def> timezone_from_vcal(const std::vector<content_line>& 
         auto dst = parse_offset(parts[1]);
         auto begin = parse_date_time(parts[2]);
         auto end = parse_date_time(parts[3]);
-        if (!iequals(parts[0], "TRUE") || !dst || !begin || !end) continue;
+        if (!common::iequals(parts[0], "TRUE") || !dst || !begin || !end) continue;
         std::string dst_offset = format_offset(*dst, false);
         std::string std_name = unescape_text(parts[4]), dst_name = unescape_text(parts[5]);
         if (tz.observances[0].name.empty()) tz.observances[0].name = std_name;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/content/text_codec.hpp"
 
 namespace syncml::matching {
@@ -143,15 +144,15 @@ std::optional<param> parse_param(std::string_view text, std::size_t max_values) 
     auto eq = text.find('=');
     param p;
     if (eq == std::string_view::npos) {
-        std::string word = to_upper(text);
+        std::string word = common::to_upper(text);
         p.name = is_encoding_word(word) ? "ENCODING" : "TYPE";
         p.values.push_back(word);
         return p;
     }
-    p.name = to_upper(text.substr(0, eq));
+    p.name = common::to_upper(text.substr(0, eq));
     if (!split_unquoted(text.substr(eq + 1), ',', false, max_values, p.values)) return std::nullopt;
     if (p.name == "TYPE" || p.name == "ENCODING" || p.name == "VALUE" || p.name == "CHARSET") {
-        for (auto& v : p.values) v = to_upper(v);
+        for (auto& v : p.values) v = common::to_upper(v);
     }
     if (p.name == "ENCODING" && !p.values.empty() && p.values[0] == "B") p.values[0] = "BASE64";
     return p;
@@ -182,7 +183,7 @@ result<content_line> parse_header(std::string_view header, int line_no, std::siz
         out.group = std::string(name.substr(0, dot));
         name = name.substr(dot + 1);
     }
-    out.name = to_upper(name);
+    out.name = common::to_upper(name);
     for (std::size_t i = 1; i < parts.size(); ++i) {
         if (parts[i].empty()) continue;
         auto p = parse_param(parts[i], budget);

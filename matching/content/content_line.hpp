@@ -63,9 +63,6 @@ constexpr std::size_t k_max_list_parts = 10000;
 // in the last part, separators and all.
 std::vector<std::string> split_escaped(std::string_view value, char sep, std::size_t max_parts = k_max_list_parts);
 
-std::string to_upper(std::string_view text);
-bool iequals(std::string_view a, std::string_view b);
-
 class content_writer {
   public:
     explicit content_writer(line_syntax syntax, type_params types = type_params::named)

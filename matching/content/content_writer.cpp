@@ -1,4 +1,5 @@
 // content_writer and the escaping helpers of content_line.hpp.
+#include "common/text/ascii_case.hpp"
 #include "matching/content/content_line.hpp"
 #include "matching/content/text_codec.hpp"
 
@@ -38,25 +39,6 @@ bool needs_quoted_printable(std::string_view text, std::size_t header_size) {
 
 }  // namespace
 
-std::string to_upper(std::string_view text) {
-    std::string out(text);
-    for (auto& c : out) {
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
-    return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-        if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-        if (x != y) return false;
-    }
-    return true;
-}
-
 const param* find_param(const std::vector<param>& params, std::string_view name) {
     for (const auto& p : params) {
         if (p.name == name) return &p;
@@ -68,7 +50,7 @@ bool has_type(const std::vector<param>& params, std::string_view type) {
     for (const auto& p : params) {
         if (p.name != "TYPE") continue;
         for (const auto& v : p.values) {
-            if (iequals(v, type)) return true;
+            if (common::iequals(v, type)) return true;
         }
     }
     return false;

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "matching/content/text_lines.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/match/match_keys.hpp"
 
@@ -17,24 +18,6 @@ std::optional<item_dialect> dialect_of(const std::string& data, std::string_view
         if (auto d = dialect_from_mime(mime, version)) return d;
     }
     return detect_dialect(data);
-}
-
-std::vector<std::string> unfolded_lines(std::string_view content) {
-    std::vector<std::string> lines;
-    std::size_t pos = 0;
-    while (pos < content.size()) {
-        auto end = content.find('\n', pos);
-        if (end == std::string_view::npos) end = content.size();
-        std::string line(content.substr(pos, end - pos));
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!lines.empty() && !line.empty() && (line[0] == ' ' || line[0] == '\t')) {
-            lines.back() += line.substr(1);
-        } else if (!line.empty()) {
-            lines.push_back(std::move(line));
-        }
-        pos = end + 1;
-    }
-    return lines;
 }
 
 bool volatile_line(const std::string& line) {
@@ -79,7 +62,7 @@ std::string to_device(const std::string& content, std::string_view mime, std::st
 }
 
 std::string comparable_form(std::string_view content) {
-    auto lines = unfolded_lines(content);
+    auto lines = text_lines(content, {.keep_empty = false});
     lines.erase(std::remove_if(lines.begin(), lines.end(), volatile_line), lines.end());
     std::sort(lines.begin(), lines.end());
     std::string joined;

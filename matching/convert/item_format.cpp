@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "matching/calendar/calendar_codec.hpp"
 #include "matching/content/content_line.hpp"
 #include "matching/memo/memo_codec.hpp"
@@ -10,6 +12,8 @@
 namespace syncml::matching {
 
 namespace {
+
+using common::k_blanks, common::k_blanks_and_cr;
 
 struct dialect_info {
     item_dialect dialect;
@@ -44,21 +48,15 @@ family family_of(item_dialect d) {
     }
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
 // The value of the first "NAME:" line (case-insensitive), searching at most the first 64 KB.
 std::optional<std::string> first_value(std::string_view data, std::string_view name) {
     std::size_t pos = 0;
     while (pos < data.size() && pos < 65536) {
         std::size_t end = data.find_first_of("\r\n", pos);
         std::string_view line = data.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-        line = trim(line);
-        if (line.size() > name.size() && iequals(line.substr(0, name.size()), name) && line[name.size()] == ':') {
-            return to_upper(trim(line.substr(name.size() + 1)));
+        line = common::trim(line, k_blanks, k_blanks_and_cr);
+        if (line.size() > name.size() && common::istarts_with(line, name) && line[name.size()] == ':') {
+            return common::to_upper(common::trim(line.substr(name.size() + 1), k_blanks, k_blanks_and_cr));
         }
         if (end == std::string_view::npos) break;
         pos = end + 1;
@@ -114,8 +112,9 @@ item_kind kind_of(const item& value) {
 }
 
 std::optional<item_dialect> dialect_from_mime(std::string_view mime_type, std::string_view version) {
-    std::string mime = to_upper(trim(mime_type.substr(0, mime_type.find(';'))));
-    version = trim(version);
+    std::string mime =
+        common::to_upper(common::trim(mime_type.substr(0, mime_type.find(';')), k_blanks, k_blanks_and_cr));
+    version = common::trim(version, k_blanks, k_blanks_and_cr);
     if (mime == "TEXT/X-VCARD" || mime == "TEXT/VCARD" || mime == "TEXT/DIRECTORY") {
         if (version == "2.1") return item_dialect::vcard21;
         if (version == "3.0") return item_dialect::vcard30;

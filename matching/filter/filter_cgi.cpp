@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_values.hpp"
 #include "matching/filter/filter_values.hpp"
 #include "matching/filter/item_span.hpp"
@@ -18,13 +19,6 @@ bool is_name_char(char c) {
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string upper(std::string_view text) {
-    std::string out(text);
-    for (auto& ch : out)
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 32);
-    return out;
-}
 
 int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -138,12 +132,12 @@ class cgi_parser {
         while (at('.') || at('[')) {
             if (at('.') && ref.sub_field.empty()) {
                 ++pos_;
-                ref.sub_field = upper(name_at());
+                ref.sub_field = common::to_upper(name_at());
                 if (ref.sub_field.empty() || !sub_field_index(ref.name, ref.sub_field))
                     return fail_bool(item_errc::invalid_value, ref.name + " has no part '" + ref.sub_field + "'");
             } else if (at('[') && ref.param_name.empty()) {
                 ++pos_;
-                ref.param_name = upper(name_at());
+                ref.param_name = common::to_upper(name_at());
                 if (at('=')) {
                     ++pos_;
                     std::size_t end = text_.find(']', pos_);
@@ -168,7 +162,8 @@ class cgi_parser {
         if (at('&')) {
             // Entities are short: looking further for the ';' would make "A&A&A&..." quadratic.
             std::size_t end = text_.substr(pos_, 8).find(';');
-            std::string entity = end == std::string_view::npos ? std::string() : upper(text_.substr(pos_ + 1, end - 1));
+            std::string entity =
+                end == std::string_view::npos ? std::string() : common::to_upper(text_.substr(pos_ + 1, end - 1));
             end += pos_;
             if (entity.size() > 1 && entity[0] == 'I') {  // no operator itself starts with I
                 t.case_insensitive = true;
@@ -249,7 +244,7 @@ class cgi_parser {
         } else if (name == "SINCE" || name == "BEFORE") {
             date_keyword(name == "SINCE", t.value);
         } else if (name == "NOATT") {
-            std::string v = upper(t.value);
+            std::string v = common::to_upper(t.value);
             if (v != "0" && v != "FALSE" && v != "NO") add_exclusion("ATTACH");
         } else {
             count_keyword(name, t.value);

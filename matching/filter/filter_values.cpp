@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_values.hpp"
 #include "matching/content/content_line.hpp"
 #include "matching/filter/item_span.hpp"
@@ -11,14 +12,8 @@
 namespace syncml::matching {
 namespace {
 
-bool same_ascii_case(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](unsigned char x, unsigned char y) {
-        return (x >= 'a' && x <= 'z' ? x - 32 : x) == (y >= 'a' && y <= 'z' ? y - 32 : y);
-    });
-}
-
 bool contains_ascii_case(const std::vector<std::string>& values, std::string_view wanted) {
-    return std::any_of(values.begin(), values.end(), [&](const std::string& v) { return same_ascii_case(v, wanted); });
+    return std::any_of(values.begin(), values.end(), [&](const std::string& v) { return common::iequals(v, wanted); });
 }
 
 constexpr std::array<std::string_view, 5> k_name_parts = {"FAMILY", "GIVEN", "ADDITIONAL", "PREFIX", "SUFFIX"};
@@ -62,7 +57,7 @@ struct collector {
         if (unrestricted()) return true;
         if (ref.param_name == "TYPE" && contains_ascii_case(types, ref.param_value)) return true;
         return std::any_of(params.begin(), params.end(), [&](const param& p) {
-            bool named = same_ascii_case(p.name, ref.param_name) || (p.name.empty() && ref.param_name == "TYPE");
+            bool named = common::iequals(p.name, ref.param_name) || (p.name.empty() && ref.param_name == "TYPE");
             return named && (ref.param_value.empty() || contains_ascii_case(p.values, ref.param_value));
         });
     }
@@ -213,9 +208,7 @@ std::optional<int> sub_field_index(std::string_view property, std::string_view s
 }
 
 std::string canonical_property_name(std::string_view name) {
-    std::string upper(name);
-    for (auto& ch : upper)
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 32);
+    std::string upper = common::to_upper(name);
     if (upper == "MODIFIED" || upper == "REV") return "LAST-MODIFIED";
     return upper;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "matching/calendar/calendar_values.hpp"
 #include "matching/filter/filter_values.hpp"
 #include "matching/filter/item_span.hpp"
@@ -129,19 +131,10 @@ bool inside(const date_window& window, const item& value, std::chrono::system_cl
     return window.field == window_field::span ? inside_span(value, w) : inside_modified(value, w);
 }
 
-std::string trimmed_upper(std::string_view text) {
-    auto first = text.find_first_not_of(" \t\r\n");
-    auto last = text.find_last_not_of(" \t\r\n");
-    std::string out = first == std::string_view::npos ? "" : std::string(text.substr(first, last - first + 1));
-    for (auto& ch : out)
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 32);
-    return out;
-}
-
 }  // namespace
 
 std::optional<filter_semantics> parse_filter_type(std::string_view text) {
-    std::string type = trimmed_upper(text);
+    const std::string type = common::to_upper(common::trim(text, common::k_white_space));
     if (type.empty() || type == "EXCLUSIVE") return filter_semantics::exclusive;
     if (type == "INCLUSIVE") return filter_semantics::inclusive;
     return std::nullopt;

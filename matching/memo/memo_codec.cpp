@@ -1,5 +1,6 @@
 #include "matching/memo/memo_codec.hpp"
 
+#include "common/text/ascii_case.hpp"
 #include "matching/calendar/calendar_values.hpp"
 #include "matching/content/content_line.hpp"
 
@@ -28,7 +29,7 @@ bool read_vnote_line(memo& m, const content_line& line) {
     if (!line.params.empty()) return false;
     if (n == "BODY" && m.body.empty()) return !(m.body = normalize_newlines(unescape_text(line.value))).empty();
     if (n == "SUMMARY" && m.summary.empty()) return !(m.summary = unescape_text(line.value)).empty();
-    if (n == "CLASS" && m.class_.empty()) return !(m.class_ = to_upper(line.value)).empty();
+    if (n == "CLASS" && m.class_.empty()) return !(m.class_ = common::to_upper(line.value)).empty();
     if (n == "CATEGORIES" && m.categories.empty()) {
         for (auto& part : split_escaped(line.value, ';')) {
             for (auto& item : split_escaped(part, ',')) m.categories.push_back(unescape_text(item));
@@ -69,12 +70,12 @@ result<memo> parse_vnote(std::string_view data, const parse_limits& limits) {
     memo m;
     bool open = false;
     for (auto& line : *lines) {
-        if (line.name == "BEGIN" && iequals(line.value, "VNOTE")) {
+        if (line.name == "BEGIN" && common::iequals(line.value, "VNOTE")) {
             open = true;
             continue;
         }
         if (!open) return item_error{item_errc::malformed, "expected BEGIN:VNOTE, got " + line.name, line.line};
-        if (line.name == "END" && iequals(line.value, "VNOTE")) break;
+        if (line.name == "END" && common::iequals(line.value, "VNOTE")) break;
         if (line.name == "VERSION") continue;
         line.value = legacy_to_modern_escapes(line.value);
         if (!read_vnote_line(m, line)) m.extra.push_back(property{line.group, line.name, line.params, line.value});

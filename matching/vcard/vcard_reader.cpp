@@ -1,4 +1,5 @@
 // Reading vCards into the contact model.
+#include "common/text/ascii_case.hpp"
 #include "matching/content/content_line.hpp"
 #include "matching/content/text_codec.hpp"
 #include "matching/vcard/vcard_codec.hpp"
@@ -88,7 +89,7 @@ std::optional<photo> read_photo(const content_line& line) {
     std::string_view v = line.value;
     if (v.starts_with("data:") && v.find(";base64,") != std::string_view::npos && type == nullptr) {
         auto comma = v.find(";base64,");
-        std::string mime = to_upper(v.substr(5, comma - 5));
+        std::string mime = common::to_upper(v.substr(5, comma - 5));
         p.media_type = mime.starts_with("IMAGE/") ? mime.substr(6) : mime;
         auto bytes = decode_base64(v.substr(comma + 8));
         if (!bytes) return std::nullopt;
@@ -195,7 +196,8 @@ result<std::vector<contact>> parse_vcards(std::string_view data, vcard_version f
     int depth = 0;
     for (std::size_t i = 0; i < lines->size(); ++i) {
         auto& line = (*lines)[i];
-        bool is_vcard = (line.name == "BEGIN" || line.name == "END") && iequals(unescape_text(line.value), "VCARD");
+        bool is_vcard =
+            (line.name == "BEGIN" || line.name == "END") && common::iequals(unescape_text(line.value), "VCARD");
         if (!state) {
             if (line.name == "BEGIN" && is_vcard) {
                 out.emplace_back();

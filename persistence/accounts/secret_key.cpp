@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text/trim.hpp"
 #include "persistence/accounts/password_hash.hpp"
 
 namespace syncml::persistence {
@@ -33,13 +34,6 @@ cipher_context new_context() {
 
 const unsigned char* bytes(std::string_view text) { return reinterpret_cast<const unsigned char*>(text.data()); }
 unsigned char* bytes(std::string& text) { return reinterpret_cast<unsigned char*>(text.data()); }
-
-std::string_view trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return text.substr(first, last - first + 1);
-}
 
 // Written under a temporary name and linked into place: two processes starting on a fresh data directory must
 // neither each keep a key of their own nor read a half-written file. False when the file existed already.
@@ -72,7 +66,7 @@ secret_key secret_key::generate() {
 }
 
 std::optional<secret_key> secret_key::parse(std::string_view text) {
-    const auto decoded = base64_decode(trimmed(text));
+    const auto decoded = base64_decode(common::trim(text, common::k_white_space));
     if (!decoded || decoded->size() != size) return std::nullopt;
     secret_key key;
     std::memcpy(key.bytes_.data(), decoded->data(), size);

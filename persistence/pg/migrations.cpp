@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/text/trim.hpp"
 #include "persistence/pg/detail/connection_access.hpp"
 #include "persistence/pg/detail/distributed_schema.hpp"
 
@@ -47,13 +48,6 @@ int read_version(pqxx::transaction_base& tx) {
     return tx.exec1(k_current_version)[0].as<int>();
 }
 
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r");
-    return text.substr(first, last - first + 1);
-}
-
 // The schema's relation to this binary inside a transaction that has read `current`.
 schema_status status_in(pqxx::transaction_base& tx, int current) {
     schema_status status{.current = current, .latest = latest_schema_version()};
@@ -72,13 +66,14 @@ schema_status status_in(pqxx::transaction_base& tx, int current) {
 migration_compatibility declared_compatibility(std::string_view sql) {
     while (!sql.empty()) {
         const auto end = sql.find('\n');
-        const std::string_view line = trim(sql.substr(0, end));
+        const std::string_view line = common::trim(sql.substr(0, end), common::k_blanks_and_cr);
         sql = end == std::string_view::npos ? std::string_view() : sql.substr(end + 1);
         if (line.empty()) continue;
         if (!line.starts_with("--")) break;  // the declaration belongs to the header comment only
-        const std::string_view comment = trim(line.substr(2));
+        const std::string_view comment = common::trim(line.substr(2), common::k_blanks_and_cr);
         if (!comment.starts_with(k_compatibility_key)) continue;
-        const std::string_view value = trim(comment.substr(k_compatibility_key.size()));
+        const std::string_view value =
+            common::trim(comment.substr(k_compatibility_key.size()), common::k_blanks_and_cr);
         if (value == "yes") return migration_compatibility::backward_compatible;
         if (value == "no") return migration_compatibility::breaking;
         return migration_compatibility::invalid;

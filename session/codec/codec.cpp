@@ -1,5 +1,6 @@
 #include "session/codec/codec.hpp"
 
+#include "common/text/trim.hpp"
 #include "session/codec/codec_budget.hpp"
 #include "session/codec/codec_model.hpp"
 #include "session/codec/wbxml_reader.hpp"
@@ -138,7 +139,7 @@ devinf_result decode_devinf(std::string_view bytes, const decode_limits& limits)
 nested_devinf devinf_from_bytes(std::string_view bytes, const decode_limits& limits, std::size_t depth) {
     const auto first = bytes.empty() ? 0xFF : static_cast<unsigned char>(bytes[0]);
     const bool wbxml = first <= 0x03;
-    const auto text = trimmed(bytes);
+    const auto text = common::trim(bytes, common::k_white_space);
     nested_devinf out;
     if (!wbxml && text.find("<DevInf") == std::string_view::npos) return out;
     auto result = decode_devinf_at(wbxml ? bytes : text, limits, depth, out);

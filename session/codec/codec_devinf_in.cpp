@@ -2,20 +2,22 @@
 #include <charconv>
 #include <string>
 
+#include "common/text/trim.hpp"
 #include "session/codec/codec_model.hpp"
 
 namespace syncml::session {
 
-std::string_view trimmed(std::string_view text) {
-    constexpr std::string_view k_space = " \t\r\n";
-    const auto begin = text.find_first_not_of(k_space);
-    if (begin == std::string_view::npos) return {};
-    const auto end = text.find_last_not_of(k_space);
-    return text.substr(begin, end - begin + 1);
+std::string text_of(const codec_node* node) {
+    return node ? std::string(common::trim(node->text, common::k_white_space)) : std::string();
+}
+
+std::optional<std::string> optional_text(const codec_node* node) {
+    if (!node) return std::nullopt;
+    return std::string(common::trim(node->text, common::k_white_space));
 }
 
 std::optional<std::uint64_t> parse_number(std::string_view text) {
-    text = trimmed(text);
+    text = common::trim(text, common::k_white_space);
     std::uint64_t value = 0;
     const auto* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -24,13 +26,6 @@ std::optional<std::uint64_t> parse_number(std::string_view text) {
 }
 
 namespace {
-
-std::string text_of(const codec_node* node) { return node ? std::string(trimmed(node->text)) : std::string(); }
-
-std::optional<std::string> optional_text(const codec_node* node) {
-    if (!node) return std::nullopt;
-    return std::string(trimmed(node->text));
-}
 
 std::optional<std::uint64_t> number_of(const codec_node* node) {
     return node ? parse_number(node->text) : std::nullopt;

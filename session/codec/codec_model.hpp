@@ -42,8 +42,10 @@ codec_node tree_from_command(const command& cmd);
 codec_node tree_from_devinf(const dev_inf& info);
 void add_meta(codec_node& parent, const meta_info& meta);
 
-// Text helpers shared by the mapping files.
-std::string_view trimmed(std::string_view text);
+// Text helpers shared by the mapping files: element text without XML white space around it ("" or nullopt for an
+// absent element), and a whole unsigned number.
+std::string text_of(const codec_node* node);
+std::optional<std::string> optional_text(const codec_node* node);
 std::optional<std::uint64_t> parse_number(std::string_view text);
 
 }  // namespace syncml::session

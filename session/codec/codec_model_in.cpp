@@ -27,13 +27,6 @@ bool is_command(std::string_view name) {
     return false;
 }
 
-std::string text_of(const codec_node* node) { return node ? std::string(trimmed(node->text)) : std::string(); }
-
-std::optional<std::string> optional_text(const codec_node* node) {
-    if (!node) return std::nullopt;
-    return std::string(trimmed(node->text));
-}
-
 class model_reader {
   public:
     explicit model_reader(const decode_limits& limits)

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "common/text/ascii_case.hpp"
+
 namespace syncml::session {
 
 namespace {
@@ -192,14 +194,7 @@ std::optional<wbxml_public_id> public_id_from_string(std::string_view id) {
         {"-//SYNCML//DTD DevInf 1.1//EN", 0xFD4},  {"-//SYNCML//DTD DevInf 1.2//EN", 0x1202},
     };
     for (const auto& e : k_ids) {
-        if (e.text.size() != id.size()) continue;
-        bool same = true;
-        for (std::size_t i = 0; i < id.size() && same; ++i) {
-            auto a = id[i] >= 'a' && id[i] <= 'z' ? id[i] - 32 : id[i];
-            auto b = e.text[i] >= 'a' && e.text[i] <= 'z' ? e.text[i] - 32 : e.text[i];
-            same = a == b;
-        }
-        if (same) return public_id_from_number(e.number);
+        if (common::iequals(e.text, id)) return public_id_from_number(e.number);
     }
     return std::nullopt;
 }

@@ -1,5 +1,6 @@
 #include "session/codec/xml_reader.hpp"
 
+#include "common/text/ascii_case.hpp"
 #include "matching/content/text_codec.hpp"
 #include "session/codec/codec_budget.hpp"
 
@@ -23,20 +24,10 @@ bool is_name_start(char c) {
 
 bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
 
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        auto x = a[i] >= 'A' && a[i] <= 'Z' ? a[i] + 32 : a[i];
-        auto y = b[i] >= 'A' && b[i] <= 'Z' ? b[i] + 32 : b[i];
-        if (x != y) return false;
-    }
-    return true;
-}
-
 codec_ns ns_from_uri(std::string_view uri) {
-    if (iequals(uri, "syncml:metinf")) return codec_ns::metinf;
-    if (iequals(uri, "syncml:devinf")) return codec_ns::devinf;
-    if (uri.size() >= 13 && iequals(uri.substr(0, 13), "syncml:syncml")) return codec_ns::syncml;
+    if (common::iequals(uri, "syncml:metinf")) return codec_ns::metinf;
+    if (common::iequals(uri, "syncml:devinf")) return codec_ns::devinf;
+    if (common::istarts_with(uri, "syncml:syncml")) return codec_ns::syncml;
     return codec_ns::inherit;
 }
 
@@ -211,7 +202,7 @@ class xml_reader {
         if (close == std::string_view::npos) return {};
         const auto charset = decl.substr(at + 1, close - at - 1);
         for (std::string_view same : {"utf-8", "utf8", "us-ascii", "ascii"})
-            if (iequals(charset, same)) return {};
+            if (common::iequals(charset, same)) return {};
         if (matching::is_valid_utf8(in_)) return {};
         return std::string(charset);
     }

@@ -1,5 +1,7 @@
 #include "session/codec/xml_writer.hpp"
 
+#include "common/text/xml_escape.hpp"
+
 namespace syncml::session {
 
 const char* syncml_namespace(syncml_version version) {
@@ -14,34 +16,11 @@ const char* syncml_namespace(syncml_version version) {
     return "SYNCML:SYNCML1.2";
 }
 
-void append_xml_escaped(std::string_view text, std::string& out) {
-    std::size_t pos = 0;
-    for (;;) {
-        const auto next = text.find_first_of("&<>\r", pos);
-        if (next == std::string_view::npos) {
-            out.append(text.substr(pos));
-            return;
-        }
-        out.append(text.substr(pos, next - pos));
-        switch (text[next]) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            default:
-                out += "&#13;";
-                break;
-        }
-        pos = next + 1;
-    }
-}
-
 namespace {
+
+// Element text: item data must read back byte for byte, and a literal CR would reach the peer's parser as LF.
+// Quotes need no escape outside attribute values.
+constexpr common::xml_escape_rules k_item_text{.carriage_return = true};
 
 const char* namespace_uri(codec_ns ns, syncml_version version) {
     switch (ns) {
@@ -76,7 +55,7 @@ void write_xml(const codec_node& node, syncml_version version, std::string& out,
         return;
     }
     out += '>';
-    append_xml_escaped(node.text, out);
+    common::append_xml_escaped(node.text, out, k_item_text);
     for (const auto& c : node.children) write_xml(c, version, out, indent >= 0 ? indent + 1 : -1);
     if (indent >= 0 && !node.children.empty()) {
         out += '\n';

@@ -13,9 +13,6 @@ namespace syncml::session {
 // `indent` >= 0 pretty-prints for people (syncml-msg); -1 writes the compact wire form.
 void write_xml(const codec_node& node, syncml_version version, std::string& out, int indent = -1);
 
-// Escapes &, <, > and CR (as &#13;, which XML parsers would otherwise turn into LF).
-void append_xml_escaped(std::string_view text, std::string& out);
-
 const char* syncml_namespace(syncml_version version);
 
 }  // namespace syncml::session

@@ -4,16 +4,11 @@
 #include <cctype>
 #include <string_view>
 
+#include "common/text/ascii_case.hpp"
 #include "session/codec/codec.hpp"
 
 namespace syncml::session {
 namespace {
-
-std::string upper(std::string_view text) {
-    std::string out(text);
-    for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return out;
-}
 
 // vCard 2.1 CTCaps list bare parameters (TEL;HOME) as ParamNames of their own; they are TYPE values.
 bool named_parameter(const std::string& name) {
@@ -27,13 +22,13 @@ bool named_parameter(const std::string& name) {
 }
 
 void add_param(matching::property_capability& prop, const prop_param& param) {
-    auto name = upper(param.param_name);
+    auto name = common::to_upper(param.param_name);
     if (!named_parameter(name) && param.val_enums.empty()) {
         prop.params["TYPE"].insert(name);
         return;
     }
     auto& values = prop.params[name];
-    for (const auto& v : param.val_enums) values.insert(upper(v));
+    for (const auto& v : param.val_enums) values.insert(common::to_upper(v));
 }
 
 void add_cap(matching::device_capability_set& set, const ct_cap& cap) {

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/text/ascii_case.hpp"
 #include "matching/filter/filter_cgi.hpp"
 #include "matching/filter/filter_codec.hpp"
 #include "matching/filter/target_options.hpp"
@@ -26,11 +27,6 @@ filter_refusal refusal_of(const matching::item_error& e, const char* what) {
 
 bool is_cgi(const filter_part& part) { return part.meta && part.meta->type && *part.meta->type == k_cgi_type; }
 
-std::string upper(std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return text;
-}
-
 // An OMA field filter: the device gets only the properties it lists, each up to its MaxSize (0 or none: any size).
 // PropParams are not read: every instance of a listed property is sent.
 std::variant<matching::item_filter, filter_refusal> field_filter_of(const filter_part& field) {
@@ -43,7 +39,7 @@ std::variant<matching::item_filter, filter_refusal> field_filter_of(const filter
                               "field filter lists no DevInf <Property> the server can read"};
     matching::item_filter out;
     for (const auto& p : *properties) {
-        matching::field_rule rule{upper(p.prop_name), std::nullopt};
+        matching::field_rule rule{common::to_upper(p.prop_name), std::nullopt};
         if (p.max_size && *p.max_size > 0) rule.max_size = static_cast<std::size_t>(*p.max_size);
         out.fields.include.push_back(std::move(rule));
     }

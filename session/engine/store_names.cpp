@@ -1,5 +1,6 @@
 #include "session/engine/store_names.hpp"
 
+#include "common/text/ascii_case.hpp"
 #include "matching/convert/item_convert.hpp"
 
 #include <algorithm>
@@ -14,9 +15,7 @@ namespace {
 std::string normalized(std::string_view uri) {
     if (uri.starts_with("./")) uri.remove_prefix(2);
     while (uri.ends_with('/')) uri.remove_suffix(1);
-    std::string name(uri);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-    return name;
+    return common::to_lower(uri);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <type_traits>
 
+#include "common/text/trim.hpp"
+
 namespace syncml::session {
 
 namespace {
@@ -96,10 +98,7 @@ std::optional<int> alert_code(const alert& a) {
 
 std::optional<syncml_version> version_from_ver_dtd(std::string_view ver_dtd) {
     // Every XML whitespace character: an XML reader turns a CR into LF, WBXML keeps it, and both must agree.
-    auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
-    auto code = ver_dtd;
-    while (!code.empty() && is_space(code.front())) code.remove_prefix(1);
-    while (!code.empty() && is_space(code.back())) code.remove_suffix(1);
+    const auto code = common::trim(ver_dtd, common::k_white_space);
     if (code == "1.0") return syncml_version::v1_0;
     if (code == "1.1") return syncml_version::v1_1;
     if (code == "1.2") return syncml_version::v1_2;

@@ -5,6 +5,7 @@
 
 #include "common/log/log_event.hpp"
 
+#include "common/text/trim.hpp"
 #include "session/engine/engine_metrics.hpp"
 #include "session/service/sync_service.hpp"
 #include "src/app/secret_key_setup.hpp"
@@ -21,9 +22,8 @@ session::trace_settings trace_settings_of(const server_config& config) {
     session::trace_settings trace;
     std::stringstream devices(config.engine.trace_devices);
     for (std::string device; std::getline(devices, device, ',');) {
-        const auto first = device.find_first_not_of(" \t");
-        const auto last = device.find_last_not_of(" \t");
-        if (first != std::string::npos) trace.devices.insert(device.substr(first, last - first + 1));
+        const auto name = common::trim(device, common::k_blanks);
+        if (!name.empty()) trace.devices.insert(std::string(name));
     }
     trace.dir = config.engine.trace_dir.empty() ? std::filesystem::path(config.database.data_dir) / "trace"
                                                 : std::filesystem::path(config.engine.trace_dir);

@@ -6,23 +6,15 @@
 #include <charconv>
 #include <limits>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "persistence/pg/conninfo_list.hpp"
 #include "src/config/public_url.hpp"
 
 namespace syncml::server {
 namespace {
 
-std::string trim(const std::string& text) {
-    auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return {};
-    auto last = text.find_last_not_of(" \t\r\n");
-    return text.substr(first, last - first + 1);
-}
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
+using common::k_white_space;
 
 // Whole-string unsigned number; nullopt on anything else (signs, spaces, overflow).
 std::optional<std::uint64_t> whole_number(const std::string& text) {
@@ -37,7 +29,7 @@ std::optional<std::pair<std::uint64_t, std::string>> number_and_unit(const std::
     auto digits = std::find_if(text.begin(), text.end(), [](unsigned char c) { return !std::isdigit(c); });
     auto number = whole_number(std::string(text.begin(), digits));
     if (!number) return std::nullopt;
-    return std::pair{*number, lower(std::string(digits, text.end()))};
+    return std::pair{*number, common::to_lower(std::string(digits, text.end()))};
 }
 
 }  // namespace
@@ -71,8 +63,7 @@ parsed<std::string> non_empty(const std::string& text) {
 }
 
 parsed<bool> parse_bool(const std::string& text) {
-    std::string lower;
-    for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = common::to_lower(text);
     if (lower == "true" || lower == "yes" || lower == "on" || lower == "1") return {true, {}};
     if (lower == "false" || lower == "no" || lower == "off" || lower == "0") return {false, {}};
     return parsed<bool>::fail("expected true or false, got '" + text + "'");
@@ -117,7 +108,7 @@ parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text) {
     while (start <= text.size()) {
         auto comma = text.find(',', start);
         if (comma == std::string::npos) comma = text.size();
-        const std::string item = trim(text.substr(start, comma - start));
+        const std::string item(common::trim(text.substr(start, comma - start), k_white_space));
         start = comma + 1;
         if (item.empty()) continue;
         auto network = parse_ip_network(item);
@@ -189,12 +180,12 @@ std::function<parsed<std::chrono::milliseconds>(const std::string&)> duration_in
 
 parsed<std::pair<std::string, std::string>> parse_config_line(const std::string& line) {
     using result = parsed<std::pair<std::string, std::string>>;
-    const std::string text = trim(line);
+    const std::string text(common::trim(line, k_white_space));
     if (text.empty() || text.front() == '#') return {};
     auto equals = text.find('=');
     if (equals == std::string::npos) return result::fail("expected 'key = value', got '" + text + "'");
-    std::string key = trim(text.substr(0, equals));
-    std::string value = trim(text.substr(equals + 1));
+    std::string key(common::trim(text.substr(0, equals), k_white_space));
+    std::string value(common::trim(text.substr(equals + 1), k_white_space));
     if (key.empty()) return result::fail("missing key before '='");
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     return {std::pair{key, value}, {}};

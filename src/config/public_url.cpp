@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
 #include "src/config/ip_network.hpp"
 
 namespace syncml::server {
@@ -19,12 +20,6 @@ bool plausible_host_name(std::string_view host) {
 
 }  // namespace
 
-std::string ascii_lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
 std::optional<unsigned> parse_port(std::string_view digits) {
     unsigned port = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
@@ -35,7 +30,7 @@ std::optional<unsigned> parse_port(std::string_view digits) {
 }
 
 std::optional<std::string> make_public_base(std::string_view scheme, std::string_view authority) {
-    const std::string scheme_text = ascii_lower(scheme);
+    const std::string scheme_text = common::to_lower(scheme);
     if (scheme_text != "http" && scheme_text != "https") return std::nullopt;
     std::string host;
     std::string_view rest;
@@ -45,11 +40,11 @@ std::optional<std::string> make_public_base(std::string_view scheme, std::string
         const auto literal = authority.substr(1, close - 1);
         auto address = parse_ip_address(literal);
         if (!address || literal.find(':') == std::string_view::npos) return std::nullopt;
-        host = "[" + ascii_lower(literal) + "]";
+        host = "[" + common::to_lower(literal) + "]";
         rest = authority.substr(close + 1);
     } else {
         const auto colon = authority.find(':');
-        host = ascii_lower(authority.substr(0, colon));
+        host = common::to_lower(authority.substr(0, colon));
         if (!plausible_host_name(host)) return std::nullopt;
         rest = colon == std::string_view::npos ? std::string_view{} : authority.substr(colon);
     }

@@ -15,9 +15,6 @@ std::optional<std::string> normalize_public_url(std::string_view url);
 // scheme://authority with the same checks and normalisation; nullopt when authority is not host[:port].
 std::optional<std::string> make_public_base(std::string_view scheme, std::string_view authority);
 
-// Lower-case ASCII (host names and schemes compare without case).
-std::string ascii_lower(std::string_view text);
-
 // A TCP port 1-65535 written in decimal digits only.
 std::optional<unsigned> parse_port(std::string_view digits);
 

@@ -4,9 +4,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "src/config/ip_network.hpp"
 #include "src/config/public_url.hpp"
-#include "src/http/header_text.hpp"
 
 namespace syncml::server {
 namespace {
@@ -16,7 +17,7 @@ std::string_view last_element(const std::vector<std::string>& lines) {
     if (lines.empty()) return {};
     std::string_view line = lines.back();
     const auto comma = line.rfind(',');
-    return trim_ows(comma == std::string_view::npos ? line : line.substr(comma + 1));
+    return common::trim(comma == std::string_view::npos ? line : line.substr(comma + 1), common::k_blanks);
 }
 
 // Some proxies write "192.0.2.7:5123" or "[2001:db8::7]:5123" into X-Forwarded-For.
@@ -51,7 +52,7 @@ std::string bracketed(const std::string& host) { return host.find(':') != std::s
 std::optional<std::string> forwarded_base(const forwarded_headers& headers, bool tls) {
     const std::string_view host = last_element(headers.forwarded_host);
     if (host.empty()) return std::nullopt;
-    const std::string proto = ascii_lower(last_element(headers.forwarded_proto));
+    const std::string proto = common::to_lower(last_element(headers.forwarded_proto));
     return make_public_base(proto.empty() ? (tls ? "https" : "http") : proto, host);
 }
 

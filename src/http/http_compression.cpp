@@ -8,7 +8,8 @@
 
 #include <zlib.h>
 
-#include "src/http/header_text.hpp"
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 
 namespace syncml::server {
 namespace {
@@ -17,10 +18,10 @@ namespace {
 double q_value(std::string_view params) {
     while (!params.empty()) {
         const auto semi = params.find(';');
-        const auto param = trim_ows(params.substr(0, semi));
+        const auto param = common::trim(params.substr(0, semi), common::k_blanks);
         params = semi == std::string_view::npos ? std::string_view{} : params.substr(semi + 1);
         if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' || param[1] != '=') continue;
-        const std::string value(trim_ows(param.substr(2)));
+        const std::string value(common::trim(param.substr(2), common::k_blanks));
         if (value.empty() || value.size() > 5) return 0;
         char* end = nullptr;
         const double q = std::strtod(value.c_str(), &end);
@@ -32,7 +33,7 @@ double q_value(std::string_view params) {
 
 bool compressible_type(std::string_view content_type) {
     const auto semi = content_type.find(';');
-    const auto type = trim_ows(content_type.substr(0, semi));
+    const auto type = common::trim(content_type.substr(0, semi), common::k_blanks);
     return type.starts_with("text/") || type.ends_with("/xml") || type.ends_with("+xml") || type == "application/json";
 }
 
@@ -45,9 +46,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
         const auto element = accept_encoding.substr(0, comma);
         accept_encoding = comma == std::string_view::npos ? std::string_view{} : accept_encoding.substr(comma + 1);
         const auto semi = element.find(';');
-        const auto coding = trim_ows(element.substr(0, semi));
+        const auto coding = common::trim(element.substr(0, semi), common::k_blanks);
         const double q = semi == std::string_view::npos ? 1.0 : q_value(element.substr(semi + 1));
-        if (iequals(coding, "gzip") || iequals(coding, "x-gzip"))
+        if (common::iequals(coding, "gzip") || common::iequals(coding, "x-gzip"))
             gzip_q = std::max(gzip_q.value_or(0.0), q);
         else if (coding == "*")
             any_q = q;
@@ -96,7 +97,7 @@ std::string gzip_compress(std::string_view data) {
 void compress_if_accepted(http_reply& reply, std::string_view accept_encoding) {
     const auto has_header = [&](std::string_view name) {
         return std::any_of(reply.headers.begin(), reply.headers.end(),
-                           [&](const auto& h) { return iequals(h.first, name); });
+                           [&](const auto& h) { return common::iequals(h.first, name); });
     };
     if (!compressible_type(reply.content_type) || has_header("etag") || has_header("content-encoding")) return;
     // A cache between client and server must know the bytes depend on Accept-Encoding, small bodies included.

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "dav/dav_handler.hpp"
-#include "src/http/header_text.hpp"
 
 namespace syncml::server {
 namespace {
@@ -61,9 +62,9 @@ http_reply method_not_allowed(const char* allow) {
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find_first_of("?#")); }
 
 std::optional<session::wire_encoding> classify_content_type(std::string_view content_type) {
-    const std::string_view media = trim_ows(content_type.substr(0, content_type.find(';')));
-    if (iequals(media, "application/vnd.syncml+xml")) return session::wire_encoding::xml;
-    if (iequals(media, "application/vnd.syncml+wbxml")) return session::wire_encoding::wbxml;
+    const std::string_view media = common::trim(content_type.substr(0, content_type.find(';')), common::k_blanks);
+    if (common::iequals(media, "application/vnd.syncml+xml")) return session::wire_encoding::xml;
+    if (common::iequals(media, "application/vnd.syncml+wbxml")) return session::wire_encoding::wbxml;
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #include "src/admin/api/admin_api.hpp"
 
 #include "common/log/log_event.hpp"
+#include "common/text/ascii_case.hpp"
 #include "persistence/accounts/admin_audit.hpp"
 #include "persistence/accounts/admin_tokens.hpp"
 #include "persistence/pg/errors.hpp"
@@ -35,10 +36,7 @@ http_reply unauthorized(const char* why, bool token_given) {
 // The token of an "Authorization: Bearer TOKEN" header; empty when there is none.
 std::string bearer_token(const std::string& authorization) {
     constexpr std::string_view scheme = "bearer ";
-    if (authorization.size() <= scheme.size()) return {};
-    for (std::size_t i = 0; i < scheme.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(authorization[i])) != scheme[i]) return {};
-    }
+    if (authorization.size() <= scheme.size() || !common::istarts_with(authorization, scheme)) return {};
     const auto start = authorization.find_first_not_of(' ', scheme.size());
     return start == std::string::npos ? std::string() : authorization.substr(start);
 }

@@ -1,5 +1,7 @@
 #include "src/admin/api/admin_api_transfer.hpp"
 
+#include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "persistence/accounts/user_items.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/transfer/datastore_transfer.hpp"
@@ -27,10 +29,7 @@ const char* media_of(const std::string& kind) {
 }
 
 std::string media_type(std::string_view content_type) {
-    std::string media(content_type.substr(0, content_type.find(';')));
-    while (!media.empty() && media.back() == ' ') media.pop_back();
-    for (auto& c : media) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return media;
+    return common::to_lower(common::trim_right(content_type.substr(0, content_type.find(';')), " "));
 }
 
 std::string memos_json(const std::vector<std::string>& memos) {

@@ -1,35 +1,23 @@
 #include "src/admin/transfer/pim_text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
-#include <sstream>
 #include <utility>
+
+#include "common/text/ascii_case.hpp"
+#include "matching/content/text_lines.hpp"
 
 namespace syncml::server {
 namespace {
 
 constexpr const char* k_crlf = "\r\n";
 
-// Physical lines without their line ends; folded continuation lines stay lines of their own.
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!line.empty()) lines.push_back(std::move(line));
-    }
-    return lines;
-}
-
-std::string upper(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
-    return text;
-}
+// Folded continuation lines stay lines of their own: a file splits into items without a byte of them changed.
+constexpr matching::text_line_options k_physical_lines{.unfold = false, .keep_empty = false};
 
 // "VEVENT" for "BEGIN:VEVENT" when `line` begins a component named so (any case); empty otherwise.
 std::string component_of(const std::string& line, const char* marker) {
-    const auto u = upper(line);
+    const auto u = common::to_upper(line);
     return u.starts_with(marker) ? u.substr(std::string(marker).size()) : std::string();
 }
 
@@ -39,7 +27,7 @@ std::string property_of(const std::vector<std::string>& block, const std::string
     for (const auto& line : block) {
         if (!component_of(line, "BEGIN:").empty()) ++depth;
         if (!component_of(line, "END:").empty()) --depth;
-        const auto u = upper(line);
+        const auto u = common::to_upper(line);
         if (depth == 1 && (u.starts_with(name + ":") || u.starts_with(name + ";"))) {
             return line.substr(line.find(':') + 1);
         }
@@ -52,7 +40,7 @@ std::vector<std::vector<std::string>> components_of(const std::string& text) {
     std::vector<std::vector<std::string>> blocks;
     std::vector<std::string> current;
     int depth = 0;  // inside the current component
-    for (const auto& line : lines_of(text)) {
+    for (const auto& line : matching::text_lines(text, k_physical_lines)) {
         const auto begins = component_of(line, "BEGIN:");
         const auto ends = component_of(line, "END:");
         if (depth == 0 && (begins == "VCALENDAR" || ends == "VCALENDAR")) continue;
@@ -81,7 +69,7 @@ std::vector<std::string> split_vcards(const std::string& text) {
     std::vector<std::string> cards;
     std::vector<std::string> current;
     int depth = 0;
-    for (const auto& line : lines_of(text)) {
+    for (const auto& line : matching::text_lines(text, k_physical_lines)) {
         const bool begins = component_of(line, "BEGIN:") == "VCARD";
         if (depth == 0 && !begins) continue;
         current.push_back(line);

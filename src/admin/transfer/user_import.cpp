@@ -7,6 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "common/text/ascii_case.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/password_hash.hpp"
 #include "persistence/pg/errors.hpp"
@@ -45,14 +46,10 @@ std::optional<std::vector<std::string>> split_csv(const std::string& line) {
     return fields;
 }
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
-
 bool is_header(const std::vector<std::string>& fields) {
-    if (fields.size() != 3 || lower(fields[0]) != "tenant" || lower(fields[1]) != "user") return false;
-    const auto third = lower(fields[2]);
+    if (fields.size() != 3 || common::to_lower(fields[0]) != "tenant" || common::to_lower(fields[1]) != "user")
+        return false;
+    const auto third = common::to_lower(fields[2]);
     return third == "password" || third == "hash" || third == "password-or-hash";
 }
 
