@@ -80,21 +80,24 @@ TEST(admission, a_valid_token_names_its_session_and_needs_no_route) {
     EXPECT_EQ(c.route_lookups, 0);
 }
 
-TEST(admission, verified_credentials_open_their_users_session_and_need_no_route) {
+// Alice's basic credentials, with her password or a wrong one; the session starts would name Bob.
+admission_case alices_credentials(bool password_ok) {
     admission_case c;
     c.header = header_with_basic("alice");
-    c.account = account_of(k_alice, true);
+    c.account = account_of(k_alice, password_ok);
     c.check = check_naming(k_alice);
+    c.routed = k_bob;
+    return c;
+}
+
+TEST(admission, verified_credentials_open_their_users_session_and_need_no_route) {
+    auto c = alices_credentials(true);
     EXPECT_EQ(c.decide(), (admission{.verified_user = k_alice, .by_address = true}));
     EXPECT_EQ(c.route_lookups, 0);
 }
 
 TEST(admission, wrong_credentials_naming_a_user_reach_only_that_users_sessions) {
-    admission_case c;
-    c.header = header_with_basic("alice");
-    c.account = account_of(k_alice, false);
-    c.check = check_naming(k_alice);
-    c.routed = k_bob;
+    auto c = alices_credentials(false);
     EXPECT_EQ(c.decide(), (admission{.by_address = true, .route_user = k_alice}));
     EXPECT_EQ(c.route_lookups, 0) << "the credentials say whose shard, not the session starts";
 }

@@ -10,13 +10,9 @@ namespace {
 
 message phone_message() {
     message m;
-    m.header.ver_dtd = "1.2";
-    m.header.ver_proto = "SyncML/1.2";
     m.header.session_id = "1";
     m.header.msg_id = "2";
-    m.header.target.loc_uri = "http://h/sync";
     m.header.source.loc_uri = "IMEI:1";
-    m.body.final = true;
     return m;
 }
 
