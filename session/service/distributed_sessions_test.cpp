@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "persistence/pg/database.hpp"
+#include "session/service/sync_service_test_support.hpp"
 
 namespace syncml::session {
 namespace {
@@ -20,14 +21,6 @@ persistence::tenant_info tenant_with_cap() {
     return tenant;
 }
 
-message later_message() {
-    message m;
-    m.header.session_id = "7";
-    m.header.msg_id = "2";
-    m.header.source.loc_uri = "IMEI:1";
-    return m;
-}
-
 TEST(distributed_sessions, on_one_database_asks_nothing_of_the_database) {
     service_settings settings;
     distributed_sessions distributed(settings);
@@ -35,8 +28,8 @@ TEST(distributed_sessions, on_one_database_asks_nothing_of_the_database) {
     sync_request request;
     request.remote_addr = "192.0.2.1";
     const auto tenant = tenant_with_cap();
-    EXPECT_EQ(distributed.route_user(db, tenant, request, later_message()), 0);
-    EXPECT_TRUE(distributed.record_start(db, tenant, later_message(), 11));
+    EXPECT_EQ(distributed.route_user(db, tenant, request, testing::second_message()), 0);
+    EXPECT_TRUE(distributed.record_start(db, tenant, testing::second_message(), 11));
     EXPECT_FALSE(distributed.beyond_session_cap(db, tenant));
 }
 
@@ -47,13 +40,13 @@ TEST(distributed_sessions, asks_the_topology_for_every_message) {
     distributed_sessions distributed(settings);
     persistence::database db(k_unreachable);
     const auto tenant = tenant_with_cap();
-    EXPECT_TRUE(distributed.record_start(db, tenant, later_message(), 11));
+    EXPECT_TRUE(distributed.record_start(db, tenant, testing::second_message(), 11));
     distributed_schema = true;
-    EXPECT_FALSE(distributed.record_start(db, tenant, later_message(), 11))
+    EXPECT_FALSE(distributed.record_start(db, tenant, testing::second_message(), 11))
         << "a start that cannot be recorded refuses the message (retryable)";
     sync_request request;
     request.remote_addr = "192.0.2.1";
-    auto first = later_message();
+    auto first = testing::second_message();
     first.header.msg_id = "1";
     EXPECT_EQ(distributed.route_user(db, tenant, request, first), 0) << "message 1 continues no session by address";
 }

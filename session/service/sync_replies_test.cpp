@@ -4,17 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "session/codec/codec.hpp"
+#include "session/service/sync_service_test_support.hpp"
 
 namespace syncml::session {
 namespace {
-
-message phone_message() {
-    message m;
-    m.header.session_id = "1";
-    m.header.msg_id = "2";
-    m.header.source.loc_uri = "IMEI:1";
-    return m;
-}
 
 std::string retry_after(const sync_response& r) {
     for (const auto& [name, value] : r.headers) {
@@ -33,7 +26,7 @@ std::string header_status(const sync_response& r) {
 }
 
 TEST(sync_replies, refusals_in_a_session_answer_with_a_syncml_status) {
-    const auto in = phone_message();
+    const auto in = testing::second_message();
     persistence::tenant_info tenant;
     tenant.name = "t";
     for (auto [failure, status] :
@@ -47,7 +40,7 @@ TEST(sync_replies, refusals_in_a_session_answer_with_a_syncml_status) {
 }
 
 TEST(sync_replies, come_back_later_is_http_503_with_retry_after) {
-    const auto in = phone_message();
+    const auto in = testing::second_message();
     persistence::tenant_info tenant;
     auto sessions = failure_reply(sync_failure::too_many_sessions, scene_of(in, &tenant));
     EXPECT_EQ(sessions.http_status, 503);
@@ -80,7 +73,7 @@ TEST(sync_replies, a_message_without_a_decoded_header_gets_an_http_error) {
 }
 
 TEST(sync_replies, a_decoded_header_gets_400_or_505_in_syncml) {
-    const auto in = phone_message();
+    const auto in = testing::second_message();
     EXPECT_EQ(header_status(failure_reply(sync_failure::malformed, scene_of(in))), "400");
     EXPECT_EQ(header_status(failure_reply(sync_failure::unsupported_version, scene_of(in))), "505");
 }
