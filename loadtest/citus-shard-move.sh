@@ -14,7 +14,7 @@
 # on the first worker that hold the most phones' users; each round moves them to the second worker one by one,
 # then back (a move Citus's deadlock detection cancels runs again, up to 3 times). Exit status 1 when a move failed
 # or a phone saw an error that is not retriable: the only retriable one is HTTP 503, which our server always sends
-# with Retry-After (session/service/sync_service.cpp, src/server/http_connection.cpp; syncml-load records the status, not the
+# with Retry-After (session/service/sync_replies.cpp, src/server/http_connection.cpp; syncml-load records the status, not the
 # header). A failed session makes that phone slow-sync next time, as a real phone would; the load generator does not
 # retry a message itself.
 #

@@ -238,32 +238,12 @@ class sync_store {
     // lock, held until the transaction ends. Call it first, before anything the lock should order is read.
     // Without concurrent callers (the in-memory fake) there is nothing to order.
     virtual void lock_device(std::int64_t, const std::string&) {}
-    // The start of a message: lock_device, then the session this message may continue (migrations/0010 says
-    // when: by key, by valid credentials, or by address), created for valid credentials; nullopt when the message
-    // may touch no session. The PostgreSQL store does it in one round trip and also upserts the device row of
-    // `m.user` when a new message starts the session or the session has no device row of that user yet
-    // (device_touched); the in-memory default knows no time, so it leaves out the expiry and idle checks and the
-    // device to the caller.
-    virtual std::optional<session_record> open_message_session(std::int64_t tenant, const message_session& m) {
-        lock_device(tenant, m.device_uri);
-        if (m.key && (m.user != 0 || m.msg_id != "1")) {
-            auto found = lock_session_by_key(tenant, *m.key);
-            if (found && found->device_uri == m.device_uri && found->session_id == m.session_id &&
-                found->user_id != 0 && found->user_id == m.key_user && (m.user == 0 || found->user_id == m.user)) {
-                return found;
-            }
-        }
-        if (m.user == 0) {
-            if (m.msg_id == "1" || m.address_idle.count() == 0 || m.address.empty()) return std::nullopt;
-            auto found = lock_session(tenant, m.device_uri, m.session_id);
-            if (found && found->user_id != 0 && found->client_address == m.address) return found;
-            return std::nullopt;
-        }
-        auto found = open_session(tenant, m.device_uri, m.session_id);
-        if (found.user_id != 0 && found.user_id != m.user) return std::nullopt;
-        found.user_id = m.user;
-        return found;
-    }
+    // The start of a message: lock_device, then the session this message may continue (session/service/admission.hpp
+    // says which ways it may take, the database's syncml_open_session, migrations/0027, decides row by row: the one
+    // copy of that rule), created for valid credentials; nullopt when the message may touch no session. One round
+    // trip, which also upserts the device row of `m.user` when a new message starts the session or the session has no
+    // device row of that user yet (device_touched).
+    virtual std::optional<session_record> open_message_session(std::int64_t tenant, const message_session& m) = 0;
     // The per-device row named `pointer` (no user, so no running session) now names `session_id`: created, or
     // restarted when it expired. The default composes lock_session, create_session and save_session.
     virtual void set_resume_pointer(std::int64_t tenant, const std::string& device_uri, const std::string& pointer,

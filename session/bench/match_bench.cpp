@@ -66,6 +66,8 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(std::optional<persistence::session_record>, lock_session_by_key, (int64_t t, int64_t k), (t, k))
     SYNCML_FORWARD(int64_t, create_session, (int64_t t, const std::string& d, const std::string& s), (t, d, s))
     SYNCML_FORWARD(void, save_session, (int64_t t, const persistence::session_record& s), (t, s))
+    SYNCML_FORWARD(std::optional<persistence::session_record>, open_message_session,
+                   (int64_t t, const persistence::message_session& m), (t, m))
     SYNCML_FORWARD(int64_t, datastore, (int64_t t, int64_t u, const std::string& k), (t, u, k))
     SYNCML_FORWARD(persistence::device_store_record, device_store,
                    (int64_t t, int64_t d, int64_t ds, const std::string& r), (t, d, ds, r))

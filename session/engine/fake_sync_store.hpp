@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,6 +107,11 @@ class fake_sync_store final : public persistence::sync_store {
         return id;
     }
     void save_session(std::int64_t, const persistence::session_record& s) override { sessions[s.id] = s; }
+    // Which session a message may continue is PostgreSQL's alone (migrations/0027): engine tests run no admission.
+    std::optional<persistence::session_record> open_message_session(std::int64_t,
+                                                                    const persistence::message_session&) override {
+        throw std::logic_error("fake_sync_store: open_message_session needs PostgreSQL");
+    }
 
     std::int64_t datastore(std::int64_t, std::int64_t user, const std::string& kind) override {
         auto [it, inserted] = datastores.try_emplace({user, kind});

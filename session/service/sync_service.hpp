@@ -13,12 +13,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <optional>
-#include <string>
 
 #include "persistence/accounts/auth_throttle.hpp"
 #include "session/service/device_trace.hpp"
+#include "session/service/session_token.hpp"
 #include "session/service/sync_handler.hpp"
 
 namespace syncml::session {
@@ -37,6 +37,9 @@ struct service_settings {
     std::chrono::seconds session_address_idle{300};
     std::chrono::seconds session_max_age{4 * 3600};  // absolute lifetime of a session
     trace_settings trace;                            // devices whose messages go to files (device_trace.hpp)
+    // Whether the schema is distributed over Citus nodes (persistence/DISTRIBUTED.md), asked per message: the front
+    // end learns it when the database is first reachable, which may be after start. Empty: one database.
+    std::function<bool()> distributed_schema;
 };
 
 class sync_service final : public sync_handler {
@@ -49,17 +52,5 @@ class sync_service final : public sync_handler {
     struct impl;
     std::unique_ptr<impl> impl_;
 };
-
-// What a RespURI token names: the session's row and its owner, whose shard holds the row on a distributed database
-// (persistence/DISTRIBUTED.md), so that a message without credentials finds its session on one node.
-struct session_token {
-    std::int64_t user = 0;
-    std::int64_t key = 0;
-    bool operator==(const session_token&) const = default;
-};
-// "<user>.<key>-<signature>": the session token carried in RespURI.
-std::string make_session_token(const session_token& token, const std::string& secret);
-// The user and session key of a valid token; nullopt for anything forged or malformed.
-std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret);
 
 }  // namespace syncml::session

@@ -128,6 +128,15 @@ inline message with_session(message m, const std::string& session_id, const std:
     return m;
 }
 
+// A phone's message 2 of session 7 without Cred: what the decisions before the engine look at.
+inline message second_message() {
+    message m;
+    m.header.session_id = "7";
+    m.header.msg_id = "2";
+    m.header.source.loc_uri = "IMEI:1";
+    return m;
+}
+
 inline bool has_retry_after(const sync_response& response) {
     for (const auto& [name, value] : response.headers) {
         if (name == "Retry-After" && !value.empty()) return true;

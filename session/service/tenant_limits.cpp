@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "session/engine/engine_metrics.hpp"
+#include "session/service/sync_replies.hpp"
 
 namespace syncml::session {
 
@@ -19,10 +19,9 @@ std::optional<sync_response> refuse_oversized_message(const sync_request& reques
     if (tenant.max_message_bytes <= 0 || request.body.size() <= static_cast<std::size_t>(tenant.max_message_bytes)) {
         return std::nullopt;
     }
-    engine_metrics::limit_refused(engine_metrics::limit::message_bytes);
-    sync_response r;
-    r.http_status = 413;
-    return r;
+    failure_scene scene;
+    scene.bytes = request.body.size();
+    return failure_reply(sync_failure::oversized, std::move(scene));
 }
 
 }  // namespace syncml::session

@@ -14,8 +14,9 @@ namespace syncml::session {
 // item quota per datastore.
 void apply_tenant_limits(engine_context& ctx, const persistence::tenant_settings& tenant);
 
-// HTTP 413 (counted) for a body beyond the tenant's max_message_bytes; nullopt for one within. The front end's body
-// limit is the server's, the same for every tenant; this one is checked once the URL named the tenant.
+// HTTP 413 (counted and logged, sync_replies.hpp) for a body beyond the tenant's max_message_bytes; nullopt for one
+// within. The front end's body limit is the server's, the same for every tenant; this one is checked once the URL named
+// the tenant.
 std::optional<sync_response> refuse_oversized_message(const sync_request& request,
                                                       const persistence::tenant_settings& tenant);
 

@@ -6,6 +6,7 @@
 #include "common/log/log_event.hpp"
 
 #include "common/text/trim.hpp"
+#include "persistence/pg/database.hpp"
 #include "session/engine/engine_metrics.hpp"
 #include "session/service/sync_service.hpp"
 #include "src/app/secret_key_setup.hpp"
@@ -56,6 +57,8 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     settings.session_address_idle = whole_seconds(config.engine.session_address_idle);
     settings.session_max_age = whole_seconds(config.engine.session_max_age);
     settings.trace = trace_settings_of(config);
+    // The readiness check reads the topology from the schema, at start or once the database is first reachable.
+    settings.distributed_schema = [] { return persistence::distributed_schema_in_use(); };
     if (!settings.trace.devices.empty()) {
         common::log_event(
             log, spdlog::level::warn, "tracing device messages to files",
