@@ -123,22 +123,21 @@ TEST_F(database_test, prepares_a_statement_once_per_connection_and_again_after_a
 }
 
 TEST_F(database_test, exec_sql_runs_unprepared_when_prepared_statements_are_off) {
-    database db(url());
+    database db(url(), std::make_shared<database_profile>(false));
+    database prepared(url());
     const std::string sql = "SELECT $1::int * 2";
-    auto prepared_count = [&] {
+    auto prepared_count = [&](database& on) {
         return in_transaction(
-            db, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM pg_prepared_statements")[0].as<int>(); });
+            on, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM pg_prepared_statements")[0].as<int>(); });
     };
-    use_prepared_statements(false);
     const int off = in_transaction(db, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
-    const int count_off = prepared_count();
-    use_prepared_statements(true);
-    const int on = in_transaction(db, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
+    const int count_off = prepared_count(db);
+    const int on = in_transaction(prepared, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
     EXPECT_EQ(off, 42);
     EXPECT_EQ(on, 42);
     EXPECT_EQ(count_off, 0);
-    EXPECT_EQ(prepared_count(), 1);
-    EXPECT_THROW(in_transaction(db, [&](pqxx::work& tx) { exec_sql0(tx, sql, 1); }), db_error);
+    EXPECT_EQ(prepared_count(prepared), 1);
+    EXPECT_THROW(in_transaction(prepared, [&](pqxx::work& tx) { exec_sql0(tx, sql, 1); }), db_error);
 }
 
 TEST(database, names_different_statements_differently) {

@@ -371,8 +371,8 @@ struct sync_service::impl {
     }
 
     // Whether this tenant's sessions may go on by address on a distributed schema, where that needs a session route.
-    bool routes_sessions(const persistence::tenant_info& tenant) const {
-        return persistence::distributed_schema_in_use() &&
+    bool routes_sessions(const persistence::database& db, const persistence::tenant_info& tenant) const {
+        return db.distributed_schema_in_use() &&
                tenant.settings.binding == persistence::session_binding::token_or_address &&
                settings.session_address_idle.count() > 0;
     }
@@ -383,7 +383,7 @@ struct sync_service::impl {
     // (persistence/sync/session_routes.hpp); 0 when there is none or nothing to look for.
     std::int64_t distributed_route_user(persistence::database& db, const persistence::tenant_info& tenant,
                                         const sync_request& request, const message& in) {
-        if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
+        if (!routes_sessions(db, tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
         if (parse_session_token(query_token(request.url), token_secret(db))) return 0;
         return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, in.header.session_id,
                                                settings.session_max_age + persistence::k_session_start_refresh);
@@ -396,7 +396,7 @@ struct sync_service::impl {
     // false (after a log line) when that failed: the message then gets a retryable error.
     bool record_distributed_session_start(persistence::database& db, const persistence::tenant_info& tenant,
                                           const message& in, std::int64_t user) {
-        if (!persistence::distributed_schema_in_use()) return true;
+        if (!db.distributed_schema_in_use()) return true;
         try {
             persistence::record_session_start(db, tenant.id, in.header.source.loc_uri, user, in.header.session_id);
             return true;
@@ -410,7 +410,7 @@ struct sync_service::impl {
     // (tenant_session_gauge.hpp), applied to the sessions that start; on one database the session function counts
     // exactly.
     bool beyond_distributed_session_cap(persistence::database& db, const persistence::tenant_info& tenant) {
-        if (!persistence::distributed_schema_in_use() || tenant.settings.max_sessions <= 0) return false;
+        if (!db.distributed_schema_in_use() || tenant.settings.max_sessions <= 0) return false;
         return live_sessions.at_limit(
             tenant.id, tenant.settings.max_sessions, [&](std::int64_t id, std::int64_t limit) {
                 return persistence::count_live_sessions(db, id, limit, settings.session_max_age);
