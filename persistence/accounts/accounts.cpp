@@ -253,7 +253,7 @@ void delete_tenant(database& db, std::string_view name, bool with_users) {
     in_transaction(db, [&](pqxx::work& tx) {
         // Distributed, the delete of the reference table row cascades into the shards after statements that ran on
         // all of them: one connection per node, or Citus refuses it (persistence/DISTRIBUTED.md).
-        if (distributed_schema_in_use()) tx.exec("SET LOCAL citus.multi_shard_modify_mode = 'sequential'");
+        if (db.distributed_schema_in_use()) tx.exec("SET LOCAL citus.multi_shard_modify_mode = 'sequential'");
         const auto users =
             tx.exec_params1(
                   "SELECT count(u.user_id) FROM tenants t LEFT JOIN users u USING (tenant_id) WHERE t.name = $1",

@@ -63,8 +63,8 @@ std::size_t delete_old_audit_entries(database& db, std::size_t batch, std::chron
     }
 }
 
-const char* expired_sessions_statement() {
-    return distributed_schema_in_use() ? sql::delete_expired_sessions_distributed : sql::delete_expired_sessions;
+const char* expired_sessions_statement(const database& db) {
+    return db.distributed_schema_in_use() ? sql::delete_expired_sessions_distributed : sql::delete_expired_sessions;
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ std::size_t delete_expired_sessions(database& db, std::size_t batch) {
     if (batch == 0) batch = 1;
     std::size_t deleted = 0;
     for (const auto tenant : tenant_ids(db)) {
-        deleted += in_batches(db, expired_sessions_statement(), tenant, batch);
+        deleted += in_batches(db, expired_sessions_statement(db), tenant, batch);
         deleted += in_batches(db, sql::delete_expired_resume_pointers, tenant, batch);
     }
     return deleted;
@@ -85,7 +85,7 @@ janitor_report run_janitor(database& db, const std::string& holder, const janito
     report.ran = true;
     const auto batch = settings.batch == 0 ? std::size_t{1} : settings.batch;
     for (const auto tenant : tenant_ids(db)) {
-        report.sessions += in_batches(db, expired_sessions_statement(), tenant, batch);
+        report.sessions += in_batches(db, expired_sessions_statement(db), tenant, batch);
         report.resume_pointers += in_batches(db, sql::delete_expired_resume_pointers, tenant, batch);
         report.auth_failures += in_batches(db, sql::delete_old_auth_failures, tenant, batch,
                                            static_cast<double>(settings.auth_failure_age.count()));

@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -48,10 +47,14 @@ std::string with_client_defaults(std::string url) {
 
 }  // namespace
 
-database::database(std::string url) : database(std::vector<std::string>{std::move(url)}, 0) {}
+database::database(std::string url, std::shared_ptr<database_profile> profile)
+    : database(std::vector<std::string>{std::move(url)}, 0, std::move(profile)) {}
 
-database::database(std::vector<std::string> candidates, std::size_t preferred)
-    : candidates_(std::move(candidates)), impl_(std::make_unique<impl>()) {
+database::database(std::vector<std::string> candidates, std::size_t preferred,
+                   std::shared_ptr<database_profile> profile)
+    : candidates_(std::move(candidates)),
+      profile_(profile ? std::move(profile) : std::make_shared<database_profile>()),
+      impl_(std::make_unique<impl>()) {
     if (candidates_.empty()) throw std::invalid_argument("database: no connection target");
     preferred_ = current_ = preferred % candidates_.size();
 }
@@ -92,21 +95,12 @@ bool database::ensure_connected() {
 
 bool database::connected() const { return impl_->connection && impl_->connection->is_open(); }
 
-namespace {
-std::atomic<bool> prepared_statements{true};
-}  // namespace
-
-void use_prepared_statements(bool enabled) { prepared_statements.store(enabled, std::memory_order_relaxed); }
-
-namespace {
-std::atomic<bool> distributed_schema{false};
-}  // namespace
-
-void use_distributed_schema(bool distributed) { distributed_schema.store(distributed, std::memory_order_relaxed); }
-bool distributed_schema_in_use() { return distributed_schema.load(std::memory_order_relaxed); }
-bool prepared_statements_enabled() { return prepared_statements.load(std::memory_order_relaxed); }
-
 namespace detail {
+
+database_profile& profile_of(const pqxx::transaction_base& tx) {
+    if (const auto* context = dynamic_cast<const profile_context*>(&tx)) return context->profile();
+    throw std::logic_error("a statement outside in_transaction and autocommit: its database's profile is unknown");
+}
 
 std::string with_plain_keys(const std::string& sql) {
     static constexpr std::string_view open = "(SELECT $", close = "::bigint)";

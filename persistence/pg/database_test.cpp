@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <latch>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -123,22 +124,58 @@ TEST_F(database_test, prepares_a_statement_once_per_connection_and_again_after_a
 }
 
 TEST_F(database_test, exec_sql_runs_unprepared_when_prepared_statements_are_off) {
-    database db(url());
+    database db(url(), std::make_shared<database_profile>(false));
+    database prepared(url());
     const std::string sql = "SELECT $1::int * 2";
-    auto prepared_count = [&] {
+    auto prepared_count = [&](database& on) {
         return in_transaction(
-            db, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM pg_prepared_statements")[0].as<int>(); });
+            on, [](pqxx::work& tx) { return tx.exec1("SELECT count(*) FROM pg_prepared_statements")[0].as<int>(); });
     };
-    use_prepared_statements(false);
     const int off = in_transaction(db, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
-    const int count_off = prepared_count();
-    use_prepared_statements(true);
-    const int on = in_transaction(db, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
+    const int count_off = prepared_count(db);
+    const int on = in_transaction(prepared, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<int>(); });
     EXPECT_EQ(off, 42);
     EXPECT_EQ(on, 42);
     EXPECT_EQ(count_off, 0);
-    EXPECT_EQ(prepared_count(), 1);
-    EXPECT_THROW(in_transaction(db, [&](pqxx::work& tx) { exec_sql0(tx, sql, 1); }), db_error);
+    EXPECT_EQ(prepared_count(prepared), 1);
+    EXPECT_THROW(in_transaction(prepared, [&](pqxx::work& tx) { exec_sql0(tx, sql, 1); }), db_error);
+}
+
+// Citus routes by the values of the distribution columns: unnamed statements, keys as plain parameters. The literal
+// shows the rewrite of the hidden key.
+TEST_F(database_test, exec_sql_runs_unnamed_with_plain_keys_when_the_shared_profile_says_distributed) {
+    auto profile = std::make_shared<database_profile>();
+    database db(url(), profile);
+    database readiness(url(), profile);
+    const std::string sql = "SELECT '(SELECT $1::bigint)' || $1::bigint";
+    const auto run = [&] {
+        const auto value =
+            in_transaction(db, [&](pqxx::work& tx) { return exec_sql1(tx, sql, 21)[0].as<std::string>(); });
+        return value + " " + in_transaction(db, [](pqxx::work& tx) {
+                   return tx.exec1("SELECT count(*) FROM pg_prepared_statements")[0].as<std::string>();
+               });
+    };
+    EXPECT_EQ(run(), "(SELECT $1::bigint)21 1");
+    readiness.profile().use_distributed_schema(true);
+    EXPECT_TRUE(db.distributed_schema_in_use());
+    in_transaction(db, [](pqxx::work& tx) { tx.exec("DEALLOCATE ALL"); });
+    EXPECT_EQ(run(), "$1::bigint21 0");
+}
+
+TEST_F(database_test, exec_sql_refuses_a_transaction_that_does_not_know_its_database) {
+    database db(url());
+    ASSERT_TRUE(db.ensure_connected());
+    pqxx::work tx(connection_of(db));
+    EXPECT_THROW(exec_sql(tx, "SELECT 1"), std::logic_error);
+}
+
+TEST(database, has_the_default_profile_without_one) {
+    database db("postgresql://nobody@127.0.0.1:1/none");
+    EXPECT_TRUE(db.profile().prepared_statements());
+    EXPECT_FALSE(db.distributed_schema_in_use());
+    EXPECT_FALSE(db.profile().all_analyzed());
+    database other("postgresql://nobody@127.0.0.1:1/none");
+    EXPECT_NE(&db.profile(), &other.profile());
 }
 
 TEST(database, names_different_statements_differently) {

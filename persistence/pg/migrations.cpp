@@ -61,6 +61,34 @@ schema_status status_in(pqxx::transaction_base& tx, int current) {
     return status;
 }
 
+// The numbered migrations above `from`, each recorded with its declared compatibility.
+void apply_numbered(pqxx::work& tx, int from) {
+    for (const auto& step : embedded_migrations()) {
+        if (step.version <= from) continue;
+        spdlog::info("applying migration {:04}_{}", step.version, step.name);
+        try {
+            tx.exec(std::string(step.sql));
+        } catch (const pqxx::sql_error& error) {
+            throw db_error(fmt::format("migration {:04}_{} failed: {}", step.version, step.name, error.what()), false,
+                           error.sqlstate());
+        }
+        const bool compatible = declared_compatibility(step.sql) == migration_compatibility::backward_compatible;
+        tx.exec_params(k_record_migration, step.version, std::string(step.name), compatible);
+    }
+}
+
+// Only right after this binary's migrations: a schema another binary migrated keeps that binary's definitions,
+// which a binary of the same version shares and an older one must not replace (migrations/README.md).
+void apply_functions(pqxx::work& tx) {
+    for (const auto& function : embedded_functions()) {
+        try {
+            tx.exec(std::string(function.sql));
+        } catch (const pqxx::sql_error& error) {
+            throw db_error(fmt::format("function {} failed: {}", function.name, error.what()), false, error.sqlstate());
+        }
+    }
+}
+
 }  // namespace
 
 migration_compatibility declared_compatibility(std::string_view sql) {
@@ -119,18 +147,8 @@ migration_outcome apply_migrations(database& db) {
                                        from, latest, status.first_incompatible),
                            false);
         }
-        for (const auto& step : embedded_migrations()) {
-            if (step.version <= from) continue;
-            spdlog::info("applying migration {:04}_{}", step.version, step.name);
-            try {
-                tx.exec(std::string(step.sql));
-            } catch (const pqxx::sql_error& error) {
-                throw db_error(fmt::format("migration {:04}_{} failed: {}", step.version, step.name, error.what()),
-                               false, error.sqlstate());
-            }
-            const bool compatible = declared_compatibility(step.sql) == migration_compatibility::backward_compatible;
-            tx.exec_params(k_record_migration, step.version, std::string(step.name), compatible);
-        }
+        apply_numbered(tx, from);
+        if (from < latest) apply_functions(tx);
         if (citus) distribute_schema(tx);
         return migration_outcome{from, latest, citus};
     });

@@ -1,7 +1,7 @@
 #pragma once
-// Schema migrations: the numbered files migrations/NNNN_name.sql, embedded into the binary at build
-// time. Forward-only. apply_migrations() takes a transaction-scoped advisory lock so that several
-// processes starting at once apply every migration exactly once.
+// Schema migrations: the numbered files migrations/NNNN_name.sql and the current function definitions
+// migrations/functions/<name>.sql, embedded into the binary at build time. Forward-only. apply_migrations() takes a
+// transaction-scoped advisory lock so that several processes starting at once apply every migration exactly once.
 
 #include <string_view>
 #include <vector>
@@ -19,6 +19,16 @@ struct migration {
 // Every embedded migration, ordered by version (1, 2, 3, ... without gaps).
 const std::vector<migration>& embedded_migrations();
 int latest_schema_version();
+
+// The current definition of one of the schema's functions: migrations/functions/<name>.sql, a CREATE OR REPLACE
+// FUNCTION statement (migrations/README.md).
+struct function_definition {
+    std::string_view name;
+    std::string_view sql;
+};
+
+// Every embedded function definition, ordered by name.
+const std::vector<function_definition>& embedded_functions();
 
 // What a migration declares in its leading comment lines with `-- backward-compatible: yes` (the previous
 // release's code keeps working on the migrated schema, so its instances stay ready during a rollout) or `no`.
@@ -49,10 +59,11 @@ struct migration_outcome {
     bool distributed = false;  // the database has the citus extension: the schema is distributed (distributed_schema)
 };
 
-// Applies the pending migrations in one transaction and records whether each is backward compatible. A schema
-// newer than this binary is left alone (from == to == the database's version) when every newer migration was
-// declared backward compatible. Throws db_error on failure (nothing applied), including when the database has a
-// newer schema that is not.
+// Applies the pending migrations in one transaction and records whether each is backward compatible; when it applied
+// any, the function definitions (embedded_functions) follow in the same transaction, so the schema this binary
+// migrated to its version has exactly this binary's functions. A schema newer than this binary is left alone
+// (from == to == the database's version) when every newer migration was declared backward compatible. Throws db_error
+// on failure (nothing applied), including when the database has a newer schema that is not.
 migration_outcome apply_migrations(database& db);
 
 // `migrate --distributed`: creates the citus extension when the database lacks it, so that apply_migrations()

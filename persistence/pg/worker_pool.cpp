@@ -28,6 +28,7 @@ struct queued_job {
 
 struct worker_pool::state {
     pool_settings settings;
+    std::shared_ptr<database_profile> profile;
     pool_observer* observer = nullptr;
     mutable std::mutex mutex;
     std::condition_variable wake;
@@ -41,7 +42,7 @@ struct worker_pool::state {
 };
 
 void worker_pool::state::run_worker(std::size_t index) {
-    database db(settings.urls, index);
+    database db(settings.urls, index, profile);
     for (;;) {
         queued_job next;
         {
@@ -76,9 +77,11 @@ void worker_pool::state::run_job(database& db, queued_job& next) {
     }
 }
 
-worker_pool::worker_pool(pool_settings settings, pool_observer* observer) : state_(std::make_unique<state>()) {
+worker_pool::worker_pool(pool_settings settings, pool_observer* observer, std::shared_ptr<database_profile> profile)
+    : state_(std::make_unique<state>()) {
     if (settings.threads == 0) settings.threads = 1;
     if (settings.urls.empty()) throw std::invalid_argument("worker_pool: no database target");
+    state_->profile = profile ? std::move(profile) : std::make_shared<database_profile>();
     state_->settings = std::move(settings);
     state_->observer = observer;
     for (unsigned i = 0; i < state_->settings.threads; ++i) {

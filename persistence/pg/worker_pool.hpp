@@ -13,6 +13,7 @@
 namespace syncml::persistence {
 
 class database;
+class database_profile;
 
 struct pool_settings {
     // The database targets (conninfo_list.hpp): worker i prefers urls[i % size] and falls back to the others.
@@ -33,7 +34,9 @@ class worker_pool {
   public:
     using job = std::function<void(database&)>;
 
-    worker_pool(pool_settings settings, pool_observer* observer = nullptr);
+    // The workers' databases share profile; without one, one with the defaults (database_profile).
+    worker_pool(pool_settings settings, pool_observer* observer = nullptr,
+                std::shared_ptr<database_profile> profile = nullptr);
     ~worker_pool();  // stops: runs what is queued, then joins
     worker_pool(const worker_pool&) = delete;
     worker_pool& operator=(const worker_pool&) = delete;

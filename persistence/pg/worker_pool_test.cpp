@@ -31,6 +31,18 @@ struct counting_observer : pool_observer {
     void database_error() override { ++errors; }
 };
 
+TEST_F(worker_pool_test, gives_every_worker_the_profile_it_was_built_with) {
+    auto profile = std::make_shared<database_profile>(false);
+    std::atomic<int> shared{0};
+    {
+        worker_pool pool({{url()}, 2, 10}, nullptr, profile);
+        for (int i = 0; i < 4; ++i) {
+            ASSERT_TRUE(pool.try_submit([&](database& db) { shared += &db.profile() == profile.get() ? 1 : 0; }));
+        }
+    }
+    EXPECT_EQ(shared, 4);
+}
+
 TEST_F(worker_pool_test, runs_jobs_on_each_threads_own_connection) {
     counting_observer observer;
     std::mutex mutex;

@@ -1,7 +1,6 @@
 #include "persistence/sync/detail/item_batch.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -209,15 +208,15 @@ class batch_writer {
 
     // A table without statistics that this batch wrote a fair number of rows into is analyzed, so that the next
     // statements (and the generic plans of prepared ones, which ANALYZE invalidates) probe the unique indexes.
-    // Once all have statistics the process stops asking.
+    // Once all have statistics the process (the databases sharing its profile) stops asking.
     void analyze_fresh_tables() {
-        static std::atomic<bool> all_analyzed{false};
+        auto& profile = profile_of(tx_);
         // Distributed, the coordinator's tables hold no rows and would never count as analyzed; the nodes' own
         // autovacuum analyzes the shards.
-        if (distributed_schema_in_use()) return;
+        if (profile.distributed_schema()) return;
         std::map<std::string, std::size_t> written{
             {"items", adds_.size()}, {"item_match_keys", keys_.size()}, {"mappings", mapped_}};
-        if (all_analyzed.load(std::memory_order_relaxed) ||
+        if (profile.all_analyzed() ||
             std::none_of(written.begin(), written.end(), [](const auto& w) { return w.second >= k_analyze_after; }))
             return;
         std::string tables;
@@ -227,7 +226,7 @@ class batch_writer {
             if (found == written.end() || found->second < k_analyze_after) continue;
             tables += (tables.empty() ? "ANALYZE " : ", ") + found->first;
         }
-        if (rows.empty()) all_analyzed.store(true, std::memory_order_relaxed);
+        if (rows.empty()) profile.found_all_analyzed();
         if (!tables.empty()) tx_.exec0(tables);  // utility statements cannot be prepared
     }
 

@@ -102,7 +102,7 @@ std::optional<session_record> pg_session_store::open_message_session(int64_t ten
     const int64_t owner = m.user != 0 ? m.user : m.key_user != 0 ? m.key_user : m.route_user;
     // Distributed, a statement must not span the shards of the tenant's users: neither the search by address
     // across the device's users nor the tenant's session count (persistence/DISTRIBUTED.md).
-    const bool distributed = distributed_schema_in_use();
+    const bool distributed = profile_of(tx_).distributed_schema();
     if (distributed && owner == 0) return std::nullopt;
     auto rows =
         exec_sql(tx_, sql::open_message_session, tenant, m.device_uri, m.session_id, m.key.value_or(0), m.msg_id,

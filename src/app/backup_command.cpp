@@ -34,7 +34,7 @@ int run_restore_command(const server_config& config, const std::vector<std::stri
         throw std::runtime_error("a server is running on " + config.database.data_dir +
                                  "; stop it before restoring its database");
     }
-    persistence::database db(target.url());
+    persistence::database db(target.url(), target.profile());
     if (!db.ensure_connected()) throw std::runtime_error("cannot connect to " + target.description());
     persistence::restore_database(target.url(), words[0]);
     // A backup of an older version is brought up to this one's schema.

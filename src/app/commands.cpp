@@ -26,7 +26,7 @@ void connect(persistence::database& db, const database_target& target) {
 bool open_admin_database(persistence::database& db, const database_target& target) {
     connect(db, target);
     const auto schema = persistence::read_schema_status(db);
-    persistence::use_distributed_schema(schema.distributed);
+    db.profile().use_distributed_schema(schema.distributed);
     if (schema.usable()) return true;
     std::cerr << "syncml-server: the database schema is at version " << schema.current << ", this version needs "
               << schema.latest
@@ -42,7 +42,7 @@ int run_token_words(const server_config& config, const std::vector<std::string>&
         return 2;
     }
     database_target target(config.database, process_role::command, log);
-    persistence::database db(target.url());
+    persistence::database db(target.url(), target.profile());
     if (!open_admin_database(db, target)) return 1;
     return run_token_command(parsed.request, db, std::cout, std::cerr);
 }
@@ -64,7 +64,7 @@ void audit_cli_command(persistence::database& db, const admin_request& request, 
 
 int run_migrate(const server_config& config, bool distributed, spdlog::logger& log) {
     database_target target(config.database, process_role::command, log);
-    persistence::database db(target.url());
+    persistence::database db(target.url(), target.profile());
     connect(db, target);
     if (distributed) {
         try {
@@ -101,7 +101,7 @@ int run_admin_command(const server_config& config, const std::vector<std::string
         return 2;
     }
     database_target target(config.database, process_role::command, log);
-    persistence::database db(target.url());
+    persistence::database db(target.url(), target.profile());
     if (!open_admin_database(db, target)) return 1;
     const auto md5_key = prepare_secret_key(config.database, db, log);
     const int status = run_admin(parsed.request, db, std::cout, std::cerr, md5_key ? &*md5_key : nullptr);

@@ -72,8 +72,10 @@ std::string running_cluster_url(const std::string& data_dir) {
 }  // namespace
 
 database_target::database_target(const database_config& config, process_role role, spdlog::logger& log)
-    : log_(log), urls_(persistence::split_conninfo_list(config.url)), data_dir_(config.data_dir) {
-    persistence::use_prepared_statements(config.prepared_statements);
+    : log_(log),
+      urls_(persistence::split_conninfo_list(config.url)),
+      data_dir_(config.data_dir),
+      profile_(std::make_shared<persistence::database_profile>(config.prepared_statements)) {
     if (urls_.empty()) {
         use_embedded(config, role);
         urls_ = {url_};

@@ -13,8 +13,9 @@
 #include "src/config/config.hpp"
 
 namespace syncml::persistence {
+class database_profile;
 class embedded_postgres;
-}
+}  // namespace syncml::persistence
 
 namespace syncml::server {
 
@@ -32,6 +33,8 @@ class database_target {
     const std::string& url() const { return url_; }
     // Every target of the setting (persistence/pg/conninfo_list.hpp), the primary first: the worker pool's.
     const std::vector<std::string>& urls() const { return urls_; }
+    // For every database of the process: how it sends statements (database.prepared_statements), the topology.
+    const std::shared_ptr<persistence::database_profile>& profile() const { return profile_; }
     std::string description() const;
     // The embedded cluster belongs to a server running on the same data directory.
     bool shared_with_server() const { return reused_; }
@@ -46,6 +49,7 @@ class database_target {
     std::string url_;
     std::vector<std::string> urls_;
     std::string data_dir_;
+    std::shared_ptr<persistence::database_profile> profile_;
     bool reused_ = false;
     std::unique_ptr<persistence::embedded_postgres> embedded_;
     int lock_fd_ = -1;

@@ -47,7 +47,8 @@ dav_settings dav_settings_of(const server_config& config) {
 }
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
-                                                         spdlog::logger& log) {
+                                                         spdlog::logger& log,
+                                                         std::shared_ptr<const persistence::database_profile> profile) {
     // Lives as long as the process: the registry keeps referring to its families.
     static session::engine_metrics metrics(registry);
     session::service_settings settings;
@@ -58,7 +59,7 @@ std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& co
     settings.session_max_age = whole_seconds(config.engine.session_max_age);
     settings.trace = trace_settings_of(config);
     // The readiness check reads the topology from the schema, at start or once the database is first reachable.
-    settings.distributed_schema = [] { return persistence::distributed_schema_in_use(); };
+    settings.distributed_schema = [profile] { return profile->distributed_schema(); };
     if (!settings.trace.devices.empty()) {
         common::log_event(
             log, spdlog::level::warn, "tracing device messages to files",

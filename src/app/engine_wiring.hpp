@@ -11,10 +11,16 @@
 #include "src/config/config.hpp"
 #include "src/frontends/dav_service.hpp"
 
+namespace syncml::persistence {
+class database_profile;
+}
+
 namespace syncml::server {
 
+// `profile`: the database topology the process's connections share (readiness updates it once the schema is known).
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
-                                                         spdlog::logger& log);
+                                                         spdlog::logger& log,
+                                                         std::shared_ptr<const persistence::database_profile> profile);
 
 // The DAV front end authenticates as the sync engine does: the same throttle, key and credential cache lifetime.
 dav_settings dav_settings_of(const server_config& config);

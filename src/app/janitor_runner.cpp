@@ -22,12 +22,14 @@ std::string holder_name() {
 }  // namespace
 
 struct janitor_runner::connection {
-    explicit connection(std::string url) : db(std::move(url)) {}
+    connection(std::string url, std::shared_ptr<persistence::database_profile> profile)
+        : db(std::move(url), std::move(profile)) {}
     persistence::database db;
 };
 
 janitor_runner::janitor_runner(std::string database_url, std::chrono::milliseconds interval,
-                               prometheus::Registry& registry, spdlog::logger& log)
+                               prometheus::Registry& registry, spdlog::logger& log,
+                               std::shared_ptr<persistence::database_profile> profile)
     : url_(std::move(database_url)),
       interval_(interval),
       log_(log),
@@ -46,7 +48,7 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
                              .Help("Device datastores given a slow sync because a delete they had not seen was purged")
                              .Register(registry)
                              .Add({})),
-      connection_(std::make_unique<connection>(url_)) {
+      connection_(std::make_unique<connection>(url_, std::move(profile))) {
     for (const char* what : {"sessions", "resume_pointers", "auth_failures", "known_clients", "session_routes",
                              "chunks", "tombstones", "audit_entries"}) {
         removed_.Add({{"what", what}});

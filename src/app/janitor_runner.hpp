@@ -15,14 +15,15 @@
 #include <spdlog/logger.h>
 
 #include "persistence/maintenance/janitor.hpp"
+#include "persistence/pg/database.hpp"
 
 namespace syncml::server {
 
 class janitor_runner {
   public:
-    // interval 0: never runs.
+    // interval 0: never runs. Without a profile its database has the defaults (persistence::database_profile).
     janitor_runner(std::string database_url, std::chrono::milliseconds interval, prometheus::Registry& registry,
-                   spdlog::logger& log);
+                   spdlog::logger& log, std::shared_ptr<persistence::database_profile> profile = nullptr);
     ~janitor_runner();
     janitor_runner(const janitor_runner&) = delete;
     janitor_runner& operator=(const janitor_runner&) = delete;

@@ -26,8 +26,9 @@ std::optional<persistence::secret_key> prepare_secret_key(const database_config&
     return key;
 }
 
-void prepare_secret_key_at_start(const database_config& config, const std::string& url, spdlog::logger& log) {
-    persistence::database db(url);
+void prepare_secret_key_at_start(const database_config& config, const std::string& url,
+                                 std::shared_ptr<persistence::database_profile> profile, spdlog::logger& log) {
+    persistence::database db(url, std::move(profile));
     if (!db.ensure_connected()) {
         log.warn("secret key not checked against the database: it is unreachable at start-up");
         return;

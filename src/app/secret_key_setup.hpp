@@ -4,6 +4,7 @@
 
 #include <spdlog/logger.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -12,7 +13,8 @@
 
 namespace syncml::persistence {
 class database;
-}
+class database_profile;
+}  // namespace syncml::persistence
 
 namespace syncml::server {
 
@@ -30,6 +32,7 @@ std::optional<persistence::secret_key> prepare_secret_key(const database_config&
 // serve: prepare_secret_key on a connection of its own. A database that is down or fails at start-up only
 // postpones the check and the sealing to the next start (plaintext secrets left by the older schema keep
 // serving md5 logins until then); a key that differs from the database's stops the server.
-void prepare_secret_key_at_start(const database_config& config, const std::string& url, spdlog::logger& log);
+void prepare_secret_key_at_start(const database_config& config, const std::string& url,
+                                 std::shared_ptr<persistence::database_profile> profile, spdlog::logger& log);
 
 }  // namespace syncml::server

@@ -24,18 +24,19 @@ int run_serve(const server_config& config, spdlog::logger& log) {
 
     prometheus::Registry registry;
     server_metrics metrics(registry, SYNCML_VERSION);
-    readiness_checker readiness(target.url(), log, true);
+    readiness_checker readiness(target.url(), log, true, target.profile());
     readiness.check_now();  // applies pending migrations before the first request
-    prepare_secret_key_at_start(config.database, target.url(), log);
-    auto handler = make_sync_handler(config, registry, log);
-    persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics);
+    prepare_secret_key_at_start(config.database, target.url(), target.profile(), log);
+    auto handler = make_sync_handler(config, registry, log, target.profile());
+    persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics,
+                                  target.profile());
     pool_dispatcher dispatcher(pool, *handler, metrics, log);
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;
     if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
     dav_service dav(pool, dispatcher.shares(), dav_settings_of(config), registry, log);
     http_server server(config, {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav});
-    janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log);
+    janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log, target.profile());
     server.start();
     readiness.start();
     janitor.start();

@@ -27,15 +27,17 @@ std::string schema_reason(const persistence::schema_status& status) {
 }
 
 struct readiness_checker::connection {
-    explicit connection(std::string url) : db(std::move(url)) {}
+    connection(std::string url, std::shared_ptr<persistence::database_profile> profile)
+        : db(std::move(url), std::move(profile)) {}
     persistence::database db;
 };
 
-readiness_checker::readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations)
+readiness_checker::readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations,
+                                     std::shared_ptr<persistence::database_profile> profile)
     : url_(std::move(database_url)),
       log_(log),
       apply_migrations_(apply_migrations),
-      connection_(std::make_unique<connection>(url_)) {}
+      connection_(std::make_unique<connection>(url_, std::move(profile))) {}
 
 readiness_checker::~readiness_checker() { stop(); }
 
@@ -72,9 +74,9 @@ void readiness_checker::check_now() {
                               {{"from_version", outcome.from}, {"to_version", outcome.to}});
             status = persistence::read_schema_status(db);
         }
-        if (status.distributed != persistence::distributed_schema_in_use()) {
+        if (status.distributed != db.distributed_schema_in_use()) {
             common::log_event(log_, spdlog::level::info, "distributed schema", {{"distributed", status.distributed}});
-            persistence::use_distributed_schema(status.distributed);
+            db.profile().use_distributed_schema(status.distributed);
         }
         publish(status.usable(), schema_reason(status));
     } catch (const persistence::db_error& e) {

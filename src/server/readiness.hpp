@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -14,7 +15,8 @@
 
 namespace syncml::persistence {
 struct schema_status;
-}
+class database_profile;
+}  // namespace syncml::persistence
 
 namespace syncml::server {
 
@@ -32,7 +34,9 @@ class readiness_checker : public readiness_source {
   public:
     // With apply_migrations, a schema behind this binary is migrated as soon as the database is reachable,
     // so a server started while PostgreSQL was down becomes ready when it comes back.
-    readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations);
+    // The profile, shared with the process's other databases, learns whether the schema is distributed.
+    readiness_checker(std::string database_url, spdlog::logger& log, bool apply_migrations,
+                      std::shared_ptr<persistence::database_profile> profile = nullptr);
     ~readiness_checker() override;
     readiness_checker(const readiness_checker&) = delete;
     readiness_checker& operator=(const readiness_checker&) = delete;

@@ -10,7 +10,7 @@ namespace syncml::persistence::detail {
 template <typename Fn>
 auto autocommit(database& db, Fn&& fn) {
     try {
-        pqxx::nontransaction tx(connection_of(db));
+        profiled_nontransaction tx(connection_of(db), db.profile());
         return fn(tx);
     } catch (const db_error&) {
         throw;

@@ -30,6 +30,41 @@ namespace detail {
 // The live connection of db. Throws db_error (retryable) when the server is unreachable.
 pqxx::connection& connection_of(database& db);
 
+// What exec_sql needs of a transaction's database. in_transaction and autocommit open transactions that carry it, so
+// the repositories' functions keep taking pqxx's transaction types.
+class profile_context {
+  public:
+    explicit profile_context(database_profile& profile) : profile_(profile) {}
+    database_profile& profile() const { return profile_; }
+
+  protected:
+    ~profile_context() = default;
+
+  private:
+    database_profile& profile_;
+};
+
+// pqxx names a transaction through a virtual base, which the most derived class constructs: these keep pqxx's names.
+template <pqxx::isolation_level level>
+class profiled_transaction final : public pqxx::transaction<level>, public profile_context {
+  public:
+    profiled_transaction(pqxx::connection_base& connection, database_profile& profile)
+        : pqxx::internal::namedclass(
+              pqxx::transaction<level>::fullname("transaction", pqxx::isolation_traits<level>::name())),
+          pqxx::transaction<level>(connection),
+          profile_context(profile) {}
+};
+
+class profiled_nontransaction final : public pqxx::nontransaction, public profile_context {
+  public:
+    profiled_nontransaction(pqxx::connection_base& connection, database_profile& profile)
+        : pqxx::internal::namedclass("nontransaction"), pqxx::nontransaction(connection), profile_context(profile) {}
+};
+
+// The profile of the database tx runs on. Throws std::logic_error for a transaction in_transaction or autocommit
+// did not open.
+database_profile& profile_of(const pqxx::transaction_base& tx);
+
 // Converts the pqxx exception in flight (call it inside a catch block) into a db_error with the
 // given retryable flag (in-doubt commits are never retryable). Non-pqxx exceptions are rethrown
 // unchanged. Never returns.
@@ -69,8 +104,9 @@ std::string with_plain_keys(const std::string& sql);
 // exec_sql0/exec_sql1 expect no row/exactly one row, like pqxx's exec_params0/exec_params1.
 template <typename Tx, typename... Args>
 pqxx::result exec_sql(Tx& tx, const std::string& sql, Args&&... args) {
-    if (distributed_schema_in_use()) return tx.exec_params(with_plain_keys(sql), std::forward<Args>(args)...);
-    if (!prepared_statements_enabled()) return tx.exec_params(sql, std::forward<Args>(args)...);
+    const auto& profile = profile_of(tx);
+    if (profile.distributed_schema()) return tx.exec_params(with_plain_keys(sql), std::forward<Args>(args)...);
+    if (!profile.prepared_statements()) return tx.exec_params(sql, std::forward<Args>(args)...);
     return exec_prepared_sql(tx, sql, std::forward<Args>(args)...);
 }
 
@@ -99,13 +135,13 @@ struct retry_policy {
 // outside the transaction. Exceptions from fn that are not pqxx's pass through unchanged.
 template <pqxx::isolation_level level = pqxx::isolation_level::read_committed, typename Fn>
 auto in_transaction(database& db, Fn&& fn, retry_policy policy = {})
-    -> std::invoke_result_t<Fn&, pqxx::transaction<level>&> {
-    using result = std::invoke_result_t<Fn&, pqxx::transaction<level>&>;
+    -> std::invoke_result_t<Fn&, profiled_transaction<level>&> {
+    using result = std::invoke_result_t<Fn&, profiled_transaction<level>&>;
     auto backoff = policy.backoff;
     for (int attempt = 1;; ++attempt) {
         try {
             auto& connection = connection_of(db);
-            pqxx::transaction<level> tx(connection);
+            profiled_transaction<level> tx(connection, db.profile());
             if constexpr (std::is_void_v<result>) {
                 fn(tx);
                 tx.commit();
@@ -135,6 +171,7 @@ using detail::exec_sql0;
 using detail::exec_sql1;
 using detail::in_transaction;
 using detail::prepared_name;
+using detail::profile_of;
 using detail::retry_policy;
 
 }  // namespace syncml::persistence
