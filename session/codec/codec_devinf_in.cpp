@@ -23,14 +23,14 @@ std::optional<std::uint64_t> parse_number(std::string_view text) {
     return value;
 }
 
-namespace {
-
 std::string text_of(const codec_node* node) { return node ? std::string(trimmed(node->text)) : std::string(); }
 
 std::optional<std::string> optional_text(const codec_node* node) {
     if (!node) return std::nullopt;
     return std::string(trimmed(node->text));
 }
+
+namespace {
 
 std::optional<std::uint64_t> number_of(const codec_node* node) {
     return node ? parse_number(node->text) : std::nullopt;

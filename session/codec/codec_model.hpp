@@ -45,5 +45,8 @@ void add_meta(codec_node& parent, const meta_info& meta);
 // Text helpers shared by the mapping files.
 std::string_view trimmed(std::string_view text);
 std::optional<std::uint64_t> parse_number(std::string_view text);
+// An element's trimmed text: empty, or nullopt, when the element is missing.
+std::string text_of(const codec_node* node);
+std::optional<std::string> optional_text(const codec_node* node);
 
 }  // namespace syncml::session
