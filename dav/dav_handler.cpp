@@ -88,47 +88,65 @@ std::optional<persistence::dav_resource> find_item(const request_context& c, con
     return std::move(found.front());
 }
 
+// The properties a PROPFIND body asks for into `asked` (an empty body asks for all); a 400 for a body that is no
+// DAV:propfind.
+std::optional<dav_response> read_propfind(const std::string& body, prop_request& asked) {
+    if (body.empty()) return std::nullopt;
+    auto parsed = parse_xml(body);
+    if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
+    if (!parsed.root->is(ns_dav, "propfind")) return text_response(400, "the body is no DAV:propfind\n");
+    auto props = props_of(*parsed.root);
+    if (!props) return text_response(400, "too many properties asked for\n");
+    asked = std::move(*props);
+    return std::nullopt;
+}
+
+// The user's home and, `deep`, its collections.
+void describe_home(multistatus& out, const request_context& c, const prop_request& asked, bool deep) {
+    describe(out, c, {resource_kind::home}, asked);
+    if (!deep) return;
+    for (auto info = collections_begin(); info != collections_end(); ++info) {
+        auto state = open_collection(c, *info);
+        describe(out, c, {resource_kind::collection, info, &state}, asked);
+    }
+}
+
+// A collection with, `deep`, its items, or one item; a 404 for an unknown item.
+std::optional<dav_response> describe_in_collection(multistatus& out, const request_context& c,
+                                                   const prop_request& asked, bool deep) {
+    const auto kind = c.path.kind;
+    const auto* info = find_collection(c.path.collection);
+    auto state = open_collection(c, *info);
+    if (kind == resource_kind::collection) {
+        describe(out, c, {kind, info, &state}, asked);
+        if (deep) {
+            for (const auto& item : c.store.resources(state, asked.needs_content()))
+                describe(out, c, {resource_kind::item, info, &state, &item}, asked);
+        }
+        return std::nullopt;
+    }
+    auto item = find_item(c, state, false);
+    if (!item) return text_response(404, "no such item\n");
+    if (!asked.needs_content()) item->content.clear();
+    describe(out, c, {kind, info, &state, &*item}, asked);
+    return std::nullopt;
+}
+
 dav_response propfind(const request_context& c) {
     const auto& depth = c.request.depth;
-    const bool deep = depth != "0";
     prop_request asked;
-    if (!c.request.body.empty()) {
-        auto parsed = parse_xml(c.request.body);
-        if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
-        if (!parsed.root->is(ns_dav, "propfind")) return text_response(400, "the body is no DAV:propfind\n");
-        auto props = props_of(*parsed.root);
-        if (!props) return text_response(400, "too many properties asked for\n");
-        asked = std::move(*props);
-    }
+    if (auto refused = read_propfind(c.request.body, asked)) return *refused;
     if (depth != "0" && depth != "1" && c.path.kind != resource_kind::item)
         return error_response(403, ns_dav, "propfind-finite-depth");
     multistatus out;
+    const bool deep = depth != "0";
     const auto kind = c.path.kind;
     if (kind == resource_kind::root || kind == resource_kind::principal) {
         describe(out, c, {kind}, asked);
     } else if (kind == resource_kind::home) {
-        describe(out, c, {kind}, asked);
-        if (deep) {
-            for (auto info = collections_begin(); info != collections_end(); ++info) {
-                auto state = open_collection(c, *info);
-                describe(out, c, {resource_kind::collection, info, &state}, asked);
-            }
-        }
-    } else {
-        const auto* info = find_collection(c.path.collection);
-        auto state = open_collection(c, *info);
-        if (kind == resource_kind::collection) {
-            describe(out, c, {kind, info, &state}, asked);
-            if (deep) {
-                for (const auto& item : c.store.resources(state, asked.needs_content()))
-                    describe(out, c, {resource_kind::item, info, &state, &item}, asked);
-            }
-        } else {
-            auto item = find_item(c, state, false);
-            if (!item) return text_response(404, "no such item\n");
-            if (!asked.needs_content()) item->content.clear();
-            describe(out, c, {kind, info, &state, &*item}, asked);
-        }
+        describe_home(out, c, asked, deep);
+    } else if (auto missing = describe_in_collection(out, c, asked, deep)) {
+        return *missing;
     }
     return xml_response(207, out.finish());
 }
@@ -196,35 +214,29 @@ std::optional<persistence::dav_resource> uid_holder(const request_context& c, co
     return std::nullopt;
 }
 
-dav_response put(const request_context& c) {
-    if (c.path.kind != resource_kind::item) return text_response(405, "PUT creates or replaces items only\n");
-    const auto* info = find_collection(c.path.collection);
-    if (c.request.body.size() > c.account.max_object_bytes)
-        return text_response(413, "the item is larger than the tenant allows\n");
-    auto incoming = read_client_body(*info, c.request.body);
-    if (!incoming.error.empty()) {
-        const bool wrong_component = incoming.error.starts_with("this collection holds only");
-        if (wrong_component) return error_response(403, ns_caldav, "supported-calendar-component");
-        auto r = text_response(400, "invalid item: " + incoming.error + "\n");
-        return r;
-    }
-    auto state = open_collection(c, *info);
-    auto current = find_item(c, state, true);
-    if (auto refused = preconditions_fail(c.request, current)) return *refused;
-    // From here on no other create of this collection commits before this request does: the UID check and the item
-    // limit see every item that can compete.
-    c.store.lock_collection(state);
-    if (auto other = uid_holder(c, state, incoming, current)) {
-        const auto href =
-            element(ns_dav, "href", xml_escape(item_href(c.account.tenant, c.account.user, info->kind, other->name)));
-        return error_response(403, info->address_book ? ns_carddav : ns_caldav, "no-uid-conflict", href);
-    }
+// A body the collection cannot take: a calendar component of another kind (its own precondition), else a 400.
+dav_response invalid_item(const incoming_item& incoming) {
+    const bool wrong_component = incoming.error.starts_with("this collection holds only");
+    if (wrong_component) return error_response(403, ns_caldav, "supported-calendar-component");
+    return text_response(400, "invalid item: " + incoming.error + "\n");
+}
+
+dav_response uid_conflict(const request_context& c, const collection_info& info,
+                          const persistence::dav_resource& other) {
+    const auto href =
+        element(ns_dav, "href", xml_escape(item_href(c.account.tenant, c.account.user, info.kind, other.name)));
+    return error_response(403, info.address_book ? ns_carddav : ns_caldav, "no-uid-conflict", href);
+}
+
+// Replaces the current item or creates one, within the tenant's item limit.
+dav_response store_item(const request_context& c, const collection_info& info, const persistence::dav_collection& state,
+                        const incoming_item& incoming, const std::optional<persistence::dav_resource>& current) {
     dav_response r;
     r.outcome = "write";
     // RFC 4791 5.3.4, RFC 6352 6.3.2.3: no strong ETag for a body not stored octet for octet (converted, or given a
     // UID): the client must GET what the server holds instead of taking its own copy for it.
     const auto stored_as_sent = [&](const std::string& guid) {
-        return client_body(*info, incoming.canonical, guid) == c.request.body;
+        return client_body(info, incoming.canonical, guid) == c.request.body;
     };
     if (current) {
         auto modseq = c.store.replace(state, *current, incoming.canonical, incoming.keys);
@@ -238,6 +250,23 @@ dav_response put(const request_context& c) {
     r.status = 201;
     if (stored_as_sent(created.guid)) r.headers.emplace_back("ETag", etag_of(created.modseq));
     return r;
+}
+
+dav_response put(const request_context& c) {
+    if (c.path.kind != resource_kind::item) return text_response(405, "PUT creates or replaces items only\n");
+    const auto* info = find_collection(c.path.collection);
+    if (c.request.body.size() > c.account.max_object_bytes)
+        return text_response(413, "the item is larger than the tenant allows\n");
+    auto incoming = read_client_body(*info, c.request.body);
+    if (!incoming.error.empty()) return invalid_item(incoming);
+    auto state = open_collection(c, *info);
+    auto current = find_item(c, state, true);
+    if (auto refused = preconditions_fail(c.request, current)) return *refused;
+    // From here on no other create of this collection commits before this request does: the UID check and the item
+    // limit see every item that can compete.
+    c.store.lock_collection(state);
+    if (auto other = uid_holder(c, state, incoming, current)) return uid_conflict(c, *info, *other);
+    return store_item(c, *info, state, incoming, current);
 }
 
 dav_response remove(const request_context& c) {

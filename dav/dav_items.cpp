@@ -49,10 +49,8 @@ std::string with_uid(const std::string& text, const std::string& guid) {
 
 constexpr std::size_t k_max_lines = 20000;  // physical lines of an item a client PUTs
 
-// The structure RFC 6350 / RFC 5545 require of a whole object, which the lenient item codecs (made for what phones
-// send) do not insist on: every line a content line (name, parameters, ':' outside quotes), BEGIN and END balanced
-// from the first line to the last. A DAV client that sends less than that sent something else.
-std::string structure_error(std::string_view body) {
+// What a body must be before its lines are looked at: UTF-8 text of a bounded number of lines.
+std::string text_error(std::string_view body) {
     if (!valid_utf8(body)) return "not UTF-8";
     for (char c : body) {
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r' && c != '\n')
@@ -60,6 +58,52 @@ std::string structure_error(std::string_view body) {
     }
     if (std::count(body.begin(), body.end(), '\n') > static_cast<std::ptrdiff_t>(k_max_lines))
         return "more than " + std::to_string(k_max_lines) + " lines";
+    return {};
+}
+
+// The colon that ends a content line's name and parameters: the first outside double quotes.
+std::size_t value_colon(const std::string& line) {
+    bool quoted = false;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+        if (line[k] == '"') quoted = !quoted;
+        if (line[k] == ':' && !quoted) return k;
+    }
+    return std::string::npos;
+}
+
+// Line `number` as a content line: a property name of letters, digits, '-', '.' and '_', then a value after `colon`.
+std::string content_line_error(const std::string& line, std::size_t colon, std::size_t number) {
+    const auto name_end = line.find_first_of(";:");
+    if (colon == std::string::npos || name_end == 0) return "line " + std::to_string(number) + " is no content line";
+    for (std::size_t k = 0; k < name_end; ++k) {
+        const char ch = line[k];
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.' && ch != '_')
+            return "line " + std::to_string(number) + " has no valid property name";
+    }
+    return {};
+}
+
+// Line `i` of `count` against the components `open` so far: one object, BEGIN and END balanced, nothing around it.
+std::string nesting_error(std::vector<std::string>& open, const std::string& name, const std::string& value,
+                          std::size_t i, std::size_t count) {
+    if (name == "BEGIN") {
+        if (open.empty() && i != 0) return "data after the end of the object";
+        open.push_back(value);
+    } else if (name == "END") {
+        if (open.empty() || open.back() != value) return "END:" + value + " does not close what is open";
+        open.pop_back();
+        if (open.empty() && i + 1 != count) return "data after the end of the object";
+    } else if (open.empty()) {
+        return "a property outside BEGIN/END";
+    }
+    return {};
+}
+
+// The structure RFC 6350 / RFC 5545 require of a whole object, which the lenient item codecs (made for what phones
+// send) do not insist on: every line a content line (name, parameters, ':' outside quotes), BEGIN and END balanced
+// from the first line to the last. A DAV client that sends less than that sent something else.
+std::string structure_error(std::string_view body) {
+    if (auto error = text_error(body); !error.empty()) return error;
     auto lines = matching::text_lines(body, {});
     while (!lines.empty() && lines.back().empty()) lines.pop_back();
     if (lines.empty()) return "empty body";
@@ -72,34 +116,11 @@ std::string structure_error(std::string_view body) {
             continue;
         }
         if (line.empty()) continue;
-        bool quoted = false;
-        std::size_t colon = std::string::npos;
-        for (std::size_t k = 0; k < line.size(); ++k) {
-            if (line[k] == '"') quoted = !quoted;
-            if (line[k] == ':' && !quoted) {
-                colon = k;
-                break;
-            }
-        }
-        const auto name_end = line.find_first_of(";:");
-        if (colon == std::string::npos || name_end == 0) return "line " + std::to_string(i + 1) + " is no content line";
-        for (std::size_t k = 0; k < name_end; ++k) {
-            const char ch = line[k];
-            if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.' && ch != '_')
-                return "line " + std::to_string(i + 1) + " has no valid property name";
-        }
-        const auto name = text_line_name(line);
+        const auto colon = value_colon(line);
+        if (auto error = content_line_error(line, colon, i + 1); !error.empty()) return error;
         const auto value = common::to_upper(line.substr(colon + 1));
-        if (name == "BEGIN") {
-            if (open.empty() && i != 0) return "data after the end of the object";
-            open.push_back(value);
-        } else if (name == "END") {
-            if (open.empty() || open.back() != value) return "END:" + value + " does not close what is open";
-            open.pop_back();
-            if (open.empty() && i + 1 != lines.size()) return "data after the end of the object";
-        } else if (open.empty()) {
-            return "a property outside BEGIN/END";
-        }
+        if (auto error = nesting_error(open, text_line_name(line), value, i, lines.size()); !error.empty())
+            return error;
         soft_break =
             line.back() == '=' && common::to_upper(line.substr(0, colon)).find("QUOTED-PRINTABLE") != std::string::npos;
     }

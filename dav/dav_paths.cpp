@@ -37,40 +37,28 @@ std::optional<std::string> percent_decode(std::string_view text) {
     return out;
 }
 
-}  // namespace
+// A segment that names a resource: not empty, no dot segment, nothing that decodes to a separator or NUL.
+bool usable_segment(const std::string& segment) {
+    return !segment.empty() && segment.size() <= k_max_name_length && valid_utf8(segment) && segment != "." &&
+           segment != ".." && segment.find('/') == std::string::npos && segment.find('\0') == std::string::npos;
+}
 
-std::optional<dav_path> parse_dav_path(std::string_view path) {
-    constexpr std::string_view prefix = "/dav/";
-    if (!path.starts_with(prefix)) return std::nullopt;
-    path.remove_prefix(prefix.size());
-    const bool trailing_slash = path.ends_with('/');
+// The decoded segments of a path below "/dav/"; nullopt when one does not decode to a usable name.
+std::optional<std::vector<std::string>> segments_of(std::string_view path) {
     std::vector<std::string> segments;
     while (!path.empty()) {
         auto cut = path.find('/');
         auto raw = path.substr(0, cut);
         path = cut == std::string_view::npos ? std::string_view{} : path.substr(cut + 1);
         auto segment = percent_decode(raw);
-        if (!segment || segment->empty() || segment->size() > k_max_name_length || !valid_utf8(*segment) ||
-            *segment == "." || *segment == ".." || segment->find('/') != std::string::npos ||
-            segment->find('\0') != std::string::npos)
-            return std::nullopt;
+        if (!segment || !usable_segment(*segment)) return std::nullopt;
         segments.push_back(std::move(*segment));
     }
-    if (segments.empty()) return std::nullopt;
-    dav_path out;
-    out.tenant = segments[0];
-    if (segments.size() == 1) return out;
-    if (segments[1] == "principals") {
-        if (segments.size() != 3) return std::nullopt;
-        out.kind = resource_kind::principal;
-        out.user = segments[2];
-        return out;
-    }
-    out.user = segments[1];
-    if (segments.size() == 2) {
-        out.kind = resource_kind::home;
-        return out;
-    }
+    return segments;
+}
+
+// A collection of the user's home (segment 2) or an item in it (segment 3).
+std::optional<dav_path> in_home(dav_path out, const std::vector<std::string>& segments, bool trailing_slash) {
     if (!find_collection(segments[2]) || segments.size() > 4) return std::nullopt;
     out.collection = segments[2];
     if (segments.size() == 3) {
@@ -81,6 +69,32 @@ std::optional<dav_path> parse_dav_path(std::string_view path) {
     out.kind = resource_kind::item;
     out.name = segments[3];
     return out;
+}
+
+}  // namespace
+
+std::optional<dav_path> parse_dav_path(std::string_view path) {
+    constexpr std::string_view prefix = "/dav/";
+    if (!path.starts_with(prefix)) return std::nullopt;
+    path.remove_prefix(prefix.size());
+    const bool trailing_slash = path.ends_with('/');
+    const auto segments = segments_of(path);
+    if (!segments || segments->empty()) return std::nullopt;
+    dav_path out;
+    out.tenant = (*segments)[0];
+    if (segments->size() == 1) return out;
+    if ((*segments)[1] == "principals") {
+        if (segments->size() != 3) return std::nullopt;
+        out.kind = resource_kind::principal;
+        out.user = (*segments)[2];
+        return out;
+    }
+    out.user = (*segments)[1];
+    if (segments->size() == 2) {
+        out.kind = resource_kind::home;
+        return out;
+    }
+    return in_home(std::move(out), *segments, trailing_slash);
 }
 
 bool valid_utf8(std::string_view text) {

@@ -12,26 +12,26 @@ std::string href(const std::string& path) { return "<d:href>" + xml_escape(path)
 
 bool is(const prop_name& p, std::string_view ns, std::string_view name) { return p.ns == ns && p.name == name; }
 
-// The value of property `p` of `d`, as XML; nullopt when `d` has no such property.
-std::optional<std::string> value_of(const request_context& c, const described& d, const prop_name& p) {
+std::string resource_type(const described& d) {
+    switch (d.kind) {
+        case resource_kind::root:
+        case resource_kind::home:
+            return element(ns_dav, "collection");
+        case resource_kind::principal:
+            return element(ns_dav, "collection") + element(ns_dav, "principal");
+        case resource_kind::collection:
+            return element(ns_dav, "collection") +
+                   (d.collection->address_book ? element(ns_carddav, "addressbook") : element(ns_caldav, "calendar"));
+        case resource_kind::item:
+            return std::string();
+    }
+    return std::string();
+}
+
+// The properties that lead a client from any resource to the user's principal and home.
+std::optional<std::string> principal_value(const request_context& c, const described& d, const prop_name& p) {
     const auto& tenant = c.account.tenant;
     const auto& user = c.account.user;
-    const bool collection = d.kind == resource_kind::collection;
-    const bool item = d.kind == resource_kind::item;
-    if (is(p, ns_dav, "resourcetype")) {
-        switch (d.kind) {
-            case resource_kind::root:
-            case resource_kind::home:
-                return element(ns_dav, "collection");
-            case resource_kind::principal:
-                return element(ns_dav, "collection") + element(ns_dav, "principal");
-            case resource_kind::collection:
-                return element(ns_dav, "collection") + (d.collection->address_book ? element(ns_carddav, "addressbook")
-                                                                                   : element(ns_caldav, "calendar"));
-            case resource_kind::item:
-                return std::string();
-        }
-    }
     if (is(p, ns_dav, "current-user-principal")) return href(principal_href(tenant, user));
     if (is(p, ns_dav, "principal-URL") && d.kind == resource_kind::principal) return href(principal_href(tenant, user));
     if (is(p, ns_dav, "owner") && d.kind != resource_kind::root) return href(principal_href(tenant, user));
@@ -40,63 +40,92 @@ std::optional<std::string> value_of(const request_context& c, const described& d
         return href(home_href(tenant, user));
     if (is(p, ns_caldav, "calendar-user-address-set") && d.kind == resource_kind::principal)
         return href("mailto:" + user);
-    if (is(p, ns_dav, "displayname")) {
-        if (collection) return xml_escape(d.collection->display_name);
-        if (d.kind == resource_kind::principal || d.kind == resource_kind::home) return xml_escape(user);
-        return std::nullopt;
+    return std::nullopt;
+}
+
+std::optional<std::string> display_name(const request_context& c, const described& d) {
+    if (d.kind == resource_kind::collection) return xml_escape(d.collection->display_name);
+    if (d.kind == resource_kind::principal || d.kind == resource_kind::home) return xml_escape(c.account.user);
+    return std::nullopt;
+}
+
+std::string privileges() {
+    std::string privileges;
+    for (auto name : {"read", "write", "write-content", "write-properties", "bind", "unbind"}) {
+        privileges += element(ns_dav, "privilege", element(ns_dav, name));
     }
-    if (is(p, ns_dav, "current-user-privilege-set") && d.kind != resource_kind::root) {
-        std::string privileges;
-        for (auto name : {"read", "write", "write-content", "write-properties", "bind", "unbind"}) {
-            privileges += element(ns_dav, "privilege", element(ns_dav, name));
-        }
-        return privileges;
+    return privileges;
+}
+
+// The version and type of a collection or an item.
+std::optional<std::string> version_value(const described& d, const prop_name& p) {
+    const bool item = d.kind == resource_kind::item;
+    if (is(p, ns_dav, "getetag")) return xml_escape(etag_of(item ? d.item->modseq : d.state->modseq));
+    if (is(p, ns_dav, "getcontenttype") && item) return xml_escape(d.collection->content_type);
+    return std::nullopt;
+}
+
+std::string supported_reports(const described& d) {
+    std::string reports;
+    auto add = [&](std::string_view ns, std::string_view name) {
+        reports += element(ns_dav, "supported-report", element(ns_dav, "report", element(ns, name)));
+    };
+    add(ns_dav, "sync-collection");
+    if (d.collection->address_book) {
+        add(ns_carddav, "addressbook-multiget");
+        add(ns_carddav, "addressbook-query");
+    } else {
+        add(ns_caldav, "calendar-multiget");
+        add(ns_caldav, "calendar-query");
     }
+    return reports;
+}
+
+// What an address book or a calendar says of the items it takes.
+std::optional<std::string> format_value(const request_context& c, const described& d, const prop_name& p) {
+    if (d.collection->address_book) {
+        if (is(p, ns_carddav, "supported-address-data"))
+            return "<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>";
+        if (is(p, ns_carddav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
+    } else {
+        if (is(p, ns_caldav, "supported-calendar-component-set"))
+            return "<cal:comp name=\"" + std::string(d.collection->component) + "\"/>";
+        if (is(p, ns_caldav, "supported-calendar-data"))
+            return "<cal:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>";
+        if (is(p, ns_caldav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> collection_value(const request_context& c, const described& d, const prop_name& p) {
+    if (is(p, ns_calendarserver, "getctag")) return xml_escape(std::to_string(d.state->modseq));
+    if (is(p, ns_dav, "sync-token")) return xml_escape(sync_token_of(*d.state));
+    if (is(p, ns_dav, "supported-report-set")) return supported_reports(d);
+    return format_value(c, d, p);
+}
+
+// An item's content and its length, for an item loaded with its content.
+std::optional<std::string> content_value(const described& d, const prop_name& p) {
+    const bool data =
+        d.collection->address_book ? is(p, ns_carddav, "address-data") : is(p, ns_caldav, "calendar-data");
+    if (!data && !is(p, ns_dav, "getcontentlength")) return std::nullopt;
+    auto body = client_body(*d.collection, d.item->content, d.item->guid);
+    return data ? xml_escape(body) : std::to_string(body.size());
+}
+
+// The value of property `p` of `d`, as XML; nullopt when `d` has no such property.
+std::optional<std::string> value_of(const request_context& c, const described& d, const prop_name& p) {
+    const bool collection = d.kind == resource_kind::collection;
+    const bool item = d.kind == resource_kind::item;
+    if (is(p, ns_dav, "resourcetype")) return resource_type(d);
+    if (auto value = principal_value(c, d, p)) return value;
+    if (is(p, ns_dav, "displayname")) return display_name(c, d);
+    if (is(p, ns_dav, "current-user-privilege-set") && d.kind != resource_kind::root) return privileges();
     if (collection || item) {
-        if (is(p, ns_dav, "getetag")) return xml_escape(etag_of(item ? d.item->modseq : d.state->modseq));
-        if (is(p, ns_dav, "getcontenttype")) {
-            if (item) return xml_escape(d.collection->content_type);
-            return std::nullopt;
-        }
+        if (auto value = version_value(d, p)) return value;
     }
-    if (collection) {
-        if (is(p, ns_calendarserver, "getctag")) return xml_escape(std::to_string(d.state->modseq));
-        if (is(p, ns_dav, "sync-token")) return xml_escape(sync_token_of(*d.state));
-        if (is(p, ns_dav, "supported-report-set")) {
-            std::string reports;
-            auto add = [&](std::string_view ns, std::string_view name) {
-                reports += element(ns_dav, "supported-report", element(ns_dav, "report", element(ns, name)));
-            };
-            add(ns_dav, "sync-collection");
-            if (d.collection->address_book) {
-                add(ns_carddav, "addressbook-multiget");
-                add(ns_carddav, "addressbook-query");
-            } else {
-                add(ns_caldav, "calendar-multiget");
-                add(ns_caldav, "calendar-query");
-            }
-            return reports;
-        }
-        if (d.collection->address_book) {
-            if (is(p, ns_carddav, "supported-address-data"))
-                return "<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>";
-            if (is(p, ns_carddav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
-        } else {
-            if (is(p, ns_caldav, "supported-calendar-component-set"))
-                return "<cal:comp name=\"" + std::string(d.collection->component) + "\"/>";
-            if (is(p, ns_caldav, "supported-calendar-data"))
-                return "<cal:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>";
-            if (is(p, ns_caldav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
-        }
-    }
-    if (item && !d.item->content.empty()) {
-        const bool data =
-            d.collection->address_book ? is(p, ns_carddav, "address-data") : is(p, ns_caldav, "calendar-data");
-        if (data || is(p, ns_dav, "getcontentlength")) {
-            auto body = client_body(*d.collection, d.item->content, d.item->guid);
-            return data ? xml_escape(body) : std::to_string(body.size());
-        }
-    }
+    if (collection) return collection_value(c, d, p);
+    if (item && !d.item->content.empty()) return content_value(d, p);
     return std::nullopt;
 }
 

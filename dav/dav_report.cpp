@@ -132,54 +132,78 @@ void describe_changes(multistatus& out, const request_context& c, const collecti
     }
 }
 
+// What one sync-collection report describes, and at most how many resources (none: all).
+struct sync_scope {
+    const request_context& c;
+    const collection_info& info;
+    const persistence::dav_collection& state;
+    const prop_request& asked;
+    std::optional<std::size_t> limit;
+};
+
+// Without a token or a limit: every live item, and the collection's token.
+dav_response full_listing(const sync_scope& s) {
+    multistatus out;
+    for (const auto& item : s.c.store.resources(s.state, s.asked.needs_content()))
+        describe(out, s.c, {resource_kind::item, &s.info, &s.state, &item}, s.asked);
+    out.sync_token(sync_token_of(s.state));
+    return xml_response(207, out.finish());
+}
+
+// The next page of a first sync in pages, after at.listing_after, which moves past it (none after the last page).
+// True when the page is cut at the limit.
+bool listing_page(multistatus& out, const sync_scope& s, sync_position& at) {
+    const std::size_t fetch = s.limit ? *s.limit + 1 : 0;
+    // A first sync in pages: the live items by id, as they are now. What changes meanwhile after `at.modseq`
+    // comes again in the changes that follow the listing, so nothing is missed whatever the janitor purges.
+    auto page = s.c.store.live_after(s.state, *at.listing_after, fetch);
+    const bool truncated = s.limit && page.size() > *s.limit;
+    if (truncated) page.resize(*s.limit);
+    describe_changes(out, s.c, s.info, s.state, s.asked, page);
+    at.listing_after = truncated ? std::optional<std::int64_t>(page.back().item_id) : std::nullopt;
+    return truncated;
+}
+
+// The changes after at.modseq, which moves past them. Whether they are cut at the limit; nullopt when not even the
+// changes of one modseq fit in it.
+std::optional<bool> changes_page(multistatus& out, const sync_scope& s, sync_position& at) {
+    const std::size_t fetch = s.limit ? *s.limit + 1 : 0;
+    auto changed = s.c.store.changed_since(s.state, at.modseq, fetch);
+    const bool truncated = s.limit && changed.size() > *s.limit;
+    if (truncated) {
+        if (!truncate_changes(changed, *s.limit)) return std::nullopt;
+        at.modseq = changed.back().modseq;
+    } else {
+        at.modseq = s.state.modseq;
+    }
+    describe_changes(out, s.c, s.info, s.state, s.asked, changed);
+    return truncated;
+}
+
 dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
                              const persistence::dav_collection& state) {
     auto props = props_of(body);
     if (!props) return text_response(400, "too many properties asked for\n");
-    const auto& asked = *props;
     const auto* level = body.child(ns_dav, "sync-level");
     if (level && level->trimmed_text() != "1") return error_response(403, ns_dav, "supported-sync-level");
     const auto limit = limit_of(body);
     if (limit && *limit == 0) return text_response(400, "DAV:limit needs a positive DAV:nresults\n");
     const auto* token = body.child(ns_dav, "sync-token");
     const std::string given = token ? token->trimmed_text() : std::string();
-    multistatus out;
-    if (given.empty() && !limit) {
-        for (const auto& item : c.store.resources(state, asked.needs_content()))
-            describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
-        out.sync_token(sync_token_of(state));
-        return xml_response(207, out.finish());
-    }
+    const sync_scope scope{c, info, state, *props, limit};
+    if (given.empty() && !limit) return full_listing(scope);
     sync_position at{state.modseq, 0};
     if (!given.empty()) {
         auto known = position_of(given, state);
         if (!known) return error_response(403, ns_dav, "valid-sync-token");
         at = *known;
     }
-    const std::size_t fetch = limit ? *limit + 1 : 0;
-    bool truncated = false;
-    if (at.listing_after) {
-        // A first sync in pages: the live items by id, as they are now. What changes meanwhile after `at.modseq`
-        // comes again in the changes that follow the listing, so nothing is missed whatever the janitor purges.
-        auto page = c.store.live_after(state, *at.listing_after, fetch);
-        truncated = limit && page.size() > *limit;
-        if (truncated) page.resize(*limit);
-        describe_changes(out, c, info, state, asked, page);
-        at.listing_after = truncated ? std::optional<std::int64_t>(page.back().item_id) : std::nullopt;
-    } else {
-        auto changed = c.store.changed_since(state, at.modseq, fetch);
-        truncated = limit && changed.size() > *limit;
-        if (truncated) {
-            if (!truncate_changes(changed, *limit))
-                return error_response(507, ns_dav, "number-of-matches-within-limits");
-            at.modseq = changed.back().modseq;
-        } else {
-            at.modseq = state.modseq;
-        }
-        describe_changes(out, c, info, state, asked, changed);
-    }
+    multistatus out;
+    const auto truncated =
+        at.listing_after ? std::optional<bool>(listing_page(out, scope, at)) : changes_page(out, scope, at);
+    if (!truncated) return error_response(507, ns_dav, "number-of-matches-within-limits");
     // RFC 6578 3.6: a truncated report says so on the collection itself; its token continues after the last entry.
-    if (truncated)
+    if (*truncated)
         out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
                       "number-of-matches-within-limits");
     out.sync_token(token_at(state, at));

@@ -13,50 +13,56 @@ std::string component_name(const content_line& line) {
     return std::string(common::trim_right(name, common::k_blanks));
 }
 
+// The components read so far: the open ones, innermost last, and the closed outermost ones.
+struct component_nesting {
+    std::vector<raw_component> roots;
+    std::vector<raw_component> open;
+
+    void close_innermost() {
+        raw_component done = std::move(open.back());
+        open.pop_back();
+        if (open.empty())
+            roots.push_back(std::move(done));
+        else
+            open.back().children.push_back(std::move(done));
+    }
+
+    // Closes the innermost open component named `name` with every one inside it; a stray END closes nothing.
+    void close(const std::string& name) {
+        bool is_open = false;  // the stack is at most max_depth long: no quadratic scan
+        for (const auto& c : open) is_open = is_open || c.name == name;
+        if (!is_open) return;
+        while (open.back().name != name) close_innermost();
+        close_innermost();
+    }
+};
+
 }  // namespace
 
 result<std::vector<raw_component>> build_components(std::vector<content_line> lines, const parse_limits& limits) {
-    std::vector<raw_component> roots;
-    std::vector<raw_component> stack;
-    auto close_top = [&]() {
-        raw_component done = std::move(stack.back());
-        stack.pop_back();
-        if (stack.empty())
-            roots.push_back(std::move(done));
-        else
-            stack.back().children.push_back(std::move(done));
-    };
+    component_nesting nesting;
+    auto& open = nesting.open;
     for (auto& line : lines) {
         if (line.name == "BEGIN") {
-            if (stack.size() == limits.max_depth) {
+            if (open.size() == limits.max_depth) {
                 return item_error{item_errc::malformed,
                                   "components nested deeper than " + std::to_string(limits.max_depth), line.line};
             }
-            stack.push_back(raw_component{component_name(line), {}, {}, line.line});
-            continue;
-        }
-        if (line.name == "END") {
-            std::string name = component_name(line);
-            bool open = false;  // the stack is at most max_depth long: no quadratic scan
-            for (const auto& c : stack) open = open || c.name == name;
-            if (!open) continue;  // a stray END: nothing to close
-            while (stack.back().name != name) close_top();
-            close_top();
-            continue;
-        }
-        if (stack.empty() && !roots.empty()) {
-            roots.back().lines.push_back(std::move(line));  // trailing junk after END: kept, not lost
-            continue;
-        }
-        if (stack.empty()) {
+            open.push_back(raw_component{component_name(line), {}, {}, line.line});
+        } else if (line.name == "END") {
+            nesting.close(component_name(line));
+        } else if (open.empty() && !nesting.roots.empty()) {
+            nesting.roots.back().lines.push_back(std::move(line));  // trailing junk after END: kept, not lost
+        } else if (open.empty()) {
             return item_error{item_errc::malformed, "property " + line.name + " outside any BEGIN/END block",
                               line.line};
+        } else {
+            open.back().lines.push_back(std::move(line));
         }
-        stack.back().lines.push_back(std::move(line));
     }
-    while (!stack.empty()) close_top();
-    if (roots.empty()) return item_error{item_errc::malformed, "no BEGIN line found", 1};
-    return roots;
+    while (!open.empty()) nesting.close_innermost();
+    if (nesting.roots.empty()) return item_error{item_errc::malformed, "no BEGIN line found", 1};
+    return std::move(nesting.roots);
 }
 
 void flatten_component(const raw_component& component, std::vector<property>& out) {

@@ -104,6 +104,34 @@ void defer(vcal_deferred& deferred, const content_line& line) {
     deferred.lines.push_back(line);
 }
 
+// Hints for typed fields override the 1.0 value after the whole component is read; other iCalendar-only
+// properties go back to `extra` right here, keeping their order. A hint that fills nothing leaves `as_ical` as it
+// was, one that fills a field has thereby been counted in it.
+void read_ical_hint(calendar_component& c, const content_line& line, vcal_deferred& deferred) {
+    content_line stripped = line;
+    stripped.name = line.name.substr(k_ical_hint.size());
+    if (stripped.name == "VALARM" || apply_ical_property(deferred.as_ical, stripped, {})) {
+        deferred.lines.push_back(line);
+    } else {
+        c.extra.push_back(to_property(stripped));
+    }
+}
+
+void read_vcal_rule(calendar_component& c, content_line& line, vcal_deferred& deferred) {
+    const std::string& n = line.name;
+    auto rule = n == "RRULE" ? parse_vcal_rule(line.value) : std::nullopt;
+    if (rule && line.params.empty())
+        defer(deferred, line);  // read again once DTSTART is known
+    else
+        line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
+}
+
+void read_categories(calendar_component& c, const content_line& line) {
+    for (auto& part : split_escaped(line.value, ';')) {
+        for (auto& item : split_escaped(part, ',')) c.categories.push_back(unescape_text(item));
+    }
+}
+
 }  // namespace
 
 bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_context& context,
@@ -114,24 +142,11 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
         return true;
     }
     if (n.starts_with(k_ical_hint)) {
-        // Hints for typed fields override the 1.0 value after the whole component is read; other iCalendar-only
-        // properties go back to `extra` right here, keeping their order. A hint that fills nothing leaves
-        // `as_ical` as it was, one that fills a field has thereby been counted in it.
-        content_line stripped = line;
-        stripped.name = n.substr(k_ical_hint.size());
-        if (stripped.name == "VALARM" || apply_ical_property(deferred.as_ical, stripped, {})) {
-            deferred.lines.push_back(line);
-        } else {
-            c.extra.push_back(to_property(stripped));
-        }
+        read_ical_hint(c, line, deferred);
         return true;
     }
     if (n == "RRULE" || n == "EXRULE") {
-        auto rule = n == "RRULE" ? parse_vcal_rule(line.value) : std::nullopt;
-        if (rule && line.params.empty())
-            defer(deferred, line);  // read again once DTSTART is known
-        else
-            line.name = std::string(k_vcal_hint) + n, c.extra.push_back(to_property(line));
+        read_vcal_rule(c, line, deferred);
         return true;
     }
     if (n == "ATTENDEE") {
@@ -139,9 +154,7 @@ bool apply_vcal_property(calendar_component& c, content_line& line, const vcal_c
         return false;  // an extra property, now in its 2.0 form
     }
     if (n == "CATEGORIES" && line.params.empty()) {
-        for (auto& part : split_escaped(line.value, ';')) {
-            for (auto& item : split_escaped(part, ',')) c.categories.push_back(unescape_text(item));
-        }
+        read_categories(c, line);
         return true;
     }
     if (n == "DCREATED" && only_params_named(line, "TZID") && !c.created) {

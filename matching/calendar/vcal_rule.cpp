@@ -97,50 +97,64 @@ bool expressible(const recurrence_rule& r) {
            r.by_week_no.empty() && !r.week_start_set && r.freq >= frequency::daily;
 }
 
+// "W1 MO TH": weekdays without ordinals only.
+std::optional<std::string> weekly_body(const recurrence_rule& r) {
+    if (!r.by_month_day.empty() || !r.by_month.empty() || !r.by_year_day.empty()) return std::nullopt;
+    std::string out = "W" + std::to_string(r.interval);
+    for (auto& d : r.by_day) {
+        if (d.ordinal != 0) return std::nullopt;
+        out += " " + std::string(weekday_name(d.weekday));
+    }
+    return out;
+}
+
+// "MP1 2+ MO" by weekdays with ordinals, or "MD1 1 15" by days of the month; never both.
+std::optional<std::string> monthly_body(const recurrence_rule& r) {
+    if (!r.by_month.empty() || !r.by_year_day.empty() || (!r.by_day.empty() && !r.by_month_day.empty()))
+        return std::nullopt;
+    const std::string i = std::to_string(r.interval);
+    if (!r.by_day.empty()) {
+        std::string out = "MP" + i;
+        for (auto& d : r.by_day) {
+            if (d.ordinal == 0 || d.ordinal > 5 || d.ordinal < -5) return std::nullopt;
+            out += " " + ordinal_text(d.ordinal) + " " + std::string(weekday_name(d.weekday));
+        }
+        return out;
+    }
+    std::string out = "MD" + i;
+    for (int d : r.by_month_day) out += " " + (d < 0 ? ordinal_text(d) : std::to_string(d));
+    return out;
+}
+
+// "YM1 6" by months or "YD1 100" by days of the year.
+std::optional<std::string> yearly_body(const recurrence_rule& r) {
+    if (r.by_month.size() == 1 && r.by_year_day.empty() && (r.by_day.empty() != r.by_month_day.empty())) {
+        // 1.0 has no yearly-by-weekday (or by-month-day) rule: every 12 months from DTSTART says it.
+        recurrence_rule every_12_months = r;
+        every_12_months.freq = frequency::monthly;
+        every_12_months.interval = r.interval * 12;
+        every_12_months.by_month.clear();
+        return monthly_body(every_12_months);
+    }
+    if (!r.by_day.empty() || !r.by_month_day.empty() || (!r.by_month.empty() && !r.by_year_day.empty()))
+        return std::nullopt;
+    std::string out = (r.by_year_day.empty() ? "YM" : "YD") + std::to_string(r.interval);
+    for (int m : r.by_month) out += " " + std::to_string(m);
+    for (int d : r.by_year_day) out += " " + (d < 0 ? ordinal_text(d) : std::to_string(d));
+    return out;
+}
+
 std::optional<std::string> rule_body(const recurrence_rule& r) {
-    std::string i = std::to_string(r.interval);
     switch (r.freq) {
         case frequency::daily:
             if (!r.by_day.empty() || !r.by_month_day.empty() || !r.by_month.empty() || !r.by_year_day.empty()) break;
-            return "D" + i;
-        case frequency::weekly: {
-            if (!r.by_month_day.empty() || !r.by_month.empty() || !r.by_year_day.empty()) break;
-            std::string out = "W" + i;
-            for (auto& d : r.by_day) {
-                if (d.ordinal != 0) return std::nullopt;
-                out += " " + std::string(weekday_name(d.weekday));
-            }
-            return out;
-        }
-        case frequency::monthly: {
-            if (!r.by_month.empty() || !r.by_year_day.empty() || (!r.by_day.empty() && !r.by_month_day.empty())) break;
-            if (!r.by_day.empty()) {
-                std::string out = "MP" + i;
-                for (auto& d : r.by_day) {
-                    if (d.ordinal == 0 || d.ordinal > 5 || d.ordinal < -5) return std::nullopt;
-                    out += " " + ordinal_text(d.ordinal) + " " + std::string(weekday_name(d.weekday));
-                }
-                return out;
-            }
-            std::string out = "MD" + i;
-            for (int d : r.by_month_day) out += " " + (d < 0 ? ordinal_text(d) : std::to_string(d));
-            return out;
-        }
-        case frequency::yearly: {
-            if (r.by_month.size() == 1 && r.by_year_day.empty() && (r.by_day.empty() != r.by_month_day.empty())) {
-                // 1.0 has no yearly-by-weekday (or by-month-day) rule: every 12 months from DTSTART says it.
-                recurrence_rule every_12_months = r;
-                every_12_months.freq = frequency::monthly;
-                every_12_months.interval = r.interval * 12;
-                every_12_months.by_month.clear();
-                return rule_body(every_12_months);
-            }
-            if (!r.by_day.empty() || !r.by_month_day.empty() || (!r.by_month.empty() && !r.by_year_day.empty())) break;
-            std::string out = (r.by_year_day.empty() ? "YM" : "YD") + i;
-            for (int m : r.by_month) out += " " + std::to_string(m);
-            for (int d : r.by_year_day) out += " " + (d < 0 ? ordinal_text(d) : std::to_string(d));
-            return out;
-        }
+            return "D" + std::to_string(r.interval);
+        case frequency::weekly:
+            return weekly_body(r);
+        case frequency::monthly:
+            return monthly_body(r);
+        case frequency::yearly:
+            return yearly_body(r);
         default:
             break;
     }

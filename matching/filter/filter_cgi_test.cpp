@@ -258,5 +258,28 @@ TEST(filter_cgi, ands_two_filters_into_one) {
     EXPECT_EQ(x.fields.size_limits, (std::vector<field_rule>{field_rule{"PHOTO", 2000}, field_rule{"NOTE", 10}}));
 }
 
+TEST(filter_cgi, ands_include_lists_and_limits_to_what_both_filters_allow) {
+    item_filter x, y;
+    y.fields.include = {field_rule{"FN", std::nullopt}, field_rule{"TEL", 100}};
+    y.record.max_items = 7;
+    and_into(x, y);  // x lists nothing: y's list and limit
+    EXPECT_EQ(x.fields.include, y.fields.include);
+    EXPECT_EQ(x.record.max_items, 7u);
+
+    item_filter z;
+    z.fields.include = {field_rule{"TEL", std::nullopt}, field_rule{"EMAIL", std::nullopt}};
+    and_into(x, z);  // both list properties: the ones both name, as x had them
+    EXPECT_EQ(x.fields.include, (std::vector<field_rule>{field_rule{"TEL", 100}}));
+    EXPECT_EQ(x.record.max_items, 7u);
+    EXPECT_TRUE(x.record.where.empty());
+
+    item_filter limited, unlimited;
+    limited.fields.size_limits = {field_rule{"PHOTO", 5000}};
+    unlimited.fields.size_limits = {field_rule{"PHOTO", std::nullopt}};
+    and_into(limited, unlimited);
+    EXPECT_EQ(limited.fields.size_limits, (std::vector<field_rule>{field_rule{"PHOTO", 5000}}));
+    EXPECT_FALSE(limited.fields.max_value_size);
+}
+
 }  // namespace
 }  // namespace syncml::matching

@@ -131,6 +131,62 @@ bool inside(const date_window& window, const item& value, std::chrono::system_cl
     return window.field == window_field::span ? inside_span(value, w) : inside_modified(value, w);
 }
 
+// `a` AND `b`: b's nodes appended after a's (their child indices shifted), under a new all_of root.
+void and_expressions(filter_expression& a, const filter_expression& b) {
+    if (a.empty()) {
+        a = b;
+        return;
+    }
+    if (b.empty()) return;
+    auto offset = static_cast<std::uint32_t>(a.nodes.size());
+    for (auto node : b.nodes) {
+        for (auto& child : node.children) child += offset;
+        a.nodes.push_back(std::move(node));
+    }
+    a.nodes.push_back(filter_node{.kind = node_kind::all_of, .term = {}, .children = {a.root, b.root + offset}});
+    a.root = static_cast<std::uint32_t>(a.nodes.size() - 1);
+}
+
+// The smaller of two optional limits; none only when both are none.
+std::optional<std::size_t> tighter(std::optional<std::size_t> a, std::optional<std::size_t> b) {
+    if (!b) return a;
+    return std::min(a.value_or(*b), *b);
+}
+
+void and_records(record_filter& into, const record_filter& other) {
+    and_expressions(into.where, other.where);
+    into.windows.insert(into.windows.end(), other.windows.begin(), other.windows.end());
+    into.max_items = tighter(into.max_items, other.max_items);
+}
+
+// Both include lists: the properties in both (either alone: that one).
+void and_includes(std::vector<field_rule>& include, const std::vector<field_rule>& other) {
+    if (include.empty()) {
+        include = other;
+    } else if (!other.empty()) {
+        std::erase_if(include, [&](const field_rule& r) {
+            return std::none_of(other.begin(), other.end(),
+                                [&](const field_rule& o) { return o.property == r.property; });
+        });
+    }
+}
+
+void and_fields(field_filter& f, const field_filter& other) {
+    for (const auto& name : other.exclude)
+        if (std::find(f.exclude.begin(), f.exclude.end(), name) == f.exclude.end()) f.exclude.push_back(name);
+    and_includes(f.include, other.include);
+    for (const auto& limit : other.size_limits) {
+        auto same = std::find_if(f.size_limits.begin(), f.size_limits.end(),
+                                 [&](const field_rule& r) { return r.property == limit.property; });
+        if (same == f.size_limits.end()) {
+            f.size_limits.push_back(limit);
+        } else {
+            same->max_size = tighter(same->max_size, limit.max_size);
+        }
+    }
+    f.max_value_size = tighter(f.max_value_size, other.max_value_size);
+}
+
 }  // namespace
 
 std::optional<filter_semantics> parse_filter_type(std::string_view text) {
@@ -152,47 +208,8 @@ bool matches(const record_filter& filter, const item& value, std::chrono::system
 }
 
 void and_into(item_filter& into, const item_filter& other) {
-    auto& a = into.record.where;
-    const auto& b = other.record.where;
-    if (a.empty()) {
-        a = b;
-    } else if (!b.empty()) {
-        auto offset = static_cast<std::uint32_t>(a.nodes.size());
-        for (auto node : b.nodes) {
-            for (auto& child : node.children) child += offset;
-            a.nodes.push_back(std::move(node));
-        }
-        a.nodes.push_back(filter_node{.kind = node_kind::all_of, .term = {}, .children = {a.root, b.root + offset}});
-        a.root = static_cast<std::uint32_t>(a.nodes.size() - 1);
-    }
-    auto& windows = into.record.windows;
-    windows.insert(windows.end(), other.record.windows.begin(), other.record.windows.end());
-    if (other.record.max_items)
-        into.record.max_items =
-            std::min(into.record.max_items.value_or(*other.record.max_items), *other.record.max_items);
-    auto& f = into.fields;
-    for (const auto& name : other.fields.exclude)
-        if (std::find(f.exclude.begin(), f.exclude.end(), name) == f.exclude.end()) f.exclude.push_back(name);
-    if (f.include.empty()) {
-        f.include = other.fields.include;
-    } else if (!other.fields.include.empty()) {
-        std::erase_if(f.include, [&](const field_rule& r) {
-            return std::none_of(other.fields.include.begin(), other.fields.include.end(),
-                                [&](const field_rule& o) { return o.property == r.property; });
-        });
-    }
-    for (const auto& limit : other.fields.size_limits) {
-        auto same = std::find_if(f.size_limits.begin(), f.size_limits.end(),
-                                 [&](const field_rule& r) { return r.property == limit.property; });
-        if (same == f.size_limits.end()) {
-            f.size_limits.push_back(limit);
-        } else if (limit.max_size) {
-            same->max_size = std::min(same->max_size.value_or(*limit.max_size), *limit.max_size);
-        }
-    }
-    if (other.fields.max_value_size)
-        f.max_value_size =
-            std::min(f.max_value_size.value_or(*other.fields.max_value_size), *other.fields.max_value_size);
+    and_records(into.record, other.record);
+    and_fields(into.fields, other.fields);
 }
 
 }  // namespace syncml::matching

@@ -135,6 +135,62 @@ const T* find_by_key(const std::vector<T>& values, const std::string& key, Key k
     return it == values.end() ? nullptr : &*it;
 }
 
+// One merge_multi of a property's entries: those of the base copy come first, then those only the other copy has,
+// as the rule says.
+template <class T, class Key>
+struct multi_merge {
+    merge_context& ctx;
+    std::string_view property;
+    const std::vector<T>& stored;
+    const std::vector<T>& incoming;
+    Key key_of;
+    bool replace;  // the device's copy is the base
+
+    const std::vector<T>& base() const { return replace ? incoming : stored; }
+    const std::vector<T>& other() const { return replace ? stored : incoming; }
+
+    // Each base entry once, combined with its twin in the other copy.
+    void take_base(std::vector<T>& out) const {
+        for (const auto& entry : base()) {
+            if (find_by_key(out, key_of(entry), key_of)) continue;
+            T merged = entry;
+            if (const T* twin = find_by_key(other(), key_of(entry), key_of)) {
+                combine_entry(ctx, property, merged, replace ? *twin : entry, replace ? entry : *twin);
+            }
+            out.push_back(std::move(merged));
+        }
+    }
+
+    // The entries only the other copy has, kept or not as the rule says; true when a device value was dropped.
+    bool take_others(std::vector<T>& out) const {
+        bool device_missing = false;
+        for (const auto& entry : other()) {
+            if (find_by_key(out, key_of(entry), key_of)) continue;
+            if (!replace && ctx.rule == field_rule::union_merge) {
+                out.push_back(entry);
+                ctx.note(property, "value added from device");
+            } else if (!replace) {
+                ctx.note(property, "device value dropped: server wins");
+                device_missing = true;
+            } else if (!device_can_hold(ctx, property, types_of(entry), incoming.size())) {
+                out.push_back(entry);
+                ctx.note(property, "kept server value the device cannot hold");
+            } else {
+                ctx.note(property, "value removed on the device");
+            }
+        }
+        return device_missing;
+    }
+
+    // A stored entry the device could hold is missing from the device's copy.
+    bool device_lacks_stored() const {
+        return std::any_of(stored.begin(), stored.end(), [&](const T& entry) {
+            return !find_by_key(incoming, key_of(entry), key_of) &&
+                   device_can_hold(ctx, property, types_of(entry), incoming.size());
+        });
+    }
+};
+
 // Multi-valued properties (TEL, EMAIL, URL, ADR, CATEGORIES, EXDATE): entries are the same when key_of() says so.
 template <class T, class Key>
 void merge_multi(merge_context& ctx, std::string_view property, std::vector<T>& out, const std::vector<T>& stored,
@@ -145,42 +201,12 @@ void merge_multi(merge_context& ctx, std::string_view property, std::vector<T>& 
         if (!stored.empty()) ctx.note(property, "kept server values: device cannot store them");
         return;
     }
-    bool replace = ctx.replacing();
-    const auto& base = replace ? incoming : stored;
-    const auto& other = replace ? stored : incoming;
+    const multi_merge<T, Key> entries{ctx, property, stored, incoming, key_of, ctx.replacing()};
     out.clear();
-    for (const auto& entry : base) {
-        if (find_by_key(out, key_of(entry), key_of)) continue;
-        T merged = entry;
-        if (const T* twin = find_by_key(other, key_of(entry), key_of)) {
-            combine_entry(ctx, property, merged, replace ? *twin : entry, replace ? entry : *twin);
-        }
-        out.push_back(std::move(merged));
-    }
-    bool device_missing = false;
-    for (const auto& entry : other) {
-        if (find_by_key(out, key_of(entry), key_of)) continue;
-        if (!replace && ctx.rule == field_rule::union_merge) {
-            out.push_back(entry);
-            ctx.note(property, "value added from device");
-        } else if (!replace) {
-            ctx.note(property, "device value dropped: server wins");
-            device_missing = true;
-        } else if (!device_can_hold(ctx, property, types_of(entry), incoming.size())) {
-            out.push_back(entry);
-            ctx.note(property, "kept server value the device cannot hold");
-        } else {
-            ctx.note(property, "value removed on the device");
-        }
-    }
-    if (replace) return;
-    for (const auto& entry : stored) {
-        if (!find_by_key(incoming, key_of(entry), key_of) &&
-            device_can_hold(ctx, property, types_of(entry), incoming.size())) {
-            device_missing = true;
-        }
-    }
-    if (device_missing) ctx.device_lacks(property);
+    entries.take_base(out);
+    const bool device_missing = entries.take_others(out);
+    if (entries.replace) return;
+    if (device_missing || entries.device_lacks_stored()) ctx.device_lacks(property);
 }
 
 // Unknown and X- properties, by name: the device's set of a name replaces the stored one; names the device did

@@ -113,42 +113,54 @@ std::vector<std::string> split_list(const std::string& value, bool legacy) {
     return out;
 }
 
+// The contact's field that a property with one text value fills; null for other properties.
+std::string* text_field(contact& c, std::string_view name) {
+    if (name == "NICKNAME") return &c.nickname;
+    if (name == "TITLE") return &c.title;
+    if (name == "ROLE") return &c.role;
+    if (name == "NOTE") return &c.note;
+    if (name == "UID") return &c.uid;
+    if (name == "REV") return &c.revision;
+    if (name == "BDAY") return &c.birthday;
+    return nullptr;
+}
+
+// Fills an empty field; false when it holds a value already or the property has none.
+bool take_text(std::string& field, const content_line& line) {
+    if (!field.empty()) return false;
+    field = unescape_text(line.value);
+    return !field.empty();
+}
+
+bool read_name(reader_state& s, const content_line& line) {
+    auto parts = components(line.value, 5);
+    if (parts.size() > 5) return false;
+    structured_name name{parts[0], parts[1], parts[2], parts[3], parts[4]};
+    if (name != structured_name{}) s.out.name = name;
+    s.seen_n = true;
+    return true;
+}
+
+bool read_organization(contact& c, const content_line& line) {
+    auto org = components(line.value, 1);
+    if (org == std::vector<std::string>{""}) return false;
+    c.organization = std::move(org);
+    return true;
+}
+
 // Typed fields take a property only when nothing of it would be lost; otherwise it stays in `extra`.
 bool read_singleton(reader_state& s, content_line& line) {
     contact& c = s.out;
     const std::string& n = line.name;
     if (!only_params(line) && n != "PHOTO") return false;
-    auto take = [&](std::string& field) {
-        if (!field.empty()) return false;
-        field = unescape_text(line.value);
-        return !field.empty();
-    };
     if (n == "FN" && !s.seen_fn) {
         s.seen_fn = true;
         c.formatted_name = unescape_text(line.value);
         return true;
     }
-    if (n == "N" && !s.seen_n) {
-        auto parts = components(line.value, 5);
-        if (parts.size() > 5) return false;
-        structured_name name{parts[0], parts[1], parts[2], parts[3], parts[4]};
-        if (name != structured_name{}) c.name = name;
-        s.seen_n = true;
-        return true;
-    }
-    if (n == "NICKNAME") return take(c.nickname);
-    if (n == "TITLE") return take(c.title);
-    if (n == "ROLE") return take(c.role);
-    if (n == "NOTE") return take(c.note);
-    if (n == "UID") return take(c.uid);
-    if (n == "REV") return take(c.revision);
-    if (n == "BDAY") return take(c.birthday);
-    if (n == "ORG" && c.organization.empty()) {
-        auto org = components(line.value, 1);
-        if (org == std::vector<std::string>{""}) return false;
-        c.organization = std::move(org);
-        return true;
-    }
+    if (n == "N" && !s.seen_n) return read_name(s, line);
+    if (auto* field = text_field(c, n)) return take_text(*field, line);
+    if (n == "ORG" && c.organization.empty()) return read_organization(c, line);
     if (n == "CATEGORIES" && c.categories.empty()) {
         c.categories = split_list(line.value, s.legacy);
         return true;

@@ -1,11 +1,14 @@
 #include "persistence/accounts/account_details.hpp"
 
+#include "persistence/accounts/detail/account_lookup.hpp"
 #include "persistence/pg/detail/connection_access.hpp"
 #include "persistence/pg/detail/iso_utc.hpp"
 #include "persistence/pg/errors.hpp"
 
 namespace syncml::persistence {
 namespace {
+
+using detail::require_tenant_id;
 
 // The counts are not correlated with the tenants row: a distributed database counts its users' rows across shards
 // only from a plain tenant id ($2), not from a reference table's column.
@@ -61,12 +64,6 @@ constexpr const char* k_device_stores =
 std::optional<std::string> optional_text(const pqxx::field& field) {
     if (field.is_null()) return std::nullopt;
     return field.as<std::string>();
-}
-
-std::int64_t require_tenant_id(pqxx::transaction_base& tx, std::string_view tenant) {
-    const auto rows = tx.exec_params("SELECT tenant_id FROM tenants WHERE name = $1", std::string(tenant));
-    if (rows.empty()) throw not_found("no tenant named '" + std::string(tenant) + "'");
-    return rows[0][0].as<std::int64_t>();
 }
 
 [[noreturn]] void throw_no_user(std::string_view tenant, std::string_view user) {

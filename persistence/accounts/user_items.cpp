@@ -1,23 +1,13 @@
 #include "persistence/accounts/user_items.hpp"
 
-#include "persistence/pg/detail/connection_access.hpp"
-#include "persistence/pg/errors.hpp"
+#include "persistence/accounts/detail/account_lookup.hpp"
 
 namespace syncml::persistence {
 
 user_ids require_user(database& db, std::string_view tenant, std::string_view user) {
     return in_transaction(db, [&](pqxx::work& tx) {
-        const auto tenants = tx.exec_params("SELECT tenant_id FROM tenants WHERE name = $1", std::string(tenant));
-        if (tenants.empty()) throw not_found("no tenant named '" + std::string(tenant) + "'");
-        const auto tenant_id = tenants[0][0].as<std::int64_t>();
-        // By the user's key (migration 0023): on a distributed database, on the user's shard.
-        const auto users = tx.exec_params(
-            "SELECT user_id FROM users WHERE tenant_id = $1 AND user_id = syncml_user_key($1, $2) AND name = $2",
-            tenant_id, std::string(user));
-        if (users.empty()) {
-            throw not_found("no user '" + std::string(user) + "' in tenant '" + std::string(tenant) + "'");
-        }
-        return user_ids{.tenant = tenant_id, .user = users[0][0].as<std::int64_t>()};
+        const auto tenant_id = detail::require_tenant_id(tx, tenant);
+        return user_ids{.tenant = tenant_id, .user = detail::require_user_id(tx, tenant_id, tenant, user)};
     });
 }
 
