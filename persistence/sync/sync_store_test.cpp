@@ -49,7 +49,9 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         ASSERT_EQ(for_b.size(), 1u);
         EXPECT_EQ(for_b[0].guid, guid);
         EXPECT_FALSE(for_b[0].luid);
-        EXPECT_EQ(s.guid_for_luid(tenant_, store_a, "1"), guid);
+        auto mapped = s.mapping_of_luid(tenant_, store_a, "1");
+        ASSERT_TRUE(mapped);
+        EXPECT_EQ(mapped->guid, guid);
         auto found = s.twin_candidates(tenant_, ds, store_b, {"k1", "k9"});
         ASSERT_EQ(found.size(), 1u);
         EXPECT_EQ(found[0].guid, guid);

@@ -85,9 +85,7 @@ matching::device_capabilities item_applier::caps_for(const std::string& mime, co
 
 conflict_policy item_applier::policy() {
     if (!policy_) {
-        auto name = r_.store.conflict_policy(r_.tenant());
-        std::replace(name.begin(), name.end(), '_', '-');
-        policy_ = matching::conflict_policy_from_name(name).value_or(conflict_policy::merge);
+        policy_ = r_.store.conflict_policy(r_.tenant());
     }
     return *policy_;
 }
