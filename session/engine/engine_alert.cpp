@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/log/log_event.hpp"
+#include "matching/model/datastore_kind.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
@@ -145,7 +146,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const bool resuming = !requested;
     persistence::store_opening opening{r.st.user_id,
                                        r.device.id,
-                                       *kind,
+                                       std::string(matching::datastore_name(*kind)),
                                        source,
                                        r.in.header.source.loc_uri,
                                        k_resume_prefix,

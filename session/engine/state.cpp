@@ -8,6 +8,8 @@
 #include <map>
 #include <string_view>
 
+#include "matching/model/datastore_kind.hpp"
+
 namespace syncml::session {
 namespace {
 
@@ -93,7 +95,7 @@ std::string encode_store(const store_state& s) {
     writer w;
     w.put("server_uri", s.server_uri);
     w.put("client_uri", s.client_uri);
-    w.put("kind", s.kind);
+    w.put("kind", std::string(matching::datastore_name(s.kind)));
     w.put("mode", std::int64_t{s.mode});
     w.put("datastore", s.datastore_id);
     w.put("device_store", s.device_store_id);
@@ -177,7 +179,6 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     static const std::map<std::string_view, std::string store_state::*> strings = {
         {"server_uri", &store_state::server_uri},
         {"client_uri", &store_state::client_uri},
-        {"kind", &store_state::kind},
         {"client_last", &store_state::client_last},
         {"client_next", &store_state::client_next},
         {"server_next", &store_state::server_next},
@@ -197,6 +198,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
+    if (name == "kind") s.kind = matching::parse_datastore_name(value).value_or(s.kind);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
     if (name == "server_started") s.server_sync_started = value == "1";
