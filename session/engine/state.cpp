@@ -91,8 +91,8 @@ std::string encode_partial(const incoming_chunks& partial) {
     return w.take();
 }
 
-std::string encode_store(const store_state& s) {
-    writer w;
+// Where the store stands: its names, mode, rows and anchors.
+void put_anchors(writer& w, const store_state& s) {
     w.put("server_uri", s.server_uri);
     w.put("client_uri", s.client_uri);
     w.put("kind", std::string(matching::datastore_name(s.kind)));
@@ -102,6 +102,19 @@ std::string encode_store(const store_state& s) {
     w.put("client_last", s.client_last);
     w.put("client_next", s.client_next);
     w.put("server_next", s.server_next);
+}
+
+void put_counts(writer& w, const store_state& s) {
+    w.put("r_add", s.received_add);
+    w.put("r_rep", s.received_replace);
+    w.put("r_del", s.received_delete);
+    w.put("s_add", s.sent_add);
+    w.put("s_rep", s.sent_replace);
+    w.put("s_del", s.sent_delete);
+}
+
+// Package 4's progress (cursor, changes in flight), the device's format, the filter and the item limit.
+void put_server_progress(writer& w, const store_state& s) {
     // An older version ignores the cursor, sees no queue and, once the package ends, records "upto" as seen by the
     // device. While changes are pending it therefore reads the cursor there, so that a session whose next message
     // reaches an older instance (a rolling upgrade) leaves the rest for the device's next sync instead of losing it.
@@ -126,15 +139,16 @@ std::string encode_store(const store_state& s) {
     if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
     if (s.last_seen_modseq >= 0) w.put("seen", s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
+}
+
+std::string encode_store(const store_state& s) {
+    writer w;
+    put_anchors(w, s);
+    put_server_progress(w, s);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
-    w.put("r_add", s.received_add);
-    w.put("r_rep", s.received_replace);
-    w.put("r_del", s.received_delete);
-    w.put("s_add", s.sent_add);
-    w.put("s_rep", s.sent_replace);
-    w.put("s_del", s.sent_delete);
+    put_counts(w, s);
     return w.take();
 }
 
@@ -175,7 +189,7 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
     return true;
 }
 
-bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
+const std::map<std::string_view, std::string store_state::*>& string_fields() {
     static const std::map<std::string_view, std::string store_state::*> strings = {
         {"server_uri", &store_state::server_uri},
         {"client_uri", &store_state::client_uri},
@@ -186,6 +200,10 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"device_version", &store_state::device_version},
         {"out_guid", &store_state::out_partial},
         {"filter", &store_state::filter}};
+    return strings;
+}
+
+const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
         {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
         {"upto", &store_state::upto_modseq},          {"out_offset", &store_state::out_offset},
@@ -196,6 +214,12 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
         {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
         {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
+    return numbers;
+}
+
+bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
+    const auto& strings = string_fields();
+    const auto& numbers = number_fields();
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
     if (name == "kind") s.kind = matching::parse_datastore_name(value).value_or(s.kind);
