@@ -144,7 +144,7 @@ TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_pe
         EXPECT_EQ(again[1].sent_by_device, bob.modseq) << "unconfirming keeps what the phone had sent";
         s.unconfirm_mappings(tenant_, phone);
         EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"})[1].sent_by_device, bob.modseq) << "and again";
-        EXPECT_EQ(s.conflict_policy(tenant_), "merge");
+        EXPECT_EQ(s.conflict_policy(tenant_), common::conflict_policy::merge);
         auto gone = s.delete_item(tenant_, ds, bob.guid);
         ASSERT_TRUE(gone);
         auto tombstone = s.mappings_of_luids(tenant_, phone, {"L1"});
