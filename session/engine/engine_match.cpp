@@ -7,7 +7,6 @@
 
 #include "common/log/log_event.hpp"
 #include "matching/convert/item_convert.hpp"
-#include "matching/match/match_score.hpp"
 #include "session/engine/device_caps.hpp"
 #include "session/engine/engine_conflict.hpp"
 #include "session/engine/engine_filter.hpp"

@@ -3,10 +3,12 @@
 // Format: a sequence of `name=<length>:<bytes>` tokens. Length-prefixed values need no escaping, so
 // item data and anchors with any bytes survive; unknown names are skipped so old rows stay readable.
 
+#include <array>
 #include <charconv>
 #include <limits>
 #include <map>
 #include <string_view>
+#include <utility>
 
 #include "matching/model/datastore_kind.hpp"
 
@@ -104,13 +106,17 @@ void put_anchors(writer& w, const store_state& s) {
     w.put("server_next", s.server_next);
 }
 
+// The commands received and sent, for the session-end log.
 void put_counts(writer& w, const store_state& s) {
-    w.put("r_add", s.received_add);
-    w.put("r_rep", s.received_replace);
-    w.put("r_del", s.received_delete);
-    w.put("s_add", s.sent_add);
-    w.put("s_rep", s.sent_replace);
-    w.put("s_del", s.sent_delete);
+    static constexpr std::array<std::pair<std::string_view, std::int64_t store_state::*>, 6> counts{{
+        {"r_add", &store_state::received_add},
+        {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},
+        {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},
+        {"s_del", &store_state::sent_delete},
+    }};
+    for (const auto& [name, field] : counts) w.put(name, s.*field);
 }
 
 // Package 4's progress (cursor, changes in flight), the device's format, the filter and the item limit.
