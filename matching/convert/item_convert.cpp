@@ -9,6 +9,7 @@
 #include "matching/content/text_lines.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/match/match_keys.hpp"
+#include "matching/model/datastore_kind.hpp"
 
 namespace syncml::matching {
 namespace {
@@ -31,34 +32,47 @@ bool volatile_line(const std::string& line) {
     return false;
 }
 
+// What the string forms fall back to for a name of no datastore: any kind with the iCalendar 2.0 form.
+item_kind named_kind(std::string_view datastore) { return parse_datastore_name(datastore).value_or(item_kind::event); }
+
 }  // namespace
 
-item_dialect canonical_dialect(std::string_view kind) {
-    if (kind == "contacts") return item_dialect::vcard30;
-    if (kind == "memos") return item_dialect::plain_text;
+item_dialect canonical_dialect(item_kind kind) {
+    if (kind == item_kind::contact) return item_dialect::vcard30;
+    if (kind == item_kind::memo) return item_dialect::plain_text;
     return item_dialect::ical20;
 }
 
-std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
-                         std::string_view kind) {
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version, item_kind kind) {
     auto from = dialect_of(data, mime, version);
     auto to = canonical_dialect(kind);
     if (!from || *from == to) return data;
     // Journal memos keep their iCalendar form (UID, DTSTART, ...): plain text is only the fallback
     // form for devices that store text.
-    if (kind == "memos" && *from == item_dialect::ical20) return data;
+    if (kind == item_kind::memo && *from == item_dialect::ical20) return data;
     auto converted = convert_item(data, *from, to);
     return converted ? std::move(converted.value()) : data;
 }
 
-std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
-                      std::string_view kind) {
+std::string to_device(const std::string& content, std::string_view mime, std::string_view version, item_kind kind) {
     auto from = detect_dialect(content);
     if (!from) from = canonical_dialect(kind);
     auto to = mime.empty() ? std::nullopt : dialect_from_mime(mime, version);
     if (!to || *to == *from) return content;
     auto converted = convert_item(content, *from, *to);
     return converted ? std::move(converted.value()) : content;
+}
+
+item_dialect canonical_dialect(std::string_view datastore) { return canonical_dialect(named_kind(datastore)); }
+
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
+                         std::string_view datastore) {
+    return to_canonical(data, mime, version, named_kind(datastore));
+}
+
+std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
+                      std::string_view datastore) {
+    return to_device(content, mime, version, named_kind(datastore));
 }
 
 std::string comparable_form(std::string_view content) {

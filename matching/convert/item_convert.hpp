@@ -12,17 +12,21 @@
 
 namespace syncml::matching {
 
-// The format items of a datastore kind (contacts, calendar, tasks, memos) are stored in: vCard 3.0, iCalendar 2.0,
-// plain text.
-item_dialect canonical_dialect(std::string_view kind);
+// The format items of a datastore kind are stored in: vCard 3.0 (contact), plain text (memo), iCalendar 2.0.
+item_dialect canonical_dialect(item_kind kind);
 
 // Converts device data (of `mime`/`version`, sniffed when unknown) to the canonical form of `kind`.
 // Data the item codecs cannot read is stored as sent rather than lost.
-std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
-                         std::string_view kind);
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version, item_kind kind);
 // Converts canonical content to the device's format; unchanged when no conversion applies.
+std::string to_device(const std::string& content, std::string_view mime, std::string_view version, item_kind kind);
+
+// The same, for a datastore named as stored (datastore_kind.hpp); a name of none is a calendar.
+item_dialect canonical_dialect(std::string_view datastore);
+std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
+                         std::string_view datastore);
 std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
-                      std::string_view kind);
+                      std::string_view datastore);
 
 // Equal for items that differ only in what engines rewrite on every sync (REV, PRODID, DTSTAMP, line
 // order, folding), so a repeated slow sync pairs items instead of duplicating them.

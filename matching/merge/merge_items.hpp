@@ -9,21 +9,14 @@
 #include <string_view>
 #include <vector>
 
+#include "common/vocabulary/conflict_policy.hpp"
 #include "matching/model/capabilities.hpp"
 #include "matching/model/item.hpp"
 
 namespace syncml::matching {
 
-// Per-tenant policy for an item changed on both sides (and for slow-sync twins, where "which is newer" is
-// unknowable). Whatever the policy, a property the device cannot store or stored truncated is never taken
-// from the device copy.
-enum class conflict_policy {
-    merge,        // field by field: device values win where present, multi-valued properties are unioned
-    server_wins,  // the stored copy stays as it is; the device gets it back
-    client_wins,  // the device copy replaces every property the device can store
-    newest_wins,  // client_wins when the device copy's REV / LAST-MODIFIED / DTSTAMP is newer, else server_wins
-    duplicate,    // keep both: stored stays, the device copy becomes a new server item
-};
+// Per-tenant policy for an item changed on both sides (common/vocabulary/conflict_policy.hpp).
+using common::conflict_policy;
 
 std::string_view name_of(conflict_policy policy);  // "merge", "server-wins", "client-wins", ...
 std::optional<conflict_policy> conflict_policy_from_name(std::string_view name);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/vocabulary/conflict_policy.hpp"
 #include "persistence/sync/sync_window.hpp"
 
 namespace syncml::persistence {
@@ -19,11 +20,10 @@ class database;
 // The tenant that `POST /sync` (no tenant in the path) uses; created by the first migration.
 inline constexpr std::string_view default_tenant = "default";
 
-// The same policies, in the same order, as matching::conflict_policy (merge_items.hpp); stored as
-// "merge", "server_wins", ... (matching spells them with '-', which parse_conflict_policy accepts too).
-enum class conflict_policy { merge, server_wins, client_wins, newest_wins, duplicate };
-std::string_view to_string(conflict_policy policy);
-std::optional<conflict_policy> parse_conflict_policy(std::string_view text);
+// Stored as "merge", "server_wins", ... (common/vocabulary/conflict_policy.hpp).
+using common::conflict_policy;
+using common::parse_conflict_policy;
+using common::to_string;
 
 // How a message without credentials proves it may continue a session: by the signed RespURI token only, or also
 // by coming from the address that authenticated the session, shortly after its last message (for the many

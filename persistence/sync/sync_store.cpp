@@ -181,11 +181,6 @@ class pg_sync_store final : public pg_session_store {
         drop_object_chunks(tx_, tenant, owner(), device_store);
     }
 
-    std::optional<std::string> guid_for_luid(int64_t tenant, int64_t device_store, const std::string& luid) override {
-        auto rows = exec_sql(tx_, sql::guid_for_luid, tenant, device_store, luid, owner());
-        if (rows.empty()) return std::nullopt;
-        return rows[0][0].as<std::string>();
-    }
     std::optional<mapping_record> mapping_of_luid(int64_t tenant, int64_t device_store,
                                                   const std::string& luid) override {
         auto rows = exec_sql(tx_, sql::mapping_of_luid, tenant, device_store, luid, owner());
@@ -223,9 +218,10 @@ class pg_sync_store final : public pg_session_store {
     void unconfirm_mappings(int64_t tenant, int64_t device_store) override {
         exec_sql0(tx_, sql::unconfirm_mappings, tenant, device_store, owner());
     }
-    std::string conflict_policy(int64_t tenant) override {
+    common::conflict_policy conflict_policy(int64_t tenant) override {
         auto rows = exec_sql(tx_, sql::conflict_policy, tenant);
-        return rows.empty() ? std::string() : rows[0][0].as<std::string>();
+        auto stored = rows.empty() ? std::string() : rows[0][0].as<std::string>();
+        return common::parse_conflict_policy(stored).value_or(common::conflict_policy::merge);
     }
 
   private:

@@ -113,9 +113,6 @@ inline constexpr const char* held_items =
     " AND "                                                                                             \
     "d.device_store_id = $2 AND i.guid = $3)"
 
-inline constexpr const char* guid_for_luid =
-    "SELECT i.guid FROM mappings m JOIN items i ON i.tenant_id = m.tenant_id AND i.user_id = m.user_id "
-    "AND i.item_id = m.item_id WHERE m.tenant_id = $1 AND m.user_id = $4 AND m.device_store_id = $2 AND m.luid = $3";
 inline constexpr const char* mapping_of_luid =
     "SELECT i.guid, GREATEST(m.last_modseq_sent, m.last_modseq_received) FROM mappings m JOIN items i "
     "ON i.tenant_id = m.tenant_id AND i.user_id = m.user_id AND i.item_id = m.item_id WHERE m.tenant_id = $1 "

@@ -49,7 +49,9 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
         ASSERT_EQ(for_b.size(), 1u);
         EXPECT_EQ(for_b[0].guid, guid);
         EXPECT_FALSE(for_b[0].luid);
-        EXPECT_EQ(s.guid_for_luid(tenant_, store_a, "1"), guid);
+        auto mapped = s.mapping_of_luid(tenant_, store_a, "1");
+        ASSERT_TRUE(mapped);
+        EXPECT_EQ(mapped->guid, guid);
         auto found = s.twin_candidates(tenant_, ds, store_b, {"k1", "k9"});
         ASSERT_EQ(found.size(), 1u);
         EXPECT_EQ(found[0].guid, guid);
@@ -142,7 +144,7 @@ TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_pe
         EXPECT_EQ(again[1].sent_by_device, bob.modseq) << "unconfirming keeps what the phone had sent";
         s.unconfirm_mappings(tenant_, phone);
         EXPECT_EQ(s.twin_candidates(tenant_, ds, phone, {"tel:1"})[1].sent_by_device, bob.modseq) << "and again";
-        EXPECT_EQ(s.conflict_policy(tenant_), "merge");
+        EXPECT_EQ(s.conflict_policy(tenant_), common::conflict_policy::merge);
         auto gone = s.delete_item(tenant_, ds, bob.guid);
         ASSERT_TRUE(gone);
         auto tombstone = s.mappings_of_luids(tenant_, phone, {"L1"});

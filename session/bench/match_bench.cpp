@@ -108,7 +108,6 @@ class counting_store final : public persistence::sync_store {
                     const std::vector<persistence::item_ref>& r),
                    (t, ds, s, h, r))
     SYNCML_FORWARD(int64_t, delete_unheld_items, (int64_t t, int64_t ds, int64_t s), (t, ds, s))
-    SYNCML_FORWARD(std::optional<std::string>, guid_for_luid, (int64_t t, int64_t s, const std::string& l), (t, s, l))
     SYNCML_FORWARD(std::optional<persistence::mapping_record>, mapping_of_luid,
                    (int64_t t, int64_t s, const std::string& l), (t, s, l))
     using luid_mappings = std::vector<persistence::luid_mapping>;
@@ -124,7 +123,7 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(void, append_chunk, (int64_t t, int64_t s, int64_t o, const std::string& d), (t, s, o, d))
     SYNCML_FORWARD(std::optional<std::string>, take_chunks, (int64_t t, int64_t s, int64_t n), (t, s, n))
     SYNCML_FORWARD(void, drop_chunks, (int64_t t, int64_t s), (t, s))
-    SYNCML_FORWARD(std::string, conflict_policy, (int64_t t), (t))
+    SYNCML_FORWARD(common::conflict_policy, conflict_policy, (int64_t t), (t))
     SYNCML_FORWARD(std::string, token_secret, (), ())
 #undef SYNCML_FORWARD
 

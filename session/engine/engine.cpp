@@ -210,6 +210,17 @@ bool split_statuses(run& r, std::vector<status>& statuses) {
     return true;
 }
 
+// The SyncHdr's Status, its code set once the credentials are checked.
+status header_status_of(const message& in) {
+    status out;
+    out.msg_ref = in.header.msg_id;
+    out.cmd_ref = "0";
+    out.cmd = "SyncHdr";
+    out.target_refs = {in.header.target.loc_uri};
+    out.source_refs = {in.header.source.loc_uri};
+    return out;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -217,12 +228,7 @@ engine_outcome process_message(const message& in, session_state& state, persiste
                                const engine_context& context, persistence::sync_store& store) {
     detail::run r{in, state, device, context, store, {}, {}, false, false};
     detail::absorb_header_meta(state, in);
-    status header_status;
-    header_status.msg_ref = in.header.msg_id;
-    header_status.cmd_ref = "0";
-    header_status.cmd = "SyncHdr";
-    header_status.target_refs = {in.header.target.loc_uri};
-    header_status.source_refs = {in.header.source.loc_uri};
+    status header_status = detail::header_status_of(in);
     engine_outcome outcome;
     r.asking_for_rest = !state.pending_reply.empty() && detail::only_asks_for_next_message(in);
     if (!detail::check_auth(r, header_status)) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/log/log_event.hpp"
+#include "matching/model/datastore_kind.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
@@ -126,6 +127,26 @@ std::int64_t last_seen_by_device(const sync_anchor& anchor, const persistence::d
     return ds.last_seen_modseq;
 }
 
+// A store this session starts afresh (nothing to resume: see resumable_store), with the mode its anchors allow.
+store_state fresh_store(run& r, const item& it, matching::item_kind kind, const persistence::device_store_record& ds,
+                        const sync_anchor& anchor, std::optional<sync_mode> requested) {
+    store_state s;
+    s.server_uri = it.target ? it.target->loc_uri : "";
+    s.client_uri = it.source ? it.source->loc_uri : "";
+    s.kind = kind;
+    s.datastore_id = ds.datastore_id;
+    s.device_store_id = ds.id;
+    s.last_seen_modseq = last_seen_by_device(anchor, ds);
+    // Nothing to resume (see resumable_store): restart safely.
+    auto mode = requested ? granted_mode(*requested, anchor, ds) : sync_modes::slow_sync;
+    s.mode = mode.alert_code();
+    s.client_last = anchor.last.value_or("");
+    s.client_next = anchor.next.value_or("");
+    s.server_next = std::to_string(r.ctx.now_ms);
+    if (mode.everything) start_over(r, ds);
+    return s;
+}
+
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
 void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
@@ -145,33 +166,16 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const bool resuming = !requested;
     persistence::store_opening opening{r.st.user_id,
                                        r.device.id,
-                                       *kind,
+                                       std::string(matching::datastore_name(*kind)),
                                        source,
                                        r.in.header.source.loc_uri,
                                        k_resume_prefix,
                                        resuming ? "" : r.in.header.session_id};
     auto ds = r.store.open_device_store(r.tenant(), opening);
-    auto datastore_id = ds.datastore_id;
     auto anchor = alert_anchor(it);
     auto old = resuming ? resumable_store(r, ds.id, anchor) : std::nullopt;
-    store_state s;
-    if (old) {
-        s = continued(std::move(*old), target, source, anchor);
-    } else {
-        s.server_uri = target;
-        s.client_uri = source;
-        s.kind = *kind;
-        s.datastore_id = datastore_id;
-        s.device_store_id = ds.id;
-        s.last_seen_modseq = last_seen_by_device(anchor, ds);
-        // Nothing to resume (see resumable_store): restart safely.
-        auto mode = requested ? granted_mode(*requested, anchor, ds) : sync_modes::slow_sync;
-        s.mode = mode.alert_code();
-        s.client_last = anchor.last.value_or("");
-        s.client_next = anchor.next.value_or("");
-        s.server_next = std::to_string(r.ctx.now_ms);
-        if (mode.everything) start_over(r, ds);
-    }
+    store_state s =
+        old ? continued(std::move(*old), target, source, anchor) : fresh_store(r, it, *kind, ds, anchor, requested);
     set_store_filter(s, *filter, ds);
     if (resuming) remember_session(r, ds.id);
     const bool as_asked = old || (requested && s.mode == requested->alert_code());

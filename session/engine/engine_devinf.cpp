@@ -5,6 +5,7 @@
 #include <array>
 
 #include "matching/filter/filter_values.hpp"
+#include "matching/model/datastore_kind.hpp"
 #include "session/codec/codec.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/protocol/sync_mode.hpp"
@@ -29,9 +30,9 @@ void announce_filters(datastore& ds, matching::item_kind kind, bool with_caps) {
     }
 }
 
-datastore our_datastore(const std::string& name, std::vector<content_type_ref> types) {
+datastore our_datastore(matching::item_kind kind, std::vector<content_type_ref> types) {
     datastore ds;
-    ds.source_ref = name;
+    ds.source_ref = std::string(matching::datastore_name(kind));
     ds.rx_pref = types.front();
     ds.tx_pref = types.front();
     ds.rx = types;
@@ -96,14 +97,14 @@ dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size) 
     info.utc = true;
     info.support_large_objs = true;
     info.support_number_of_changes = true;
-    info.datastores.push_back(our_datastore("contacts", {{"text/vcard", "3.0"}, {"text/x-vcard", "2.1"}}));
-    info.datastores.push_back(our_datastore("calendar", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
-    info.datastores.push_back(our_datastore("tasks", {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
-    info.datastores.push_back(our_datastore("memos", {{"text/plain", "1.0"}, {"text/calendar", "2.0"}}));
+    using matching::item_kind;
+    info.datastores.push_back(our_datastore(item_kind::contact, {{"text/vcard", "3.0"}, {"text/x-vcard", "2.1"}}));
+    info.datastores.push_back(our_datastore(item_kind::event, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
+    info.datastores.push_back(our_datastore(item_kind::task, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
+    info.datastores.push_back(our_datastore(item_kind::memo, {{"text/plain", "1.0"}, {"text/calendar", "2.0"}}));
     if (version == syncml_version::v1_2) {
         const bool caps = client_max_msg_size == 0 || client_max_msg_size >= k_filter_cap_min_msg_size;
-        const std::array<matching::item_kind, 4> kinds{matching::item_kind::contact, matching::item_kind::event,
-                                                       matching::item_kind::task, matching::item_kind::memo};
+        const std::array<item_kind, 4> kinds{item_kind::contact, item_kind::event, item_kind::task, item_kind::memo};
         for (std::size_t i = 0; i < kinds.size(); ++i) announce_filters(info.datastores[i], kinds[i], caps);
     }
     return info;

@@ -10,6 +10,7 @@
 
 #include "matching/merge/merge_items.hpp"
 #include "matching/model/capabilities.hpp"
+#include "session/engine/engine_conflict.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_run.hpp"
 
@@ -84,7 +85,7 @@ class item_applier {
     // Replace (or Add) of an item the device holds; `revision`: what it last sent or received, if known.
     void update(incoming_item& in, const persistence::item_record& existing, std::optional<std::int64_t> revision,
                 const matching::item* parsed);
-    void report_conflict(const std::string& guid, const std::string& resolution);
+    void report_conflict(const std::string& guid, conflict_resolution resolution);
     void set_status(const incoming_item& in, int code);
 
     const matching::device_capabilities& caps(const std::string& mime);

@@ -6,23 +6,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <map>
-#include <optional>
-#include <set>
 #include <utility>
 
 #include "common/log/log_event.hpp"
-#include "matching/convert/item_convert.hpp"
 #include "session/codec/codec.hpp"
 #include "session/engine/engine_filter.hpp"
+#include "session/engine/engine_out_items.hpp"
 #include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
 
 namespace syncml::session::detail {
 namespace {
-
-// Every item command costs at least this much besides its data (tags, CmdID, Meta, LocURI).
-constexpr std::size_t k_item_overhead = 400;
 
 // The device's preferred format: the Meta Type it sent items with, else the Rx-Pref of its DevInf datastore, which
 // may spell the URI the Alert used another way ("Contacts" for "./contacts").
@@ -78,157 +72,6 @@ command empty_sync(const run& r, const store_state& s) {
     if (r.in.version != syncml_version::v1_0 && !s.server_sync_started && s.filter.empty())
         out.number_of_changes = static_cast<std::uint64_t>(s.out_count);
     return command{std::move(out)};
-}
-
-// Cut at a UTF-8 character boundary so every XML chunk stays well-formed text.
-std::size_t utf8_cut(const std::string& data, std::size_t from, std::size_t length) {
-    auto end = std::min(data.size(), from + length);
-    while (end > from + 1 && end < data.size() && (static_cast<unsigned char>(data[end]) & 0xC0) == 0x80) --end;
-    return end - from;
-}
-
-// `too_small`: the client's MaxMsgSize leaves no room for a useful chunk even in a message with nothing else.
-enum class outcome { command, skip, full, too_small };
-
-// The items one message of package 4 carries, read together (sync_store::outgoing_items) as the message
-// needs them: the next items of the queue whose stored size fits the room left. Lives for one message only,
-// so every message sends the items as they are then.
-class item_reader {
-  public:
-    // The item of s.outgoing[at] as stored now; nullptr when it is gone.
-    const persistence::outgoing_item* find(run& r, const store_state& s, std::size_t at, std::size_t room) {
-        const auto& guid = s.outgoing[at].guid;
-        auto found = items_.find(guid);
-        if (found == items_.end() || !found->second.content_read) {
-            if (found == items_.end() && asked_.count(guid)) return nullptr;
-            read(r, s, at, room);
-            found = items_.find(guid);
-            if (found == items_.end()) return nullptr;
-        }
-        return &found->second;
-    }
-    bool inside(const run& r, const store_state& s, const std::string& content) { return check(r).inside(s, content); }
-    bool exclusive(const run& r, const store_state& s) { return check(r).exclusive(s); }
-    std::string sendable(const run& r, const store_state& s, const std::string& content) {
-        return check(r).sendable(s, content);
-    }
-
-  private:
-    // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
-    // so that a message needs one read even when its commands are smaller than that estimate.
-    static constexpr std::size_t k_read_overhead = 100;
-    // How many items one read asks for: what the room holds at a small item's size, at most 500.
-    static constexpr std::size_t k_small_item = 200;
-    static constexpr std::size_t k_max_items = 500;
-
-    void read(run& r, const store_state& s, std::size_t at, std::size_t room) {
-        std::vector<persistence::item_ref> refs;
-        auto limit = std::min(k_max_items, room / k_small_item + 1);
-        for (auto change = s.outgoing.begin() + static_cast<std::ptrdiff_t>(at); change != s.outgoing.end(); ++change) {
-            if (refs.size() == limit) break;
-            if (change->deleted) continue;
-            auto found = items_.find(change->guid);
-            if (found == items_.end() ? !asked_.count(change->guid) : !found->second.content_read)
-                refs.push_back({change->guid, change->item_id});
-        }
-        for (auto& o :
-             r.store.outgoing_items(r.tenant(), s.datastore_id, s.device_store_id, refs, room, k_read_overhead)) {
-            auto guid = o.item.guid;
-            items_[guid] = std::move(o);
-        }
-        for (const auto& ref : refs) asked_.insert(ref.guid);
-    }
-
-    std::map<std::string, persistence::outgoing_item> items_;
-    std::set<std::string> asked_;
-    filter_check& check(const run& r) {
-        if (!filter_) filter_.emplace(r.ctx.now_ms);
-        return *filter_;
-    }
-
-    std::optional<filter_check> filter_;
-};
-
-// The Add (or Replace) of `change` carrying data[offset, offset + length).
-command item_command_of(const store_state& s, const outgoing_change& change, const std::string& data,
-                        std::size_t offset, std::size_t length) {
-    const bool complete = offset + length == data.size();
-    item it;
-    meta_info meta;
-    meta.type = s.device_mime.empty() ? default_mime(s.kind) : s.device_mime;
-    if (offset == 0 && !complete) meta.size = data.size();
-    it.meta = meta;
-    it.source = location{change.guid, std::nullopt, std::nullopt};
-    if (!change.luid.empty()) it.target = location{change.luid, std::nullopt, std::nullopt};
-    it.data = item_data{data.substr(offset, length), std::nullopt, std::nullopt};
-    it.more_data = !complete;
-    item_command cmd;
-    cmd.items.push_back(std::move(it));
-    if (change.luid.empty()) return command{add{std::move(cmd)}};
-    return command{replace{std::move(cmd)}};
-}
-
-// The Delete of the device's copy of `change`.
-command delete_command(const outgoing_change& change) {
-    item it;
-    it.target = location{change.luid, std::nullopt, std::nullopt};
-    delete_ del;
-    del.items.push_back(std::move(it));
-    return command{std::move(del)};
-}
-
-// How many bytes of an item a chunk carries at the least: below that the client's MaxMsgSize leaves no useful room.
-constexpr std::size_t k_min_chunk = 64;
-
-// One Add/Replace/Delete for s.outgoing[at]; `room` bytes are available for its data. `alone`: the message carries
-// no item yet and little else (the reply to an Alert 222).
-outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, bool alone,
-                     command& result, bool& complete) {
-    const auto& change = s.outgoing[at];
-    complete = true;
-    // The item partly sent as a large object changed or went since (it left the package's range).
-    if (s.out_offset > 0 && s.out_partial != change.guid) s.out_offset = 0;
-    if (change.deleted) {
-        result = delete_command(change);
-        return outcome::command;
-    }
-    // A device at its item limit gets no item it does not hold (a mapping makes it one it holds): the item waits,
-    // unread, for a sync where the device has room.
-    if (s.limit_room == 0 && change.luid.empty() && s.out_offset == 0) {
-        ++s.filtered_out;
-        return outcome::skip;
-    }
-    const auto* stored = reader.find(r, s, at, room);
-    if (!stored || stored->item.deleted) return outcome::skip;  // gone since the package started
-    // An item the device does not hold is sent only inside its filter; one it holds outside an EXCLUSIVE filter is in
-    // s.removals (engine_filter.hpp).
-    const bool held = !change.luid.empty() || stored->confirmed_luid;
-    if ((!held || reader.exclusive(r, s)) && !reader.inside(r, s, stored->item.content)) {
-        if (!held) ++s.filtered_out;
-        return outcome::skip;
-    }
-    // A resumed client may have received the Add before the interruption and mapped it since.
-    if (s.resumed && change.luid.empty() && stored->confirmed_luid) return outcome::skip;
-    auto data =
-        matching::to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
-    auto offset = static_cast<std::size_t>(s.out_offset);
-    auto length = data.size() - offset;
-    if (length + k_item_overhead > room) {
-        // Whole in the next message when it fits there; chunks only for items larger than a message.
-        if (!alone && (length + k_item_overhead <= r.message_budget || room < 2 * k_item_overhead))
-            return outcome::full;
-        // A message with nothing else in it carries a chunk of what fits, measured exactly, however small the
-        // client's MaxMsgSize: the next message would have no more room.
-        auto overhead = alone ? encoded_size(item_command_of(s, change, data, offset, 0), r.in.version, r.in.encoding)
-                              : k_item_overhead;
-        if (room < overhead + k_min_chunk) return alone ? outcome::too_small : outcome::full;
-        length = utf8_cut(data, offset, room - overhead);
-        complete = offset + length == data.size();
-    }
-    result = item_command_of(s, change, data, offset, length);
-    s.out_offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
-    s.out_partial = complete ? std::string{} : change.guid;
-    return outcome::command;
 }
 
 // Whether the client refused the command that carried `change` (its Status, when one came, says so). A Delete of
@@ -294,18 +137,18 @@ void too_small(run& r) {
     r.abort_code = status_codes::command_failed;
 }
 
-bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget, std::vector<sent_position>& sent) {
-    auto sync_cmd = empty_sync(r, s);
-    auto& out = std::get<sync>(sync_cmd.value);
-    s.server_sync_started = true;
-    auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
-    if (used > budget) {
-        if (light_message(r) && sent.empty()) too_small(r);  // not even an empty Sync fits a message
-        return false;
-    }
+// The command just added to the Sync `out` carries `change`, which is in flight until the client answers.
+void track_sent(const run& r, store_state& s, const sync& out, outgoing_change change,
+                std::vector<sent_position>& sent) {
+    sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
+    s.in_flight.push_back(std::move(change));
+}
+
+// Items leaving the device because they left its filter go first: they free room on it. True when the message is
+// full.
+bool send_removals(run& r, store_state& s, sync& out, std::size_t& used, std::size_t budget,
+                   std::vector<sent_position>& sent) {
     bool full = false;
-    std::size_t at = 0;
-    // Items leaving the device because they left its filter go first: they free room on it.
     std::size_t removed = 0;
     for (; removed < s.removals.size(); ++removed) {
         auto cmd = delete_command(s.removals[removed]);
@@ -317,15 +160,26 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
         }
         used += size;
         out.commands.push_back(std::move(cmd));
-        sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
-        s.in_flight.push_back(std::move(s.removals[removed]));
+        track_sent(r, s, out, std::move(s.removals[removed]), sent);
     }
     s.removals.erase(s.removals.begin(), s.removals.begin() + static_cast<std::ptrdiff_t>(removed));
-    while (!full) {
-        if (at == s.outgoing.size()) {
-            take(s, std::exchange(at, 0));
-            if (!load_page(r, s, budget)) break;
-        }
+    return full;
+}
+
+// Whether s.outgoing[at] exists, after the next page when `at` reached the end of the queue; false when the package
+// has nothing left.
+bool next_in_queue(run& r, store_state& s, std::size_t& at, std::size_t budget) {
+    if (at < s.outgoing.size()) return true;
+    take(s, std::exchange(at, 0));
+    return load_page(r, s, budget);
+}
+
+// The queued changes, page after page, until the message is full (true) or the package has nothing left.
+bool send_changes(run& r, store_state& s, item_reader& reader, sync& out, std::size_t& used, std::size_t budget,
+                  std::vector<sent_position>& sent) {
+    std::size_t at = 0;
+    bool full = false;
+    while (!full && next_in_queue(r, s, at, budget)) {
         bool complete = false;
         command cmd;
         auto offset_before = s.out_offset;
@@ -339,24 +193,34 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
             continue;
         }
         if (result == outcome::too_small) too_small(r);
-        if (result == outcome::full || result == outcome::too_small) break;
-        auto size = encoded_size(cmd, r.in.version, r.in.encoding);
-        if (used + size > budget && !out.commands.empty()) {
-            s.out_offset = offset_before;  // sent in the next message
+        auto size = result == outcome::command ? encoded_size(cmd, r.in.version, r.in.encoding) : 0;
+        if (result != outcome::command || (used + size > budget && !out.commands.empty())) {
+            if (result == outcome::command) s.out_offset = offset_before;  // sent in the next message
             break;
         }
         used += size;
         const bool adds = std::holds_alternative<add>(cmd.value);
         out.commands.push_back(std::move(cmd));
-        if (!complete) {
-            full = true;
-            break;
-        }
+        full = !complete;
+        if (full) break;
         if (adds && s.limit_room > 0) --s.limit_room;
-        sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
-        s.in_flight.push_back(std::move(s.outgoing[at++]));
+        track_sent(r, s, out, std::move(s.outgoing[at++]), sent);
     }
     take(s, at);
+    return full;
+}
+
+bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget, std::vector<sent_position>& sent) {
+    auto sync_cmd = empty_sync(r, s);
+    auto& out = std::get<sync>(sync_cmd.value);
+    s.server_sync_started = true;
+    auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
+    if (used > budget) {
+        if (light_message(r) && sent.empty()) too_small(r);  // not even an empty Sync fits a message
+        return false;
+    }
+    const bool full =
+        send_removals(r, s, out, used, budget, sent) || send_changes(r, s, reader, out, used, budget, sent);
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
     return !full && s.outgoing.empty();  // a loop that ends with an empty queue found no page left

@@ -143,6 +143,31 @@ std::optional<whole_item> start_item(item_context& c, const item& it, const item
     return std::nullopt;
 }
 
+// Bytes an older version kept in the state go to the chunk store, from offset 0 on.
+void store_legacy_data(item_context& c, incoming_chunks& p) {
+    if (p.legacy_data.empty()) return;
+    c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, 0, p.legacy_data);
+    p.received = static_cast<std::int64_t>(p.legacy_data.size());
+    p.legacy_data.clear();
+}
+
+// The last chunk (`data`, `received` bytes in all) completes the object without a trip through the store.
+std::optional<whole_item> last_chunk(item_context& c, const std::string& data, std::uint64_t received,
+                                     const std::string& mime) {
+    auto& partial = c.s.partial;
+    auto& p = *partial;
+    auto stored = p.received == 0 ? std::optional<std::string>(std::string())
+                                  : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
+    if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
+        partial.reset();
+        item_status(c, status_codes::size_mismatch);
+        return std::nullopt;
+    }
+    whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
+    partial.reset();
+    return whole;
+}
+
 // Collects MoreData chunks in the store; returns the whole object once its last chunk arrived.
 std::optional<whole_item> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
     static const std::string no_data;
@@ -160,11 +185,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
         if (!partial || partial->refused != 0) return whole;  // a whole item, or refused at once
     }
     auto& p = *partial;
-    if (!p.legacy_data.empty()) {  // bytes an older version kept in the state: from offset 0 on
-        c.r.store.append_chunk(c.r.tenant(), c.s.device_store_id, 0, p.legacy_data);
-        p.received = static_cast<std::int64_t>(p.legacy_data.size());
-        p.legacy_data.clear();
-    }
+    store_legacy_data(c, p);
     const auto received = static_cast<std::uint64_t>(p.received) + data.size();
     if (received > object_limit(c)) return refuse(c, status_codes::object_too_large, it.more_data);
     if (p.declared_size >= 0 && received > static_cast<std::uint64_t>(p.declared_size)) {
@@ -176,17 +197,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
         item_status(c, status_codes::chunk_accepted);
         return std::nullopt;
     }
-    // The last chunk completes the object without a trip through the store.
-    auto stored = p.received == 0 ? std::optional<std::string>(std::string())
-                                  : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
-    if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
-        partial.reset();
-        item_status(c, status_codes::size_mismatch);
-        return std::nullopt;
-    }
-    whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
-    partial.reset();
-    return whole;
+    return last_chunk(c, data, received, mime);
 }
 
 // The items of one Sync command, applied together so that a slow sync looks up twins once per message.

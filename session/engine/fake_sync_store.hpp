@@ -256,13 +256,6 @@ class fake_sync_store final : public persistence::sync_store {
         ++outgoing_reads;
         return sync_store::outgoing_items(tenant, ds, device_store, refs, budget, overhead);
     }
-    std::optional<std::string> guid_for_luid(std::int64_t, std::int64_t device_store,
-                                             const std::string& luid) override {
-        for (const auto& [guid, m] : mappings[device_store]) {
-            if (m.luid == luid) return guid;
-        }
-        return std::nullopt;
-    }
     std::optional<persistence::mapping_record> mapping_of_luid(std::int64_t, std::int64_t device_store,
                                                                const std::string& luid) override {
         for (const auto& [guid, m] : mappings[device_store]) {
@@ -325,7 +318,9 @@ class fake_sync_store final : public persistence::sync_store {
         return whole;
     }
     void drop_chunks(std::int64_t, std::int64_t device_store) override { chunks.erase(device_store); }
-    std::string conflict_policy(std::int64_t) override { return policy; }
+    common::conflict_policy conflict_policy(std::int64_t) override {
+        return common::parse_conflict_policy(policy).value_or(common::conflict_policy::merge);
+    }
     std::string token_secret() override { return "test-secret"; }
 
   private:

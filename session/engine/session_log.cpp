@@ -5,6 +5,7 @@
 #include "common/log/log_event.hpp"
 #include "matching/filter/filter_codec.hpp"
 #include "matching/filter/filter_describe.hpp"
+#include "matching/model/datastore_kind.hpp"
 
 namespace syncml::session {
 
@@ -14,11 +15,12 @@ void log_session_end(const std::string& tenant, const session_state& state, cons
     std::int64_t received = 0, sent = 0, filtered_out = 0;
     for (const auto& s : state.stores) {
         if (!modes.empty()) modes += ',';
-        modes += s.kind + ":" + std::to_string(s.mode);
+        modes += std::string(matching::datastore_name(s.kind)) + ":" + std::to_string(s.mode);
         if (!s.filter.empty()) {
             auto filter = matching::decode_filter(s.filter);
             if (!filters.empty()) filters += "; ";
-            filters += s.kind + ": " + (filter ? matching::describe(*filter) : std::string("unreadable"));
+            filters += std::string(matching::datastore_name(s.kind)) + ": " +
+                       (filter ? matching::describe(*filter) : std::string("unreadable"));
         }
         filtered_out += s.filtered_out;
         received += s.received_add + s.received_replace + s.received_delete;

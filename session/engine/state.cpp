@@ -3,10 +3,14 @@
 // Format: a sequence of `name=<length>:<bytes>` tokens. Length-prefixed values need no escaping, so
 // item data and anchors with any bytes survive; unknown names are skipped so old rows stay readable.
 
+#include <array>
 #include <charconv>
 #include <limits>
 #include <map>
 #include <string_view>
+#include <utility>
+
+#include "matching/model/datastore_kind.hpp"
 
 namespace syncml::session {
 namespace {
@@ -89,17 +93,34 @@ std::string encode_partial(const incoming_chunks& partial) {
     return w.take();
 }
 
-std::string encode_store(const store_state& s) {
-    writer w;
+// Where the store stands: its names, mode, rows and anchors.
+void put_anchors(writer& w, const store_state& s) {
     w.put("server_uri", s.server_uri);
     w.put("client_uri", s.client_uri);
-    w.put("kind", s.kind);
+    w.put("kind", std::string(matching::datastore_name(s.kind)));
     w.put("mode", std::int64_t{s.mode});
     w.put("datastore", s.datastore_id);
     w.put("device_store", s.device_store_id);
     w.put("client_last", s.client_last);
     w.put("client_next", s.client_next);
     w.put("server_next", s.server_next);
+}
+
+// The commands received and sent, for the session-end log.
+void put_counts(writer& w, const store_state& s) {
+    static constexpr std::array<std::pair<std::string_view, std::int64_t store_state::*>, 6> counts{{
+        {"r_add", &store_state::received_add},
+        {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},
+        {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},
+        {"s_del", &store_state::sent_delete},
+    }};
+    for (const auto& [name, field] : counts) w.put(name, s.*field);
+}
+
+// Package 4's progress (cursor, changes in flight), the device's format, the filter and the item limit.
+void put_server_progress(writer& w, const store_state& s) {
     // An older version ignores the cursor, sees no queue and, once the package ends, records "upto" as seen by the
     // device. While changes are pending it therefore reads the cursor there, so that a session whose next message
     // reaches an older instance (a rolling upgrade) leaves the rest for the device's next sync instead of losing it.
@@ -124,15 +145,16 @@ std::string encode_store(const store_state& s) {
     if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
     if (s.last_seen_modseq >= 0) w.put("seen", s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
+}
+
+std::string encode_store(const store_state& s) {
+    writer w;
+    put_anchors(w, s);
+    put_server_progress(w, s);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", s.own_modseqs);
-    w.put("r_add", s.received_add);
-    w.put("r_rep", s.received_replace);
-    w.put("r_del", s.received_delete);
-    w.put("s_add", s.sent_add);
-    w.put("s_rep", s.sent_replace);
-    w.put("s_del", s.sent_delete);
+    put_counts(w, s);
     return w.take();
 }
 
@@ -173,11 +195,10 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
     return true;
 }
 
-bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
+const std::map<std::string_view, std::string store_state::*>& string_fields() {
     static const std::map<std::string_view, std::string store_state::*> strings = {
         {"server_uri", &store_state::server_uri},
         {"client_uri", &store_state::client_uri},
-        {"kind", &store_state::kind},
         {"client_last", &store_state::client_last},
         {"client_next", &store_state::client_next},
         {"server_next", &store_state::server_next},
@@ -185,6 +206,10 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"device_version", &store_state::device_version},
         {"out_guid", &store_state::out_partial},
         {"filter", &store_state::filter}};
+    return strings;
+}
+
+const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
         {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
         {"upto", &store_state::upto_modseq},          {"out_offset", &store_state::out_offset},
@@ -195,8 +220,15 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
         {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
         {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
         {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
+    return numbers;
+}
+
+bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
+    const auto& strings = string_fields();
+    const auto& numbers = number_fields();
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
+    if (name == "kind") s.kind = matching::parse_datastore_name(value).value_or(s.kind);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
     if (name == "server_started") s.server_sync_started = value == "1";

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "matching/model/item.hpp"
+
 namespace syncml::session {
 
 enum class phase : int {
@@ -47,8 +49,8 @@ struct incoming_chunks {
 struct store_state {
     std::string server_uri;  // the datastore name as the client addressed it
     std::string client_uri;  // the client's own database URI
-    std::string kind;        // contacts, calendar, tasks, memos
-    int mode = 200;          // alert code granted
+    matching::item_kind kind = matching::item_kind::contact;
+    int mode = 200;  // alert code granted
     std::int64_t datastore_id = 0;
     std::int64_t device_store_id = 0;
     std::string client_last;  // the client's Last anchor: a resume must present the same one

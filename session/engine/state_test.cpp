@@ -17,7 +17,7 @@ session_state sample_state() {
     store_state store;
     store.server_uri = "Contacts";
     store.client_uri = "./contacts";
-    store.kind = "contacts";
+    store.kind = matching::item_kind::contact;
     store.mode = 201;
     store.client_last = "last:1";
     store.client_next = "a=b:c";

@@ -20,25 +20,28 @@ std::string normalized(std::string_view uri) {
 
 }  // namespace
 
-std::optional<std::string> datastore_kind(std::string_view uri) {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 19> aliases{{
-        {"contacts", "contacts"}, {"contact", "contacts"},  {"addressbook", "contacts"}, {"card", "contacts"},
-        {"vcard", "contacts"},    {"calendar", "calendar"}, {"events", "calendar"},      {"event", "calendar"},
-        {"cal", "calendar"},      {"agenda", "calendar"},   {"tasks", "tasks"},          {"task", "tasks"},
-        {"todo", "tasks"},        {"todos", "tasks"},       {"notes", "memos"},          {"note", "memos"},
-        {"memos", "memos"},       {"memo", "memos"},        {"notepad", "memos"},
+std::optional<matching::item_kind> datastore_kind(std::string_view uri) {
+    using matching::item_kind;
+    static constexpr std::array<std::pair<std::string_view, item_kind>, 19> aliases{{
+        {"contacts", item_kind::contact}, {"contact", item_kind::contact}, {"addressbook", item_kind::contact},
+        {"card", item_kind::contact},     {"vcard", item_kind::contact},   {"calendar", item_kind::event},
+        {"events", item_kind::event},     {"event", item_kind::event},     {"cal", item_kind::event},
+        {"agenda", item_kind::event},     {"tasks", item_kind::task},      {"task", item_kind::task},
+        {"todo", item_kind::task},        {"todos", item_kind::task},      {"notes", item_kind::memo},
+        {"note", item_kind::memo},        {"memos", item_kind::memo},      {"memo", item_kind::memo},
+        {"notepad", item_kind::memo},
     }};
     if (auto query = uri.find('?'); query != std::string_view::npos) uri = uri.substr(0, query);
     auto name = normalized(uri);
     for (const auto& [alias, kind] : aliases) {
-        if (name == alias) return std::string(kind);
+        if (name == alias) return kind;
     }
     return std::nullopt;
 }
 
 bool same_store_uri(std::string_view a, std::string_view b) { return normalized(a) == normalized(b); }
 
-std::string default_mime(std::string_view kind) {
+std::string default_mime(matching::item_kind kind) {
     return std::string(matching::mime_of(matching::canonical_dialect(kind)));
 }
 

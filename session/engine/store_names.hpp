@@ -5,19 +5,19 @@
 #include <string>
 #include <string_view>
 
-#include "matching/convert/item_format.hpp"
+#include "matching/model/item.hpp"
 
 namespace syncml::session {
 
-// "Contacts", "./addressbook", "card" -> "contacts"; calendar, tasks, memos likewise; nullopt when the
-// name is none of them. Case-insensitive; a leading "./" and a query ("?...") are ignored.
-std::optional<std::string> datastore_kind(std::string_view uri);
+// "Contacts", "./addressbook", "card" -> contact; event, task, memo likewise; nullopt when the name is none of them.
+// Case-insensitive; a leading "./" and a query ("?...") are ignored.
+std::optional<matching::item_kind> datastore_kind(std::string_view uri);
 
 // Whether two URIs name the same datastore of the device: a DevInf SourceRef "Contacts" and an Alert's
 // "./contacts" do. Case-insensitive; a leading "./" and trailing slashes are ignored.
 bool same_store_uri(std::string_view a, std::string_view b);
 
 // The MIME type we offer for a kind when the device told us nothing.
-std::string default_mime(std::string_view kind);
+std::string default_mime(matching::item_kind kind);
 
 }  // namespace syncml::session
