@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <unistd.h>
 
@@ -14,7 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "persistence/accounts/password_hash.hpp"
+#include "common/crypto/base64.hpp"
+#include "common/crypto/sha256.hpp"
 
 namespace syncml::persistence {
 namespace {
@@ -33,6 +33,9 @@ cipher_context new_context() {
 
 const unsigned char* bytes(std::string_view text) { return reinterpret_cast<const unsigned char*>(text.data()); }
 unsigned char* bytes(std::string& text) { return reinterpret_cast<unsigned char*>(text.data()); }
+std::string_view text_of(const secret_key& key) {
+    return {reinterpret_cast<const char*>(key.data()), secret_key::size};
+}
 
 std::string_view trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r\n");
@@ -72,7 +75,7 @@ secret_key secret_key::generate() {
 }
 
 std::optional<secret_key> secret_key::parse(std::string_view text) {
-    const auto decoded = base64_decode(trimmed(text));
+    const auto decoded = common::base64_decode(trimmed(text));
     if (!decoded || decoded->size() != size) return std::nullopt;
     secret_key key;
     std::memcpy(key.bytes_.data(), decoded->data(), size);
@@ -93,19 +96,11 @@ secret_key secret_key::load_or_create(const std::string& path) {
     return *key;
 }
 
-std::string secret_key::to_base64() const {
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()));
-}
+std::string secret_key::to_base64() const { return common::base64_encode(text_of(*this)); }
 
 std::string secret_key::fingerprint() const {
-    constexpr std::string_view label = "syncml secret key fingerprint";
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (HMAC(EVP_sha256(), bytes_.data(), static_cast<int>(bytes_.size()), bytes(label), label.size(), mac, &length) ==
-        nullptr) {
-        throw std::runtime_error("HMAC failed");
-    }
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(mac), 12));
+    const auto mac = common::hmac_sha256(text_of(*this), "syncml secret key fingerprint");
+    return common::base64_encode(std::string_view(mac).substr(0, 12));
 }
 
 secret_key resolve_secret_key(const std::string& text, const std::string& file, const std::string& data_dir) {

@@ -1,6 +1,5 @@
 #include "session/service/sync_service.hpp"
 
-#include <openssl/evp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -8,6 +7,10 @@
 #include <chrono>
 #include <mutex>
 
+#include "auth/credential_cache.hpp"
+#include "auth/login.hpp"
+#include "common/crypto/secrets.hpp"
+#include "common/crypto/sha256.hpp"
 #include "common/log/log_event.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"
@@ -20,9 +23,8 @@
 #include "session/engine/engine_metrics.hpp"
 #include "session/engine/session_log.hpp"
 #include "session/protocol/auth.hpp"
-#include "session/service/credential_cache.hpp"
 #include "session/service/device_trace.hpp"
-#include "session/service/login.hpp"
+#include "session/service/syncml_login.hpp"
 #include "session/service/tenant_cache.hpp"
 #include "session/service/tenant_limits.hpp"
 #include "session/service/tenant_session_gauge.hpp"
@@ -71,15 +73,6 @@ std::optional<std::int64_t> numeric_msg_id(const std::string& text) {
     return n;
 }
 
-std::string sha256(const std::string& data) {
-    std::string digest(EVP_MAX_MD_SIZE, '\0');
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), reinterpret_cast<unsigned char*>(digest.data()), &length, EVP_sha256(),
-               nullptr);
-    digest.resize(length);
-    return digest;
-}
-
 // A resend repeats the last answered message: the stored reply answers it. MsgID 1 with another body is the
 // first message of a new session that reuses the SessionID (a phone that fetched our DevInf in a session of
 // its own, then syncs). Later MsgIDs keep the stored reply: the session's state moved on past them.
@@ -117,7 +110,7 @@ struct sync_service::impl {
     service_settings settings;
     engine_metrics* metrics = nullptr;
     std::unique_ptr<device_trace> trace;
-    credential_cache credentials;
+    auth::credential_cache credentials;
     tenant_cache tenants;
     tenant_session_gauge live_sessions;
     std::mutex secret_mutex;
@@ -278,7 +271,7 @@ struct sync_service::impl {
             report = busy(tenant, in);
             return false;
         }
-        const auto digest = sha256(request.body);
+        const auto digest = common::sha256(request.body);
         if (is_resend(*rec, in, digest)) {
             report.result = engine_metrics::message_result::resend;
             report.response.content_type = rec->last_reply_type;
@@ -335,7 +328,7 @@ struct sync_service::impl {
             check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
                                    request.remote_addr);
             login_context login{
-                db, persistence::md5_key_of(settings.auth_throttle), credentials,
+                {db, persistence::md5_key_of(settings.auth_throttle), credentials},
                 stateless_nonces(token_secret(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
             acct = find_account(check, tenant, in.header, login);
         }
@@ -425,16 +418,15 @@ struct sync_service::impl {
         // The session the message went on in is of the user its Cred names (basic or md5, which the engine checks):
         // else the Cred was someone else's, whatever the session made of it.
         const bool own_session = report.state.user_id != 0 && cred_user == report.state.user_id;
-        const auto& device = in.header.source.loc_uri;
-        const auto& address = request.remote_addr;
-        auto user = credential_user(in.header).value_or("");
+        const auth::login_attempt attempt{tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
+                                          request.remote_addr};
         if (report.result == engine_metrics::message_result::auth_failed) {
             if (check.blocked.count() > 0) {
                 report.response = retry_later(std::move(report.response), check.blocked);
             } else {
                 common::log_event(spdlog::level::info, "sync: auth failed",
-                                  {{"tenant", tenant.name}, {"user", user}, {"device", device}});
-                throttle.record_failure(tenant.id, user, device, address);
+                                  {{"tenant", tenant.name}, {"user", attempt.user}, {"device", attempt.device}});
+                auth::record_failure(throttle, check, attempt);
             }
         } else if (!own_session && report.result == engine_metrics::message_result::ok) {
             // Another user's Cred in a message that went on in a session its token or address continued is a failed
@@ -442,14 +434,14 @@ struct sync_service::impl {
             // the throttle counting (and reset that user's counters after each guess).
             if (check.blocked.count() == 0) {
                 common::log_event(spdlog::level::info, "sync: auth failed in a continued session",
-                                  {{"tenant", tenant.name}, {"user", user}, {"device", device}});
-                throttle.record_failure(tenant.id, user, device, address);
+                                  {{"tenant", tenant.name}, {"user", attempt.user}, {"device", attempt.device}});
+                auth::record_failure(throttle, check, attempt);
             }
         } else if (own_session && cred_verified && report.result == engine_metrics::message_result::ok &&
-                   report.state.authenticated && check.failures_on_record) {
+                   report.state.authenticated) {
             // Only a Cred that verified clears the failures: a wrong one in one's own session counts as nothing (an
             // md5 digest over an old nonce looks the same) and must not wipe guesses made elsewhere either.
-            throttle.reset(tenant.id, user, device, address);
+            auth::record_success(throttle, check, attempt);
         }
     }
 
@@ -525,7 +517,7 @@ sync_response sync_service::impl::answer(persistence::database& db, const sync_r
 
 std::string make_session_token(const session_token& token, const std::string& secret) {
     auto id = std::to_string(token.user) + "." + std::to_string(token.key);
-    return id + "-" + hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
+    return id + "-" + common::hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
 }
 
 std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret) {
@@ -538,7 +530,7 @@ std::optional<session_token> parse_session_token(const std::string& token, const
     if (user_ec != std::errc{} || user_end != token.data() + dot || key_ec != std::errc{} ||
         key_end != token.data() + dash)
         return std::nullopt;
-    if (!constant_time_equal(make_session_token(parsed, secret), token)) return std::nullopt;
+    if (!common::constant_time_equal(make_session_token(parsed, secret), token)) return std::nullopt;
     return parsed;
 }
 

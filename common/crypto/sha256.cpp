@@ -1,0 +1,50 @@
+#include "common/crypto/sha256.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <array>
+#include <stdexcept>
+
+namespace syncml::common {
+namespace {
+
+const unsigned char* bytes_of(std::string_view text) { return reinterpret_cast<const unsigned char*>(text.data()); }
+
+}  // namespace
+
+std::string sha256(std::string_view data) {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+        throw std::runtime_error("SHA-256 failed");
+    }
+    return std::string(reinterpret_cast<const char*>(digest.data()), length);
+}
+
+std::string sha256_hex(std::string_view data) { return hex_of(sha256(data)); }
+
+std::string hmac_sha256(std::string_view key, std::string_view data) {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
+    unsigned int length = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), bytes_of(data), data.size(), mac.data(),
+             &length) == nullptr) {
+        throw std::runtime_error("HMAC-SHA256 failed");
+    }
+    return std::string(reinterpret_cast<const char*>(mac.data()), length);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view data) { return hex_of(hmac_sha256(key, data)); }
+
+std::string hex_of(std::string_view bytes) {
+    static constexpr std::string_view digits = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char b : bytes) {
+        out += digits[b >> 4];
+        out += digits[b & 15];
+    }
+    return out;
+}
+
+}  // namespace syncml::common

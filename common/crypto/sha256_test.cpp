@@ -1,0 +1,35 @@
+#include "common/crypto/sha256.hpp"
+
+#include <gtest/gtest.h>
+
+namespace syncml::common {
+namespace {
+
+// FIPS 180-2 appendix B.1 and the empty message.
+TEST(sha256, digests_the_known_answer_vectors) {
+    EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST(sha256, raw_digest_is_the_32_bytes_of_the_hex_one) {
+    const auto raw = sha256("abc");
+    ASSERT_EQ(raw.size(), 32u);
+    EXPECT_EQ(hex_of(raw), sha256_hex("abc"));
+    EXPECT_EQ(static_cast<unsigned char>(raw[0]), 0xba);
+}
+
+// RFC 4231 test case 2.
+TEST(sha256, hmac_matches_rfc_4231) {
+    EXPECT_EQ(hmac_sha256_hex("Jefe", "what do ya want for nothing?"),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    EXPECT_EQ(hex_of(hmac_sha256("Jefe", "what do ya want for nothing?")),
+              hmac_sha256_hex("Jefe", "what do ya want for nothing?"));
+}
+
+TEST(sha256, hex_is_two_lower_case_digits_per_byte) {
+    EXPECT_EQ(hex_of(std::string("\x00\x0f\xa0\xff", 4)), "000fa0ff");
+    EXPECT_EQ(hex_of(""), "");
+}
+
+}  // namespace
+}  // namespace syncml::common
