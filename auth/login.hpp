@@ -19,7 +19,6 @@
 
 namespace syncml::persistence {
 class database;
-class secret_key;
 }  // namespace syncml::persistence
 
 namespace syncml::auth {

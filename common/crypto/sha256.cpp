@@ -6,6 +6,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "common/crypto/hex.hpp"
+
 namespace syncml::common {
 namespace {
 
@@ -35,16 +37,5 @@ std::string hmac_sha256(std::string_view key, std::string_view data) {
 }
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view data) { return hex_of(hmac_sha256(key, data)); }
-
-std::string hex_of(std::string_view bytes) {
-    static constexpr std::string_view digits = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
 
 }  // namespace syncml::common

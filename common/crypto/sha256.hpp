@@ -12,7 +12,4 @@ std::string sha256_hex(std::string_view data);
 std::string hmac_sha256(std::string_view key, std::string_view data);
 std::string hmac_sha256_hex(std::string_view key, std::string_view data);
 
-// Two lower-case hex digits per byte.
-std::string hex_of(std::string_view bytes);
-
 }  // namespace syncml::common

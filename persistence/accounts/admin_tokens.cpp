@@ -5,6 +5,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "common/crypto/hex.hpp"
 #include "common/crypto/sha256.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/detail/connection_access.hpp"

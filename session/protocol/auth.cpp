@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "common/crypto/base64.hpp"
+#include "common/crypto/secrets.hpp"
 #include "common/crypto/sha256.hpp"
 
 namespace syncml::session {
