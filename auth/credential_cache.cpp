@@ -1,7 +1,7 @@
 #include "auth/credential_cache.hpp"
 
+#include "common/crypto/digest.hpp"
 #include "common/crypto/secrets.hpp"
-#include "common/crypto/sha256.hpp"
 
 namespace syncml::auth {
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "common/crypto/sha256.hpp"
+#include "common/crypto/digest.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/match/match_keys.hpp"
 

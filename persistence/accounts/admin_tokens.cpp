@@ -5,8 +5,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "common/crypto/digest.hpp"
 #include "common/crypto/hex.hpp"
-#include "common/crypto/sha256.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/detail/connection_access.hpp"
 #include "persistence/pg/detail/iso_utc.hpp"

@@ -4,7 +4,6 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "common/crypto/base64.hpp"
+#include "common/crypto/digest.hpp"
 
 namespace syncml::persistence {
 
@@ -108,12 +108,7 @@ bool needs_rehash(std::string_view stored, int iterations) {
 
 std::string md5_secret_of(std::string_view user, std::string_view password) {
     const std::string input = std::string(user) + ":" + std::string(password);
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_Digest(input.data(), input.size(), digest.data(), &length, EVP_md5(), nullptr) != 1) {
-        throw std::runtime_error("MD5 digest failed");
-    }
-    return common::base64_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
+    return common::base64_encode(common::md5(input));
 }
 
 }  // namespace syncml::persistence

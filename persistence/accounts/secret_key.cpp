@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "common/crypto/base64.hpp"
-#include "common/crypto/sha256.hpp"
+#include "common/crypto/digest.hpp"
 
 namespace syncml::persistence {
 namespace {

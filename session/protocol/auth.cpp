@@ -1,24 +1,14 @@
 #include "session/protocol/auth.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include "common/crypto/base64.hpp"
+#include "common/crypto/digest.hpp"
 #include "common/crypto/secrets.hpp"
-#include "common/crypto/sha256.hpp"
 
 namespace syncml::session {
 namespace {
-
-std::string raw_md5(std::string_view data) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_md5(), nullptr);
-    return std::string(reinterpret_cast<const char*>(digest.data()), length);
-}
 
 std::string lower(std::string_view text) {
     std::string out(text);
@@ -49,7 +39,7 @@ std::string md5_digest(std::string_view secret, std::string_view nonce) {
     std::string input(secret);
     input += ':';
     input.append(nonce);
-    return common::base64_encode(raw_md5(input));
+    return common::base64_encode(common::md5(input));
 }
 
 bool md5_digest_matches(std::string_view secret, std::string_view digest, std::string_view device_nonce,

@@ -9,8 +9,8 @@
 
 #include "auth/credential_cache.hpp"
 #include "auth/login.hpp"
+#include "common/crypto/digest.hpp"
 #include "common/crypto/secrets.hpp"
-#include "common/crypto/sha256.hpp"
 #include "common/log/log_event.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"

@@ -1,4 +1,4 @@
-#include "common/crypto/sha256.hpp"
+#include "common/crypto/digest.hpp"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +26,13 @@ TEST(sha256, hmac_matches_rfc_4231) {
               "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
     EXPECT_EQ(hex_of(hmac_sha256("Jefe", "what do ya want for nothing?")),
               hmac_sha256_hex("Jefe", "what do ya want for nothing?"));
+}
+
+// RFC 1321 appendix A.5.
+TEST(md5, digests_the_rfc_1321_vectors) {
+    EXPECT_EQ(hex_of(md5("")), "d41d8cd98f00b204e9800998ecf8427e");
+    EXPECT_EQ(hex_of(md5("abc")), "900150983cd24fb0d6963f7d28e17f72");
+    EXPECT_EQ(md5("message digest").size(), 16u);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "common/crypto/sha256.hpp"
+#include "common/crypto/digest.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -13,16 +13,20 @@ namespace {
 
 const unsigned char* bytes_of(std::string_view text) { return reinterpret_cast<const unsigned char*>(text.data()); }
 
-}  // namespace
-
-std::string sha256(std::string_view data) {
+std::string digest_of(std::string_view data, const EVP_MD* type, const char* failure) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
     unsigned int length = 0;
-    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 failed");
+    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, type, nullptr) != 1) {
+        throw std::runtime_error(failure);
     }
     return std::string(reinterpret_cast<const char*>(digest.data()), length);
 }
+
+}  // namespace
+
+std::string md5(std::string_view data) { return digest_of(data, EVP_md5(), "MD5 digest failed"); }
+
+std::string sha256(std::string_view data) { return digest_of(data, EVP_sha256(), "SHA-256 failed"); }
 
 std::string sha256_hex(std::string_view data) { return hex_of(sha256(data)); }
 
