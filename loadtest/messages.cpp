@@ -1,7 +1,7 @@
 #include "loadtest/messages.hpp"
 
-#include <openssl/evp.h>
-
+#include "common/crypto/base64.hpp"
+#include "common/crypto/digest.hpp"
 #include "session/codec/codec.hpp"
 #include "session/protocol/auth.hpp"
 
@@ -10,12 +10,7 @@ namespace {
 
 using namespace syncml::session;
 
-std::string md5_b64(const std::string& text) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    EVP_Digest(text.data(), text.size(), digest, &size, EVP_md5(), nullptr);
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(digest), size));
-}
+std::string md5_b64(const std::string& text) { return common::base64_encode(common::md5(text)); }
 
 ct_property property(const char* name, std::vector<std::string> types = {}) {
     ct_property p;
@@ -114,7 +109,7 @@ credentials basic_credentials(const std::string& user, const std::string& passwo
     cred.meta = meta_info{};
     cred.meta->format = "b64";
     cred.meta->type = "syncml:auth-basic";
-    cred.data = base64_encode(user + ":" + password);
+    cred.data = common::base64_encode(user + ":" + password);
     return cred;
 }
 

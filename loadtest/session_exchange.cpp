@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include "common/crypto/base64.hpp"
 #include "loadtest/messages.hpp"
 #include "session/codec/codec.hpp"
 #include "session/protocol/auth.hpp"
@@ -100,7 +101,8 @@ void session_run::read_nonce(const message& reply) {
         const auto* s = std::get_if<status>(&cmd.value);
         if (!s || s->cmd_ref != "0" || !s->chal || !s->chal->meta || !s->chal->meta->next_nonce) continue;
         const auto& meta = *s->chal->meta;
-        auto nonce = meta.format == "b64" ? base64_decode(*meta.next_nonce) : std::optional(*meta.next_nonce);
+        auto nonce = meta.format == "b64" ? common::base64_decode_ignoring_whitespace(*meta.next_nonce)
+                                          : std::optional(*meta.next_nonce);
         if (nonce) phone_.nonce_ = *nonce;
     }
 }

@@ -1,11 +1,10 @@
 #include "matching/convert/item_convert.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <array>
 #include <vector>
 
+#include "common/crypto/digest.hpp"
 #include "matching/content/text_lines.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/match/match_keys.hpp"
@@ -81,16 +80,7 @@ std::string comparable_form(std::string_view content) {
     std::sort(lines.begin(), lines.end());
     std::string joined;
     for (const auto& line : lines) joined += line + '\n';
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    EVP_Digest(joined.data(), joined.size(), digest.data(), &length, EVP_sha256(), nullptr);
-    static constexpr std::string_view hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
+    return common::sha256_hex(joined);
 }
 
 std::optional<item> parse_canonical(std::string_view content) {

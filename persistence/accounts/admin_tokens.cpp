@@ -1,11 +1,12 @@
 #include "persistence/accounts/admin_tokens.hpp"
 
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <array>
 #include <stdexcept>
 
+#include "common/crypto/digest.hpp"
+#include "common/crypto/hex.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/detail/connection_access.hpp"
 #include "persistence/pg/detail/iso_utc.hpp"
@@ -36,23 +37,9 @@ constexpr const char* k_verify_token =
     "(last_used_at IS NULL OR last_used_at < now() - interval '1 minute')) "
     "SELECT * FROM found";
 
-std::string hex(const unsigned char* bytes, std::size_t size) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < size; ++i) {
-        out += digits[bytes[i] >> 4];
-        out += digits[bytes[i] & 0x0F];
-    }
-    return out;
-}
-
 pqxx::binarystring sha256_of(std::string_view token) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_Digest(token.data(), token.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 failed");
-    }
-    return pqxx::binarystring(digest.data(), length);
+    const auto digest = common::sha256(token);
+    return pqxx::binarystring(digest.data(), digest.size());
 }
 
 std::optional<std::string> optional_text(const pqxx::field& field) {
@@ -78,7 +65,9 @@ std::string create_admin_token(database& db, std::string_view name, std::optiona
     if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
         throw std::runtime_error("no random bytes for a token");
     }
-    const std::string token = std::string(k_token_prefix) + hex(random.data(), random.size());
+    const std::string token =
+        std::string(k_token_prefix) +
+        common::hex_of(std::string_view(reinterpret_cast<const char*>(random.data()), random.size()));
     in_transaction(db, [&](pqxx::work& tx) {
         std::int64_t tenant_id = 0;  // all tenants
         if (tenant) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/crypto/base64.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 #include "persistence/accounts/password_hash.hpp"
@@ -71,7 +72,7 @@ TEST_F(credential_store_test, stores_the_md5_secret_encrypted_and_opens_it_with_
     const auto at_rest = stored(md5_tenant_, "Bruce2");
     ASSERT_FALSE(at_rest.sealed.empty());
     EXPECT_EQ(at_rest.sealed.find("PtEdr8lBQ45IbT1bZIkrOQ=="), std::string::npos);
-    EXPECT_EQ(at_rest.sealed.find(base64_decode("PtEdr8lBQ45IbT1bZIkrOQ==").value()), std::string::npos);
+    EXPECT_EQ(at_rest.sealed.find(common::base64_decode("PtEdr8lBQ45IbT1bZIkrOQ==").value()), std::string::npos);
     EXPECT_FALSE(at_rest.legacy);
     EXPECT_EQ(md5_secret(*db_, "md5", "Bruce2", &key_), "PtEdr8lBQ45IbT1bZIkrOQ==");
     EXPECT_EQ(find_stored_credentials(*db_, md5_tenant_, "Bruce2", &key_)->md5_secret, "PtEdr8lBQ45IbT1bZIkrOQ==");

@@ -4,12 +4,14 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <vector>
+
+#include "common/crypto/base64.hpp"
+#include "common/crypto/digest.hpp"
 
 namespace syncml::persistence {
 
@@ -52,8 +54,8 @@ std::optional<parsed_hash> parse_hash(std::string_view stored) {
     parsed_hash out;
     const auto [end, error] = std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), out.iterations);
     if (error != std::errc{} || end != parts[1].data() + parts[1].size() || out.iterations < 1) return std::nullopt;
-    auto salt = base64_decode(parts[2]);
-    auto hash = base64_decode(parts[3]);
+    auto salt = common::base64_decode(parts[2]);
+    auto hash = common::base64_decode(parts[3]);
     if (!salt || !hash || hash->size() != k_hash_bytes) return std::nullopt;
     out.salt = std::move(*salt);
     out.hash = std::move(*hash);
@@ -80,37 +82,14 @@ int pbkdf2_iterations() {
     return iterations;
 }
 
-std::optional<std::string> base64_decode(std::string_view text) {
-    if (text.size() % 4 != 0) return std::nullopt;
-    std::string out(text.size() / 4 * 3, '\0');
-    const int length =
-        EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                        reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-    if (length < 0) return std::nullopt;
-    // EVP_DecodeBlock counts padding as zero bytes.
-    std::size_t padding = 0;
-    while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
-    out.resize(static_cast<std::size_t>(length) - padding);
-    return out;
-}
-
-std::string base64_encode(std::string_view bytes) {
-    std::string out((bytes.size() + 2) / 3 * 4 + 1, '\0');
-    const int length =
-        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                        reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(length));
-    return out;
-}
-
 std::string hash_password(std::string_view password, int iterations) {
     if (iterations < 1) throw std::invalid_argument("PBKDF2 iterations must be positive");
     std::string salt(k_salt_bytes, '\0');
     if (RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), static_cast<int>(salt.size())) != 1) {
         throw std::runtime_error("no random bytes for the password salt");
     }
-    return std::string(k_scheme) + "$" + std::to_string(iterations) + "$" + base64_encode(salt) + "$" +
-           base64_encode(pbkdf2(password, salt, iterations));
+    return std::string(k_scheme) + "$" + std::to_string(iterations) + "$" + common::base64_encode(salt) + "$" +
+           common::base64_encode(pbkdf2(password, salt, iterations));
 }
 
 bool verify_password(std::string_view password, std::string_view stored) {
@@ -129,12 +108,7 @@ bool needs_rehash(std::string_view stored, int iterations) {
 
 std::string md5_secret_of(std::string_view user, std::string_view password) {
     const std::string input = std::string(user) + ":" + std::string(password);
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_Digest(input.data(), input.size(), digest.data(), &length, EVP_md5(), nullptr) != 1) {
-        throw std::runtime_error("MD5 digest failed");
-    }
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
+    return common::base64_encode(common::md5(input));
 }
 
 }  // namespace syncml::persistence

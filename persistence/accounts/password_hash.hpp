@@ -6,14 +6,13 @@
 // SyncML md5 auth: the server must know b64(md5(user ":" password)) itself; accounts.cpp keeps it only for
 // tenants with md5 auth on, encrypted with the server key (secret_key.hpp).
 
-#include <optional>
 #include <string>
 #include <string_view>
 
 namespace syncml::persistence {
 
 // OWASP Password Storage Cheat Sheet (2023): 600,000 iterations for PBKDF2-HMAC-SHA256. A verified password is
-// remembered for a while (session/credential_cache), so a client pays this on its first login only.
+// remembered for a while (auth/credential_cache), so a client pays this on its first login only.
 inline constexpr int k_pbkdf2_iterations = 600000;
 
 // The cost new hashes get: SYNCML_PASSWORD_HASH_ITERATIONS when set to a number from 1000 up (read once; for
@@ -29,9 +28,5 @@ bool is_password_hash(std::string_view text);
 bool needs_rehash(std::string_view stored, int iterations = pbkdf2_iterations());
 // b64(md5(user ":" password)), as OMA DS md5 authentication defines it.
 std::string md5_secret_of(std::string_view user, std::string_view password);
-
-std::string base64_encode(std::string_view bytes);
-// nullopt for text that is not padded base64.
-std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace syncml::persistence

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "common/crypto/base64.hpp"
+
 namespace syncml::persistence {
 namespace {
 
@@ -58,10 +60,10 @@ TEST(password_hash, computes_the_syncml_md5_secret) {
 }
 
 TEST(password_hash, base64_encodes_with_padding) {
-    EXPECT_EQ(base64_encode(""), "");
-    EXPECT_EQ(base64_encode("f"), "Zg==");
-    EXPECT_EQ(base64_encode("fo"), "Zm8=");
-    EXPECT_EQ(base64_encode("foo"), "Zm9v");
+    EXPECT_EQ(common::base64_encode(""), "");
+    EXPECT_EQ(common::base64_encode("f"), "Zg==");
+    EXPECT_EQ(common::base64_encode("fo"), "Zm8=");
+    EXPECT_EQ(common::base64_encode("foo"), "Zm9v");
 }
 
 }  // namespace

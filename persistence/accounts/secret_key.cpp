@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <unistd.h>
 
@@ -14,8 +13,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/crypto/base64.hpp"
+#include "common/crypto/digest.hpp"
 #include "common/text/trim.hpp"
-#include "persistence/accounts/password_hash.hpp"
 
 namespace syncml::persistence {
 namespace {
@@ -34,6 +34,9 @@ cipher_context new_context() {
 
 const unsigned char* bytes(std::string_view text) { return reinterpret_cast<const unsigned char*>(text.data()); }
 unsigned char* bytes(std::string& text) { return reinterpret_cast<unsigned char*>(text.data()); }
+std::string_view text_of(const secret_key& key) {
+    return {reinterpret_cast<const char*>(key.data()), secret_key::size};
+}
 
 // Written under a temporary name and linked into place: two processes starting on a fresh data directory must
 // neither each keep a key of their own nor read a half-written file. False when the file existed already.
@@ -66,7 +69,7 @@ secret_key secret_key::generate() {
 }
 
 std::optional<secret_key> secret_key::parse(std::string_view text) {
-    const auto decoded = base64_decode(common::trim(text, common::k_white_space));
+    const auto decoded = common::base64_decode(common::trim(text, common::k_white_space));
     if (!decoded || decoded->size() != size) return std::nullopt;
     secret_key key;
     std::memcpy(key.bytes_.data(), decoded->data(), size);
@@ -87,19 +90,11 @@ secret_key secret_key::load_or_create(const std::string& path) {
     return *key;
 }
 
-std::string secret_key::to_base64() const {
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()));
-}
+std::string secret_key::to_base64() const { return common::base64_encode(text_of(*this)); }
 
 std::string secret_key::fingerprint() const {
-    constexpr std::string_view label = "syncml secret key fingerprint";
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (HMAC(EVP_sha256(), bytes_.data(), static_cast<int>(bytes_.size()), bytes(label), label.size(), mac, &length) ==
-        nullptr) {
-        throw std::runtime_error("HMAC failed");
-    }
-    return base64_encode(std::string_view(reinterpret_cast<const char*>(mac), 12));
+    const auto mac = common::hmac_sha256(text_of(*this), "syncml secret key fingerprint");
+    return common::base64_encode(std::string_view(mac).substr(0, 12));
 }
 
 secret_key resolve_secret_key(const std::string& text, const std::string& file, const std::string& data_dir) {

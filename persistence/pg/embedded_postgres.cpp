@@ -1,4 +1,5 @@
 #include "persistence/pg/embedded_postgres.hpp"
+#include "common/crypto/hex.hpp"
 #include "common/log/log_event.hpp"
 
 #include <fcntl.h>
@@ -52,9 +53,7 @@ std::string random_password() {
     if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
         throw std::runtime_error("embedded PostgreSQL: no random bytes for the password");
     }
-    std::string text;
-    for (const unsigned char b : bytes) text += "0123456789abcdef"[b >> 4], text += "0123456789abcdef"[b & 15];
-    return text;
+    return common::hex_of(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 std::string read_file(const fs::path& path) {

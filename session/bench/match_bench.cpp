@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/crypto/base64.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"
@@ -172,7 +173,7 @@ session::message blank(const bench_user& u, int msg, const bench_options& opt) {
     m.header.msg_id = std::to_string(msg);
     m.header.target.loc_uri = "http://server/sync";
     m.header.source.loc_uri = "bench-phone-" + u.name;
-    m.header.cred = session::credentials{session::meta_info{}, session::base64_encode(u.name + ":pw")};
+    m.header.cred = session::credentials{session::meta_info{}, common::base64_encode(u.name + ":pw")};
     m.header.cred->meta->type = "syncml:auth-basic";
     if (opt.max_msg_size > 0) {
         m.header.meta = session::meta_info{};

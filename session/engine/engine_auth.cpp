@@ -8,6 +8,8 @@
 #include "session/engine/engine_run.hpp"
 #include "session/protocol/sync_mode.hpp"
 
+#include "common/crypto/base64.hpp"
+#include "common/crypto/secrets.hpp"
 #include "session/protocol/auth.hpp"
 
 namespace syncml::session::detail {
@@ -29,7 +31,7 @@ challenge make_challenge(run& r, bool md5) {
     meta.format = "b64";
     if (md5) {
         meta.type = "syncml:auth-md5";
-        meta.next_nonce = base64_encode(current_nonce(r));
+        meta.next_nonce = common::base64_encode(current_nonce(r));
     } else {
         meta.type = "syncml:auth-basic";
     }
@@ -73,7 +75,7 @@ bool check_auth(run& r, status& header_status) {
     header_status.data = code_text(status_codes::authenticated);
     // A fresh nonce after every use, so a captured digest cannot be replayed.
     if (md5) {
-        r.device.nonce = r.ctx.make_nonce ? r.ctx.make_nonce() : random_nonce();
+        r.device.nonce = r.ctx.make_nonce ? r.ctx.make_nonce() : common::random_nonce();
         r.store.set_device_nonce(r.tenant(), r.device.id, r.device.nonce);
         header_status.chal = make_challenge(r, true);
     }

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "common/crypto/base64.hpp"
 #include "session/codec/codec.hpp"
 #include "session/engine/fake_sync_store.hpp"
 #include "session/engine/test_phone.hpp"
@@ -56,7 +57,7 @@ TEST(engine, authenticates_md5_with_the_nonce_it_announced_and_stores_a_fresh_on
     auto hdr = statuses_of(outcome.reply, "SyncHdr")[0];
     EXPECT_EQ(hdr->data, "401");
     ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
-    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "stateless-now");
+    EXPECT_EQ(common::base64_decode(*hdr->chal->meta->next_nonce), "stateless-now");
     EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "");
 
     // The previous period's nonce is still good.
@@ -66,7 +67,7 @@ TEST(engine, authenticates_md5_with_the_nonce_it_announced_and_stores_a_fresh_on
     hdr = statuses_of(outcome.reply, "SyncHdr")[0];
     EXPECT_EQ(hdr->data, "212");
     ASSERT_TRUE(hdr->chal && hdr->chal->meta->next_nonce);
-    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+    EXPECT_EQ(common::base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
     EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce1");
 
     // With a stored nonce, only that one counts, and a failure announces it unchanged.
@@ -75,7 +76,7 @@ TEST(engine, authenticates_md5_with_the_nonce_it_announced_and_stores_a_fresh_on
     outcome = process_message(m, next, device, ctx, store);
     hdr = statuses_of(outcome.reply, "SyncHdr")[0];
     EXPECT_EQ(hdr->data, "401");
-    EXPECT_EQ(base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
+    EXPECT_EQ(common::base64_decode(*hdr->chal->meta->next_nonce), "nonce1");
     EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce1");
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/crypto/base64.hpp"
 #include "session/engine/engine.hpp"
 #include "session/engine/fake_sync_store.hpp"
 #include "session/protocol/auth.hpp"
@@ -56,7 +57,7 @@ class phone {
         ++session_;
         msg_id_ = 0;
         message m = blank();
-        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
+        m.header.cred = credentials{meta_info{}, common::base64_encode("u1:pw")};
         m.header.cred->meta->type = "syncml:auth-basic";
         if (devinf && session_ == 1) m.body.commands.push_back(command{devinf_put()});
         alert a;

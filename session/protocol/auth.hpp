@@ -1,6 +1,6 @@
 #pragma once
-// Credentials of SyncML basic and md5 authentication (OMA DS 1.1+ digest), and the few crypto helpers
-// the engine needs (nonces, RespURI token signatures).
+// Credentials of SyncML basic and md5 authentication (OMA DS 1.1+ digest). Basic credentials are parsed where the
+// DAV front end's are (auth/credentials/), the crypto comes from common/crypto/.
 
 #include <cstdint>
 #include <optional>
@@ -8,17 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "auth/credentials/basic_credentials.hpp"
 #include "session/protocol/message.hpp"
 
 namespace syncml::session {
 
-struct basic_credentials {
-    std::string user;
-    std::string password;
-};
-
 // Type syncml:auth-basic (or no type): b64("user:password").
-std::optional<basic_credentials> parse_basic(const credentials& cred);
+std::optional<auth::basic_credentials> parse_basic(const credentials& cred);
 bool is_md5(const credentials& cred);
 // The user a message authenticates as: from basic Cred, else the SyncHdr Source LocName (md5).
 std::optional<std::string> credential_user(const sync_hdr& header);
@@ -33,12 +29,5 @@ bool md5_digest_matches(std::string_view secret, std::string_view digest, std::s
 // period, for this period and the one before (so a challenge stays answerable for 10 to 20 minutes).
 std::vector<std::string> stateless_nonces(std::string_view secret, std::int64_t tenant, std::string_view device,
                                           std::int64_t unix_seconds);
-
-std::string base64_encode(std::string_view data);
-std::optional<std::string> base64_decode(std::string_view text);
-std::string random_nonce();  // 16 random printable characters
-std::string hmac_sha256_hex(std::string_view key, std::string_view data);
-// Comparison whose time does not depend on where the strings differ.
-bool constant_time_equal(std::string_view a, std::string_view b);
 
 }  // namespace syncml::session

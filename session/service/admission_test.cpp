@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/crypto/base64.hpp"
 #include "session/protocol/auth.hpp"
 
 namespace syncml::session {
@@ -28,7 +29,7 @@ sync_hdr header_without_cred() {
 
 sync_hdr header_with_basic(const std::string& user) {
     auto h = header_without_cred();
-    h.cred = credentials{meta_info{}, base64_encode(user + ":pw")};
+    h.cred = credentials{meta_info{}, common::base64_encode(user + ":pw")};
     h.cred->meta->type = "syncml:auth-basic";
     return h;
 }

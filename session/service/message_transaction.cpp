@@ -1,10 +1,9 @@
 #include "session/service/message_transaction.hpp"
 
-#include <openssl/evp.h>
-
 #include <charconv>
 #include <chrono>
 
+#include "common/crypto/digest.hpp"
 #include "session/protocol/auth.hpp"
 #include "session/service/sync_replies.hpp"
 #include "session/service/tenant_limits.hpp"
@@ -29,15 +28,6 @@ std::optional<std::int64_t> numeric_msg_id(const std::string& text) {
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc{} || ptr != text.data() + text.size() || n < 1) return std::nullopt;
     return n;
-}
-
-std::string sha256(const std::string& data) {
-    std::string digest(EVP_MAX_MD_SIZE, '\0');
-    unsigned int length = 0;
-    EVP_Digest(data.data(), data.size(), reinterpret_cast<unsigned char*>(digest.data()), &length, EVP_sha256(),
-               nullptr);
-    digest.resize(length);
-    return digest;
 }
 
 // A resend repeats the last answered message: the stored reply answers it. MsgID 1 with another body is the
@@ -118,7 +108,7 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
         report = refused(*failure, run);
         return false;
     }
-    const auto digest = sha256(run.request.body);
+    const auto digest = common::sha256(run.request.body);
     if (is_resend(*rec, in, digest)) {
         report.result = engine_metrics::message_result::resend;
         report.response.content_type = rec->last_reply_type;

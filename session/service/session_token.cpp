@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "common/crypto/digest.hpp"
+#include "common/crypto/secrets.hpp"
 #include "persistence/sync/sync_store.hpp"
 #include "session/protocol/auth.hpp"
 
@@ -9,7 +11,7 @@ namespace syncml::session {
 
 std::string make_session_token(const session_token& token, const std::string& secret) {
     auto id = std::to_string(token.user) + "." + std::to_string(token.key);
-    return id + "-" + hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
+    return id + "-" + common::hmac_sha256_hex(secret, "session:" + id).substr(0, 32);
 }
 
 std::optional<session_token> parse_session_token(const std::string& token, const std::string& secret) {
@@ -22,7 +24,7 @@ std::optional<session_token> parse_session_token(const std::string& token, const
     if (user_ec != std::errc{} || user_end != token.data() + dot || key_ec != std::errc{} ||
         key_end != token.data() + dash)
         return std::nullopt;
-    if (!constant_time_equal(make_session_token(parsed, secret), token)) return std::nullopt;
+    if (!common::constant_time_equal(make_session_token(parsed, secret), token)) return std::nullopt;
     return parsed;
 }
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "auth/credential_cache.hpp"
 #include "common/log/log_event.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"
@@ -15,13 +16,12 @@
 #include "session/engine/session_log.hpp"
 #include "session/protocol/auth.hpp"
 #include "session/service/admission.hpp"
-#include "session/service/credential_cache.hpp"
 #include "session/service/device_trace.hpp"
 #include "session/service/distributed_sessions.hpp"
-#include "session/service/login.hpp"
 #include "session/service/message_transaction.hpp"
 #include "session/service/session_token.hpp"
 #include "session/service/sync_replies.hpp"
+#include "session/service/syncml_login.hpp"
 #include "session/service/tenant_cache.hpp"
 #include "session/service/tenant_limits.hpp"
 #include "session/service/throttle_settlement.hpp"
@@ -54,7 +54,7 @@ struct sync_service::impl {
     service_settings settings;
     engine_metrics* metrics = nullptr;
     std::unique_ptr<device_trace> trace;
-    credential_cache credentials;
+    auth::credential_cache credentials;
     tenant_cache tenants;
     token_secret_cache secrets;
     distributed_sessions distributed;
@@ -71,7 +71,7 @@ struct sync_service::impl {
             check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
                                    request.remote_addr);
             login_context login{
-                db, persistence::md5_key_of(settings.auth_throttle), credentials,
+                {db, persistence::md5_key_of(settings.auth_throttle), credentials},
                 stateless_nonces(secrets.get(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
             acct = find_account(check, tenant, in.header, login);
         }

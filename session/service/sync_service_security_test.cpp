@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/crypto/base64.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/password_hash.hpp"
 #include "persistence/accounts/secret_key.hpp"
@@ -123,7 +124,7 @@ TEST_F(session_security_test, wrong_credentials_of_another_user_in_a_continued_s
         auto m = sync_message("IMEI:guess", 1);
         m.header.msg_id = std::to_string(guess + 1);
         m.header.cred = alert_message("IMEI:guess").header.cred;
-        m.header.cred->data = base64_encode("u2:guess" + std::to_string(guess));
+        m.header.cred->data = common::base64_encode("u2:guess" + std::to_string(guess));
         post(service, m, path);
         EXPECT_EQ(failures_of_u2(), guess) << "guess " << guess;
     }
@@ -138,7 +139,7 @@ TEST_F(session_security_test, a_wrong_password_in_ones_own_continued_session_doe
     ASSERT_TRUE(reply.header.resp_uri);
     auto path = reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
     auto wrong = alert_message("IMEI:elsewhere");
-    wrong.header.cred->data = base64_encode("u1:guess");
+    wrong.header.cred->data = common::base64_encode("u1:guess");
     post(service, wrong, url());
     const auto failures_of_u1 = [&] {
         return count(
@@ -150,7 +151,7 @@ TEST_F(session_security_test, a_wrong_password_in_ones_own_continued_session_doe
     auto m = sync_message("IMEI:own", 2);
     m.header.msg_id = "2";
     m.header.cred = alert_message("IMEI:own").header.cred;
-    m.header.cred->data = base64_encode("u1:another-guess");
+    m.header.cred->data = common::base64_encode("u1:another-guess");
     post(service, m, path);
     EXPECT_GE(failures_of_u1(), 1);
 }
@@ -161,7 +162,7 @@ TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_sep
     phone_syncs_two_contacts(service, "IMEI:3");
     // u2 authenticates with the same device id and SessionID: a session of its own, no takeover, no stored reply.
     auto other = alert_message("IMEI:3");
-    other.header.cred->data = base64_encode("u2:pw2");
+    other.header.cred->data = common::base64_encode("u2:pw2");
     auto reply = post(service, other, url(), k_attacker_address);
     EXPECT_EQ(status_codes(decoded(reply), "SyncHdr")[0], "212");
     EXPECT_NE(reply.body, last_reply_.body);
@@ -180,16 +181,16 @@ TEST_F(session_security_test, a_message_whose_credentials_fail_goes_on_in_no_oth
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     sync_service service;
     auto other = alert_message("IMEI:9");
-    other.header.cred->data = base64_encode("u2:pw2");
+    other.header.cred->data = common::base64_encode("u2:pw2");
     ASSERT_EQ(status_codes(decoded(post(service, other, url())), "SyncHdr")[0], "212");
     auto stale = sync_message("IMEI:9", 2);
     stale.header.msg_id = "2";
     stale.header.cred = alert_message("IMEI:9").header.cred;
-    stale.header.cred->data = base64_encode("u1:stale-password");
+    stale.header.cred->data = common::base64_encode("u1:stale-password");
     EXPECT_NE(status_codes(decoded(post(service, stale, url())), "SyncHdr")[0], "200");
     EXPECT_EQ(live_items(), 0);
     // Naming an unknown user, neither.
-    stale.header.cred->data = base64_encode("nobody:pw");
+    stale.header.cred->data = common::base64_encode("nobody:pw");
     EXPECT_NE(status_codes(decoded(post(service, stale, url())), "SyncHdr")[0], "200");
     EXPECT_EQ(live_items(), 0);
 }
@@ -225,7 +226,7 @@ TEST_F(session_security_test, messages_that_never_authenticate_write_nothing) {
         auto anonymous = without_cred(alert_message("scanner-" + std::to_string(i)));
         EXPECT_EQ(status_codes(decoded(post(service, anonymous, url(), k_attacker_address)), "SyncHdr")[0], "407");
         auto wrong = alert_message("guesser-" + std::to_string(i));
-        wrong.header.cred->data = base64_encode("u1:guess");
+        wrong.header.cred->data = common::base64_encode("u1:guess");
         EXPECT_EQ(status_codes(decoded(post(service, wrong, url(), k_attacker_address)), "SyncHdr")[0], "401");
     }
     EXPECT_EQ(rows_of_tenant("sessions"), sessions);
@@ -251,7 +252,7 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
     ASSERT_EQ(status_codes(first, "SyncHdr")[0], "401");
     auto chal = std::get<status>(first.body.commands[0].value).chal;
     ASSERT_TRUE(chal && chal->meta && chal->meta->next_nonce);
-    auto nonce = base64_decode(*chal->meta->next_nonce).value();
+    auto nonce = common::base64_decode(*chal->meta->next_nonce).value();
     auto ok = decoded(post(service, md5_message("2", md5_digest(secret, nonce)), url()));
     ASSERT_EQ(status_codes(ok, "SyncHdr")[0], "212");
     EXPECT_EQ(count("SELECT count(*) FROM auth_failures WHERE subject LIKE 'm1%' AND tenant_id = "
@@ -259,13 +260,14 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
                     tenant_ + "')"),
               0)
         << "a successful md5 login clears the user's failures and counts none";
-    auto next = base64_decode(*std::get<status>(ok.body.commands[0].value).chal->meta->next_nonce).value();
+    auto next = common::base64_decode(*std::get<status>(ok.body.commands[0].value).chal->meta->next_nonce).value();
     EXPECT_NE(next, nonce);
 
     // A stranger fails with the user's name and the phone's id: the answer announces the stored nonce, unchanged.
     auto stranger = decoded(post(service, md5_message("3", "bogus"), url(), k_attacker_address));
     ASSERT_EQ(status_codes(stranger, "SyncHdr")[0], "401");
-    EXPECT_EQ(base64_decode(*std::get<status>(stranger.body.commands[0].value).chal->meta->next_nonce).value(), next);
+    EXPECT_EQ(common::base64_decode(*std::get<status>(stranger.body.commands[0].value).chal->meta->next_nonce).value(),
+              next);
     auto again = decoded(post(service, md5_message("4", md5_digest(secret, next)), url()));
     EXPECT_EQ(status_codes(again, "SyncHdr")[0], "212");
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/crypto/base64.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "session/protocol/auth.hpp"
 #include "session/service/sync_service_test_support.hpp"
@@ -122,7 +123,7 @@ TEST_F(sync_service_test, an_unknown_ver_dtd_is_answered_505) {
 TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
     sync_service service;
     auto m = alert_message("dev-c");
-    m.header.cred->data = base64_encode("u1:wrong");
+    m.header.cred->data = common::base64_encode("u1:wrong");
     auto reply = decoded(post(service, m, "/sync/" + tenant_));
     EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"401"});
     // Without credentials and with a made-up token the session stays unauthenticated.
@@ -162,7 +163,7 @@ TEST_F(sync_service_test, a_wrong_password_in_a_new_session_does_not_take_over) 
     auto url = "/sync/" + tenant_;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-keep"), url)), "SyncHdr")[0], "212");
     auto intruder = with_session(alert_message("dev-keep"), "2", "1");
-    intruder.header.cred->data = base64_encode("u1:guess");
+    intruder.header.cred->data = common::base64_encode("u1:guess");
     EXPECT_EQ(status_codes(decoded(post(service, intruder, url)), "SyncHdr")[0], "401");
     EXPECT_EQ(status_codes(decoded(post(service, sync_message("dev-keep", 1), url)), "Add"),
               std::vector<std::string>{"201"});
@@ -175,7 +176,7 @@ TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_su
     auto url = "/sync/" + tenant_;
     auto attempt = [&](const std::string& device, const std::string& password, const std::string& session) {
         auto m = with_session(alert_message(device), session, "1");
-        m.header.cred->data = base64_encode("u1:" + password);
+        m.header.cred->data = common::base64_encode("u1:" + password);
         return post(service, m, url);
     };
     for (auto s : {"1", "2"}) EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", s)), "SyncHdr")[0], "401");
@@ -192,7 +193,7 @@ TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_su
     // Other users of the tenant are not affected.
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     auto other = with_session(alert_message("d9"), "9", "1");
-    other.header.cred->data = base64_encode("u2:pw2");
+    other.header.cred->data = common::base64_encode("u2:pw2");
     EXPECT_EQ(status_codes(decoded(post(service, other, url)), "SyncHdr")[0], "212");
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/crypto/base64.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"
 #include "persistence/pg/migrations.hpp"
@@ -47,7 +48,7 @@ class sync_service_test : public ::testing::Test {
 
     message alert_message(const std::string& device) {
         auto m = blank(device, "1");
-        m.header.cred = credentials{meta_info{}, base64_encode("u1:pw")};
+        m.header.cred = credentials{meta_info{}, common::base64_encode("u1:pw")};
         m.header.cred->meta->type = "syncml:auth-basic";
         alert a;
         a.cmd_id = "1";

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "auth/login.hpp"
 #include "common/log/log_event.hpp"
 #include "session/protocol/auth.hpp"
 #include "session/service/sync_replies.hpp"
@@ -15,9 +16,8 @@ void settle_throttle(persistence::auth_throttle& throttle, const persistence::te
     // The session the message went on in is of the user its Cred names (basic or md5, which the engine checks):
     // else the Cred was someone else's, whatever the session made of it.
     const bool own_session = report.state.user_id != 0 && login.cred_user == report.state.user_id;
-    const auto& device = in.header.source.loc_uri;
-    const auto& address = request.remote_addr;
-    auto user = credential_user(in.header).value_or("");
+    const auth::login_attempt attempt{tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
+                                      request.remote_addr};
     if (report.result == engine_metrics::message_result::auth_failed) {
         if (check.blocked.count() > 0) {
             failure_scene scene;
@@ -26,8 +26,8 @@ void settle_throttle(persistence::auth_throttle& throttle, const persistence::te
             report.response = failure_reply(sync_failure::login_throttled, std::move(scene));
         } else {
             common::log_event(spdlog::level::info, "sync: auth failed",
-                              {{"tenant", tenant.name}, {"user", user}, {"device", device}});
-            throttle.record_failure(tenant.id, user, device, address);
+                              {{"tenant", tenant.name}, {"user", attempt.user}, {"device", attempt.device}});
+            auth::record_failure(throttle, check, attempt);
         }
     } else if (!own_session && report.result == engine_metrics::message_result::ok) {
         // Another user's Cred in a message that went on in a session its token or address continued is a failed
@@ -35,14 +35,14 @@ void settle_throttle(persistence::auth_throttle& throttle, const persistence::te
         // the throttle counting (and reset that user's counters after each guess).
         if (check.blocked.count() == 0) {
             common::log_event(spdlog::level::info, "sync: auth failed in a continued session",
-                              {{"tenant", tenant.name}, {"user", user}, {"device", device}});
-            throttle.record_failure(tenant.id, user, device, address);
+                              {{"tenant", tenant.name}, {"user", attempt.user}, {"device", attempt.device}});
+            auth::record_failure(throttle, check, attempt);
         }
     } else if (own_session && login.cred_verified && report.result == engine_metrics::message_result::ok &&
-               report.state.authenticated && check.failures_on_record) {
+               report.state.authenticated) {
         // Only a Cred that verified clears the failures: a wrong one in one's own session counts as nothing (an
         // md5 digest over an old nonce looks the same) and must not wipe guesses made elsewhere either.
-        throttle.reset(tenant.id, user, device, address);
+        auth::record_success(throttle, check, attempt);
     }
 }
 

@@ -1,26 +1,19 @@
 #include "src/frontends/dav_service.hpp"
 
+#include "auth/credential_cache.hpp"
+#include "auth/login.hpp"
+#include "common/http/retry_after.hpp"
 #include "common/log/log_event.hpp"
 #include "dav/dav_handler.hpp"
 #include "dav/dav_paths.hpp"
 #include "persistence/accounts/accounts.hpp"
-#include "persistence/accounts/credential_store.hpp"
-#include "persistence/accounts/password_hash.hpp"
 #include "persistence/dav/dav_store.hpp"
 #include "persistence/pg/errors.hpp"
 #include "persistence/pg/worker_pool.hpp"
-#include "session/protocol/auth.hpp"
-#include "session/service/credential_cache.hpp"
 #include "src/http/http_compression.hpp"
 
 namespace syncml::server {
 namespace {
-
-// Costs what verifying a real user's hash costs, so that the answer's timing tells nothing about who exists.
-const std::string& dummy_password_hash() {
-    static const std::string hash = persistence::hash_password("no user has this password");
-    return hash;
-}
 
 http_reply plain(int status, std::string text) { return text_reply(status, std::move(text)); }
 
@@ -30,15 +23,29 @@ http_reply challenge(const std::string& tenant, std::string why) {
     return reply;
 }
 
-std::optional<session::basic_credentials> basic_of(const std::string& authorization) {
-    constexpr std::string_view scheme = "basic ";
-    if (authorization.size() <= scheme.size()) return std::nullopt;
-    for (std::size_t i = 0; i < scheme.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(authorization[i])) != scheme[i]) return std::nullopt;
+// A request that fails for a reason of the server's, not of the request's content.
+struct dav_failure {
+    enum class kind { db_unavailable, internal, throttled };
+    kind what = kind::internal;
+    std::chrono::seconds retry_after{0};  // throttled: the rest of the block
+};
+
+http_reply reply_of(const dav_failure& failure) {
+    switch (failure.what) {
+        case dav_failure::kind::db_unavailable: {
+            auto reply = plain(503, "database unavailable, try again later\n");
+            reply.headers.push_back(common::retry_after(std::chrono::seconds(1)));
+            return reply;
+        }
+        case dav_failure::kind::throttled: {
+            auto reply = plain(429, "too many failed logins, try again later\n");
+            reply.headers.push_back(common::retry_after(failure.retry_after));
+            return reply;
+        }
+        case dav_failure::kind::internal:
+            break;
     }
-    session::credentials cred{};
-    cred.data = authorization.substr(scheme.size());
-    return session::parse_basic(cred);
+    return plain(500, "internal error\n");
 }
 
 http_reply reply_of(dav::dav_response r) {
@@ -67,7 +74,7 @@ dav_service::dav_service(persistence::worker_pool& pool, tenant_share& shares, d
     : pool_(pool),
       settings_(std::move(settings)),
       log_(log),
-      cache_(std::make_unique<session::credential_cache>(settings_.credential_cache_ttl)),
+      cache_(std::make_unique<auth::credential_cache>(settings_.credential_cache_ttl)),
       shares_(shares),
       requests_(prometheus::BuildCounter()
                     .Name("syncml_dav_requests_total")
@@ -100,73 +107,56 @@ http_reply dav_service::counted(const dav_http_request& request, http_reply repl
 
 http_reply dav_service::answer(persistence::database& db, const dav_http_request& request) {
     try {
-        const auto tenant = persistence::find_tenant(db, request.tenant);
-        if (!tenant || !tenant->settings.dav)
-            return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
-        if (!tenant->settings.auth_basic)
-            return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
-        auto basic = basic_of(request.authorization);
-        if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
-            return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
-
-        persistence::pg_auth_throttle throttle(db, settings_.throttle);
-        const auto check = throttle.check(tenant->id, basic->user, {}, request.client_address);
-        if (check.blocked.count() > 0 || !check.account) {
-            (void)persistence::verify_password(basic->password, dummy_password_hash());
-            if (check.blocked.count() > 0) {
-                auto reply = plain(429, "too many failed logins, try again later\n");
-                reply.headers.emplace_back("Retry-After", std::to_string(check.blocked.count()));
-                return counted(request, std::move(reply), "unauthorized");
-            }
-            throttle.record_failure(tenant->id, basic->user, {}, request.client_address);
-            return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
-        }
-        const auto& stored = *check.account;
-        bool ok = cache_->verified(tenant->id, basic->user, basic->password, stored.password_hash);
-        if (!ok && persistence::verify_password(basic->password, stored.password_hash)) {
-            ok = true;
-            if (!stored.needs_upgrade ||
-                !persistence::upgrade_credentials(db, tenant->id, basic->user, basic->password, stored,
-                                                  persistence::md5_key_of(settings_.throttle)))
-                cache_->remember(tenant->id, basic->user, basic->password, stored.password_hash);
-        }
-        if (!ok) {
-            throttle.record_failure(tenant->id, basic->user, {}, request.client_address);
-            common::log_event(log_, spdlog::level::info, "dav login failed",
-                              {{"tenant", tenant->name}, {"user", basic->user}, {"client", request.client_address}});
-            return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
-        }
-        if (check.failures_on_record) throttle.reset(tenant->id, basic->user, {}, request.client_address);
-        // From now on strangers' failures elsewhere do not lock this client out (auth_throttle.hpp).
-        if (!check.known_client || check.client_stale)
-            throttle.remember_client(tenant->id, stored.user_id, request.client_address);
-
-        const dav::dav_account account{tenant->id,
-                                       tenant->name,
-                                       stored.user_id,
-                                       basic->user,
-                                       tenant->settings.max_items_per_datastore,
-                                       static_cast<std::size_t>(tenant->settings.max_object_bytes)};
-        const dav::dav_request call{request.method,        std::string(path_of(request.target)),
-                                    request.depth,         request.if_match,
-                                    request.if_none_match, request.body};
-        dav::dav_response response;
-        persistence::run_dav_transaction(
-            db, [&](persistence::dav_store& store) { response = dav::handle_dav(call, account, store); });
-        const auto outcome = response.outcome;
-        return counted(request, reply_of(std::move(response)), outcome);
+        return serve(db, request);
     } catch (const persistence::db_error& e) {
         common::log_event(log_, e.retryable() ? spdlog::level::warn : spdlog::level::err, "dav request failed",
                           {{"tenant", request.tenant}, {"retryable", e.retryable()}, {"error", e.what()}});
-        if (!e.retryable()) return counted(request, plain(500, "internal error\n"), "error");
-        auto reply = plain(503, "database unavailable, try again later\n");
-        reply.headers.emplace_back("Retry-After", "1");
-        return counted(request, std::move(reply), "error");
+        const auto failure = e.retryable() ? dav_failure::kind::db_unavailable : dav_failure::kind::internal;
+        return counted(request, reply_of(dav_failure{failure}), "error");
     } catch (const std::exception& e) {
         common::log_event(log_, spdlog::level::err, "dav request failed",
                           {{"tenant", request.tenant}, {"error", e.what()}});
-        return counted(request, plain(500, "internal error\n"), "error");
+        return counted(request, reply_of(dav_failure{}), "error");
     }
+}
+
+http_reply dav_service::serve(persistence::database& db, const dav_http_request& request) {
+    const auto tenant = persistence::find_tenant(db, request.tenant);
+    if (!tenant || !tenant->settings.dav)
+        return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
+    if (!tenant->settings.auth_basic)
+        return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
+    auto basic = auth::parse_basic_authorization(request.authorization);
+    if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
+        return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
+
+    persistence::pg_auth_throttle throttle(db, settings_.throttle);
+    const auto login = auth::log_in_basic(throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_},
+                                          {tenant->id, basic->user, {}, request.client_address}, *basic);
+    if (login.verdict == auth::login_verdict::blocked)
+        return counted(request, reply_of(dav_failure{dav_failure::kind::throttled, login.blocked}), "unauthorized");
+    if (login.verdict != auth::login_verdict::ok) {
+        if (login.verdict == auth::login_verdict::wrong_password) {
+            common::log_event(log_, spdlog::level::info, "dav login failed",
+                              {{"tenant", tenant->name}, {"user", basic->user}, {"client", request.client_address}});
+        }
+        return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
+    }
+
+    const dav::dav_account account{tenant->id,
+                                   tenant->name,
+                                   login.user_id,
+                                   basic->user,
+                                   tenant->settings.max_items_per_datastore,
+                                   static_cast<std::size_t>(tenant->settings.max_object_bytes)};
+    const dav::dav_request call{request.method,        std::string(path_of(request.target)),
+                                request.depth,         request.if_match,
+                                request.if_none_match, request.body};
+    dav::dav_response response;
+    persistence::run_dav_transaction(
+        db, [&](persistence::dav_store& store) { response = dav::handle_dav(call, account, store); });
+    const auto outcome = response.outcome;
+    return counted(request, reply_of(std::move(response)), outcome);
 }
 
 }  // namespace syncml::server

@@ -1,6 +1,6 @@
 #pragma once
-// CardDAV/CalDAV requests on the worker pool: the tenant (DAV switched on?), HTTP basic auth with the SyncML accounts
-// and their auth throttle, then the dav/ handler in one transaction. The HTTP layer only sees dav_dispatcher, so
+// CardDAV/CalDAV requests on the worker pool: the tenant (DAV switched on?), HTTP basic auth through the login SyncML
+// uses (auth/login.hpp), then the dav/ handler in one transaction. The HTTP layer only sees dav_dispatcher, so
 // its tests run without PostgreSQL.
 
 #include <chrono>
@@ -21,9 +21,9 @@ namespace syncml::persistence {
 class database;
 class worker_pool;
 }  // namespace syncml::persistence
-namespace syncml::session {
+namespace syncml::auth {
 class credential_cache;
-}  // namespace syncml::session
+}  // namespace syncml::auth
 
 namespace syncml::server {
 
@@ -64,12 +64,14 @@ class dav_service final : public dav_dispatcher {
     http_reply answer(persistence::database& db, const dav_http_request& request);
 
   private:
+    // The tenant, the login, the dav/ handler; throws what answer turns into a failure's reply.
+    http_reply serve(persistence::database& db, const dav_http_request& request);
     http_reply counted(const dav_http_request& request, http_reply reply, const std::string& outcome);
 
     persistence::worker_pool& pool_;
     dav_settings settings_;
     spdlog::logger& log_;
-    std::unique_ptr<session::credential_cache> cache_;
+    std::unique_ptr<auth::credential_cache> cache_;
     tenant_share& shares_;
     prometheus::Family<prometheus::Counter>& requests_;
 };

@@ -12,7 +12,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace syncml::session {
+namespace syncml::auth {
 
 class credential_cache {
   public:
@@ -40,4 +40,4 @@ class credential_cache {
     std::unordered_map<std::string, entry> entries_;
 };
 
-}  // namespace syncml::session
+}  // namespace syncml::auth

@@ -1,8 +1,8 @@
-#include "session/service/credential_cache.hpp"
+#include "auth/credential_cache.hpp"
 
 #include <gtest/gtest.h>
 
-namespace syncml::session {
+namespace syncml::auth {
 namespace {
 
 using namespace std::chrono_literals;
@@ -46,4 +46,4 @@ TEST(credential_cache, zero_ttl_disables_it_and_a_full_cache_keeps_working) {
 }
 
 }  // namespace
-}  // namespace syncml::session
+}  // namespace syncml::auth

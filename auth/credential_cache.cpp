@@ -1,14 +1,15 @@
-#include "session/service/credential_cache.hpp"
+#include "auth/credential_cache.hpp"
 
-#include "session/protocol/auth.hpp"
+#include "common/crypto/digest.hpp"
+#include "common/crypto/secrets.hpp"
 
-namespace syncml::session {
+namespace syncml::auth {
 
 credential_cache::credential_cache(std::chrono::seconds ttl, std::size_t capacity)
-    : ttl_(ttl), capacity_(capacity), hash_key_(random_nonce() + random_nonce()) {}
+    : ttl_(ttl), capacity_(capacity), hash_key_(common::random_nonce() + common::random_nonce()) {}
 
 std::string credential_cache::key(std::int64_t tenant, const std::string& user, const std::string& password) const {
-    return std::to_string(tenant) + '\n' + user + '\n' + hmac_sha256_hex(hash_key_, password);
+    return std::to_string(tenant) + '\n' + user + '\n' + common::hmac_sha256_hex(hash_key_, password);
 }
 
 bool credential_cache::verified(std::int64_t tenant, const std::string& user, const std::string& password,
@@ -41,4 +42,4 @@ void credential_cache::make_room(clock::time_point now) {
     if (entries_.size() >= capacity_) entries_.clear();
 }
 
-}  // namespace syncml::session
+}  // namespace syncml::auth

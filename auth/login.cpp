@@ -1,0 +1,73 @@
+#include "auth/login.hpp"
+
+#include "persistence/accounts/credential_store.hpp"
+#include "persistence/accounts/password_hash.hpp"
+
+namespace syncml::auth {
+namespace {
+
+// Costs what verifying a real user's hash costs.
+const std::string& dummy_password_hash() {
+    static const std::string hash = persistence::hash_password("no user has this password");
+    return hash;
+}
+
+// A password verified afresh (not remembered) against a hash of an older cost, or for a tenant with md5 on and
+// no md5 secret stored yet, is stored anew: the only moment the server sees it.
+bool password_ok(const login_context& login, const persistence::stored_credentials& stored, std::int64_t tenant,
+                 const basic_credentials& basic) {
+    if (login.cache.verified(tenant, basic.user, basic.password, stored.password_hash)) return true;
+    if (!persistence::verify_password(basic.password, stored.password_hash)) return false;
+    if (stored.needs_upgrade &&
+        persistence::upgrade_credentials(login.db, tenant, basic.user, basic.password, stored, login.md5_key)) {
+        return true;
+    }
+    login.cache.remember(tenant, basic.user, basic.password, stored.password_hash);
+    return true;
+}
+
+}  // namespace
+
+std::optional<login_verdict> refusal_of(const persistence::credential_check& check) {
+    if (check.blocked.count() > 0) return login_verdict::blocked;
+    if (!check.account) return login_verdict::unknown_user;
+    return std::nullopt;
+}
+
+login_verdict check_password(const login_context& login, const persistence::credential_check& check,
+                             std::int64_t tenant, const basic_credentials& basic) {
+    if (auto refused = refusal_of(check)) {
+        (void)persistence::verify_password(basic.password, dummy_password_hash());
+        return *refused;
+    }
+    return password_ok(login, *check.account, tenant, basic) ? login_verdict::ok : login_verdict::wrong_password;
+}
+
+bool record_failure(persistence::auth_throttle& throttle, const persistence::credential_check& check,
+                    const login_attempt& attempt) {
+    if (check.blocked.count() > 0) return false;
+    throttle.record_failure(attempt.tenant, attempt.user, attempt.device, attempt.address);
+    return true;
+}
+
+void record_success(persistence::auth_throttle& throttle, const persistence::credential_check& check,
+                    const login_attempt& attempt) {
+    if (check.failures_on_record) throttle.reset(attempt.tenant, attempt.user, attempt.device, attempt.address);
+}
+
+basic_login log_in_basic(persistence::auth_throttle& throttle, const login_context& login, const login_attempt& attempt,
+                         const basic_credentials& basic) {
+    const auto check = throttle.check(attempt.tenant, attempt.user, attempt.device, attempt.address);
+    basic_login result{check_password(login, check, attempt.tenant, basic), check.blocked, 0};
+    if (result.verdict != login_verdict::ok) {
+        record_failure(throttle, check, attempt);
+        return result;
+    }
+    result.user_id = check.account->user_id;
+    record_success(throttle, check, attempt);
+    if (!check.known_client || check.client_stale)
+        throttle.remember_client(attempt.tenant, result.user_id, attempt.address);
+    return result;
+}
+
+}  // namespace syncml::auth
