@@ -12,10 +12,11 @@
 #
 # Shards: the --shards shard groups (a shard of `users` and the shards co-located with it: a move takes them all)
 # on the first worker that hold the most phones' users; each round moves them to the second worker one by one,
-# then back (a move Citus's deadlock detection cancels runs again, up to 3 times). Exit status 1 when a move failed
-# or a phone saw an error that is not retriable: the only retriable one is HTTP 503, which our server always sends
-# with Retry-After (session/service/sync_replies.cpp, src/server/http_connection.cpp; syncml-load records the status, not the
-# header). A failed session makes that phone slow-sync next time, as a real phone would; the load generator does not
+# then back (a move Citus's deadlock detection cancels runs again, up to 3 times). The load runs at least --seconds
+# and on until the last move ended (syncml-load --stop-file), so every move happens under load however slow the
+# machine is. Exit status 1 when a move failed or a phone saw an error that is not retriable: the only retriable
+# one is HTTP 503, which our server always sends with Retry-After (session/service/sync_replies.cpp,
+# src/server/http_connection.cpp; syncml-load records the status, not the header). A failed session makes that phone slow-sync next time, as a real phone would; the load generator does not
 # retry a message itself.
 #
 # Environment (see lib.sh): SYNCML_RELEASE_BUILD, LT_WORK (work files in LT_WORK/citus-shard-move: cluster,
@@ -83,10 +84,11 @@ if [ "$tenant_cap" != 0 ]; then
 fi
 LT_DB_URL=$server_urls lt_server_start "$port" "$work/server.log"
 
-lt_log "syncml-load: $phones phones, closed loop, +$adds/~$replaces/-$deletes per two-way sync, $seconds s measured"
+rm -f "$work/load.stop"
+lt_log "syncml-load: $phones phones, closed loop, +$adds/~$replaces/-$deletes per two-way sync, at least $seconds s measured"
 "$LT_LOAD" run --url "http://127.0.0.1:$port/sync" "${population[@]}" --encoding "$encoding" --items 10 \
-    --adds "$adds" --replaces "$replaces" --deletes "$deletes" --duration "$seconds" --server-pid "$LT_SERVER_PID" \
-    --json "$work/load.json" >"$work/load.txt" 2>"$work/progress.txt" &
+    --adds "$adds" --replaces "$replaces" --deletes "$deletes" --duration 3600 --stop-file "$work/load.stop" \
+    --server-pid "$LT_SERVER_PID" --json "$work/load.json" >"$work/load.txt" 2>"$work/progress.txt" &
 load_pid=$!
 LT_PIDS+=("$load_pid")
 load_running() { kill -0 "$load_pid" 2>/dev/null; }
@@ -95,6 +97,7 @@ until grep -q '\[run' "$work/progress.txt" 2>/dev/null; do
     load_running || { lt_log "syncml-load ended before its measured phase"; cat "$work/load.txt" >&2; exit 1; }
     sleep 0.5
 done
+measured_start=$SECONDS
 sleep 3
 
 # The shard groups on the first worker with the most of the phones' users (names "mv-u<i>-<j>").
@@ -152,13 +155,16 @@ done
 coord "CALL citus_cleanup_orphaned_resources()" >/dev/null 2>&1 || true
 placements=$(coord "SELECT count(*) FROM pg_dist_placement p JOIN pg_dist_node n ON n.groupid = p.groupid
     WHERE p.shardid IN ($(IFS=,; echo "${moved[*]}")) AND n.nodeport = $w1")
-lt_log "moves done; waiting for syncml-load"
+left=$((seconds - (SECONDS - measured_start)))
+lt_log "moves done; syncml-load ends in $((left > 0 ? left : 0)) s"
+[ "$left" -le 0 ] || sleep "$left"
+touch "$work/load.stop"
 wait "$load_pid" || true
 cat "$work/load.txt"
 lt_stop_pid "$LT_SERVER_PID"
 
 echo
-echo "## Shard moves under load ($phones phones, $seconds s measured, mode $mode)"
+echo "## Shard moves under load ($phones phones, at least $seconds s measured, mode $mode)"
 echo
 echo '| round | shard group | from | to | seconds | load running after | sessions before | sessions after | result |'
 echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'

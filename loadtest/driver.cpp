@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <latch>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,11 @@ struct run_context {
         return limit == 0 || started.fetch_add(1) < limit;
     }
 };
+
+bool stop_requested(const load_options& options) {
+    std::error_code ignored;
+    return !options.stop_file.empty() && std::filesystem::exists(options.stop_file, ignored);
+}
 
 void think(run_context& ctx, std::mt19937_64& rng) {
     if (ctx.options.think_ms <= 0) return;
@@ -196,6 +202,11 @@ run_result run_load(const load_options& options) {
     std::thread monitor([&] {
         while (!finished.load()) {
             sample(start);
+            if (stop_requested(options)) {
+                std::lock_guard lock(ctx.mutex);
+                ctx.stop = true;
+                ctx.cv.notify_all();
+            }
             for (int i = 0; i < 10 && !finished.load(); ++i)
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }

@@ -114,6 +114,13 @@ TEST(options, refuse_unbounded_or_remote_runs) {
     EXPECT_FALSE(ok.options.phone.exclusive_user);
 }
 
+TEST(options, a_stop_file_names_a_path) {
+    EXPECT_NE(parse_options({"--stop-file", ""}).error, "");
+    auto ok = parse_options({"--stop-file", "/tmp/load.stop", "--duration", "600"});
+    ASSERT_EQ(ok.error, "");
+    EXPECT_EQ(ok.options.stop_file, "/tmp/load.stop");
+}
+
 TEST(accounts, create_every_tenant_before_its_users) {
     auto parsed = parse_options({"accounts", "--tenants", "2", "--users", "3", "--prefix", "x", "--server", "srv"});
     ASSERT_EQ(parsed.error, "");

@@ -76,6 +76,7 @@ const std::map<std::string, setter>& value_options() {
         {"--think-ms", real(&load_options::think_ms)},
         {"--timeout", real(&load_options::timeout_s)},
         {"--seed", number(&load_options::seed)},
+        {"--stop-file", [](load_options& o, const std::string& v) { return o.stop_file = v, !v.empty(); }},
         {"--json", [](load_options& o, const std::string& v) { return o.json_path = v, true; }},
         {"--server", [](load_options& o, const std::string& v) { return o.server_binary = v, true; }},
         {"--server-pid",
@@ -157,7 +158,7 @@ phones:      --url http://127.0.0.1:PORT/sync (tenant appended) --encoding wbxml
              --max-msg-size BYTES (150000) --no-get-devinf
 load:        --closed (default; --concurrency N phones in flight, 0 = all) | --open --rate S sessions/s
              (--concurrency = worker threads) --duration SECONDS (30, max 3600) --sessions N --think-ms MS
-             --timeout SECONDS (60) --seed N
+             --timeout SECONDS (60) --seed N --stop-file PATH (the measured phase ends once PATH exists)
 report:      --json FILE --server-pid PID (repeatable: RSS and CPU time from /proc) --no-progress
 accounts:    --server PATH (syncml-server) --execute (run them; needs the server's database settings in the env)
 )";

@@ -30,8 +30,11 @@ struct load_options {
     double rate = 0;           // open loop: sessions started per second
     double duration_s = 30;
     std::uint64_t max_sessions = 0;  // measured sessions; 0: until the duration ends
-    double think_ms = 0;             // mean pause between two sessions of one phone (exponential)
-    double timeout_s = 60;           // per HTTP exchange
+    // The measured phase also ends once this file exists (checked every second), so that a script ends the load
+    // when the work it measures is done instead of guessing a duration (citus-shard-move.sh).
+    std::string stop_file;
+    double think_ms = 0;    // mean pause between two sessions of one phone (exponential)
+    double timeout_s = 60;  // per HTTP exchange
     std::vector<int> server_pids;
     std::string json_path;
     bool progress = true;

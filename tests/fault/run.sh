@@ -41,12 +41,14 @@ start_server() {
     SYNCML_DATA_DIR=$c/server-data "$server" serve >> "$c/server.log" 2>&1 &
     server_pid=$!
     echo $server_pid > "$c/server.pid"
-    for _ in $(seq 1 200); do
+    # Waits for the server while it lives (an ASan build on a loaded machine may take long), bounded only so
+    # that a hung start cannot stall the suite.
+    for _ in $(seq 1 1200); do
         curl -sf "http://127.0.0.1:$metrics_port/healthz" > /dev/null 2>&1 && return 0
         kill -0 $server_pid 2> /dev/null || break
         sleep 0.1
     done
-    fail "the server did not start (ports $port, $metrics_port)"
+    fail "the server did not start (ports $port, $metrics_port): $(tail -3 "$c/server.log" | tr '\n' ' ' | cut -c1-300)"
     return 1
 }
 # A server the proxy killed is reaped and started again.
@@ -75,8 +77,9 @@ proxied_sync() {
     python3 "$here/fault_proxy.py" --listen "$proxy_port" --target "http://127.0.0.1:$port" --log "$dir/proxy.log" \
         --server-pid-file "$c/server.pid" --dump "$dir/dump" "$@" 2> "$dir/proxy.err" &
     proxy_pid=$!
-    for _ in $(seq 1 50); do
-        (exec 3<> "/dev/tcp/127.0.0.1/$proxy_port") 2> /dev/null && break
+    # The phone must not start before the proxy listens: wait while the proxy lives (not a fixed time).
+    until (exec 3<> "/dev/tcp/127.0.0.1/$proxy_port") 2> /dev/null; do
+        kill -0 "$proxy_pid" 2> /dev/null || { echo "the proxy exited: $(tail -2 "$dir/proxy.err")" > "$dir/client.log"; return 1; }
         sleep 0.1
     done
     bash "$interop/client.sh" sync --home "$phone" --mode "$mode" > "$dir/client.log" 2>&1
@@ -94,8 +97,17 @@ proxied_sync() {
 normal_sync() {
     local c=$1 step=$2 phone=$3 mode=$4
     shift 4
-    proxied_sync "$c/$step" "$c/$phone" "$mode" "$@" ||
-        fail "$step: $phone $mode sync failed: $(grep -m1 -i 'error\|failed' "$c/$step/client.log" | cut -c1-160)"
+    proxied_sync "$c/$step" "$c/$phone" "$mode" "$@" || fail "$step: $phone $mode sync failed: $(why_failed "$c/$step")"
+}
+
+# why_failed DIR: the reasons a failed sync left behind, for the FAIL line: the phone's first error (or its last
+# line), the proxy's last complaint, and the server's last error.
+why_failed() {
+    local dir=$1 client proxy server
+    client=$(grep -m1 -i 'error\|failed' "$dir/client.log" 2> /dev/null || tail -1 "$dir/client.log" 2> /dev/null)
+    proxy=$(grep -v '^$' "$dir/proxy.err" 2> /dev/null | tail -1)
+    server=$(grep -iE 'error|warn' "$c/server.log" 2> /dev/null | tail -1)
+    echo "phone: ${client:-(no output)}${proxy:+; proxy: $proxy}${server:+; server: $server}" | cut -c1-600
 }
 
 phone() {
