@@ -16,8 +16,8 @@
 # and on until the last move ended (syncml-load --stop-file), so every move happens under load however slow the
 # machine is. Exit status 1 when a move failed or a phone saw an error that is not retriable: the only retriable
 # one is HTTP 503, which our server always sends with Retry-After (session/service/sync_replies.cpp,
-# src/server/http_connection.cpp; syncml-load records the status, not the header). A failed session makes that phone slow-sync next time, as a real phone would; the load generator does not
-# retry a message itself.
+# src/server/http_connection.cpp; syncml-load records the status, not the header). A failed session makes that
+# phone slow-sync next time, as a real phone would; the load generator does not retry a message itself.
 #
 # Environment (see lib.sh): SYNCML_RELEASE_BUILD, LT_WORK (work files in LT_WORK/citus-shard-move: cluster,
 # server log, load.txt/load.json, progress.txt, moves.tsv), LT_WORKER_THREADS (4).
@@ -190,7 +190,7 @@ print("NON_RETRIABLE" if other else "ONLY_RETRIABLE")
 EOF
 echo
 echo "server log: $(grep -c . "$work/server.log" || true) lines (level ${LT_LOG_LEVEL:-warn} and above); most frequent:"
-sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+//' "$work/server.log" | sort | uniq -c | sort -rn | head -15
+sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+//' "$work/server.log" | sort | uniq -c | sort -rn | sed -n 1,15p
 echo
 echo "shard groups back on worker $w1: $placements of ${#moved[@]}; failed moves: $move_failures;" \
     "moves that ended after the load: $moves_after_load"
