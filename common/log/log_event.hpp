@@ -2,8 +2,7 @@
 // Structured log lines: a fixed message and a list of fields. The text format prints them as
 // `message key=value ...` (pgbouncer style) with every string value through log_value(), so that no value can
 // end the line or pose as another field; the JSON format (src/telemetry/logging.cpp) takes the fields themselves from
-// current_log_event() and never parses the text. In persistence/ because it is the one module that session/
-// and src/ both build on and that logs itself.
+// current_log_event() and never parses the text. In common/, the leaf every module may use.
 //
 //     log_event(spdlog::level::info, "session end", {{"tenant", name}, {"device", loc_uri}, {"sent", 3}});
 

@@ -2,8 +2,8 @@
 // Text log lines carry their context as `key=value` words (pgbouncer style; see log_event.hpp, which writes
 // them). Any value that a client or another program controls (device ids, user names, SessionIDs, tenant path
 // segments, URIs, database error texts) goes through log_value(), so that it can neither end the line nor pose
-// as another field: a device id "x user=admin" prints device="x user=admin". In persistence/ because it is the
-// one module that session/ and src/ both build on and that logs itself.
+// as another field: a device id "x user=admin" prints device="x user=admin". In common/, the leaf every module
+// may use.
 
 #include <string>
 #include <string_view>

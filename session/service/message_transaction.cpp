@@ -3,7 +3,10 @@
 #include <charconv>
 #include <chrono>
 
+#include <spdlog/spdlog.h>
+
 #include "common/crypto/digest.hpp"
+#include "common/log/log_event.hpp"
 #include "session/protocol/auth.hpp"
 #include "session/service/sync_replies.hpp"
 #include "session/service/tenant_limits.hpp"
@@ -101,6 +104,16 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
     auto rec = store.open_message_session(run.tenant.id,
                                           message_session_of(run.admitted, in.header, run.request.remote_addr, limits));
     if (!rec) {
+        // A later message that finds no session: expired, finished, another user's, or (on a distributed schema) not
+        // where it was written. The phone gets a challenge; the line says which session it asked for.
+        if (in.header.msg_id != "1") {
+            common::log_event(spdlog::level::info, "sync: no session to continue",
+                              {{"msg_id", in.header.msg_id},
+                               {"token_user", run.admitted.token ? run.admitted.token->user : 0},
+                               {"token_key", run.admitted.token ? run.admitted.token->key : 0},
+                               {"route_user", run.admitted.route_user},
+                               {"verified_user", run.admitted.verified_user}});
+        }
         report = challenge(store, run);
         return false;
     }
