@@ -23,8 +23,11 @@ struct account_info {
     std::string md5_secret;    // b64(md5(user:password)), empty when the account has none
 };
 
+class engine_metrics;
+
 struct engine_context {
     std::int64_t tenant_id = 0;
+    engine_metrics* metrics = nullptr;    // counts the conflicts and limit refusals decided here; null: not counted
     std::string resp_uri;                 // where the client should post the rest of the session; empty: none
     std::optional<account_info> account;  // for the user named in Cred (basic) or SyncHdr Source LocName (md5)
     std::int64_t now_ms = 0;

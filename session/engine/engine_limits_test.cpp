@@ -51,6 +51,7 @@ TEST(engine_limits, refuses_an_object_whose_declared_size_exceeds_the_limit_at_i
     engine_metrics metrics(registry);
     testing::fake_sync_store store;
     phone a(store, "phone-a");
+    a.limits.metrics = &metrics;
     a.limits.max_obj_size = 1000;
     a.send(a.start(201));
     EXPECT_EQ(add_status(a.send(chunk(a, "1", std::string(100, 'x'), true, 5000))), "413");
@@ -101,6 +102,7 @@ TEST(engine_limits, an_add_beyond_the_items_per_datastore_limit_is_refused_with_
     engine_metrics metrics(registry);
     testing::fake_sync_store store;
     phone a(store, "phone-a");
+    a.limits.metrics = &metrics;
     a.limits.max_items_per_datastore = 3;
     auto codes = a.sync(201, testing::in_luid_order(testing::padded_contacts(5), false));
     EXPECT_EQ(codes, (std::vector<std::string>{"201", "201", "201", "420", "420"}));

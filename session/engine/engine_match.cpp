@@ -215,7 +215,7 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
 void item_applier::report_conflict(const std::string& guid, conflict_resolution resolution) {
     const std::string label(common::to_string(policy()));
     const std::string outcome(to_string(resolution));
-    engine_metrics::conflict(label, outcome);
+    if (r_.ctx.metrics) r_.ctx.metrics->conflict(label, outcome);
     common::log_event(spdlog::level::info, "conflict",
                       {{"user", r_.st.user_name},
                        {"device", r_.in.header.source.loc_uri},

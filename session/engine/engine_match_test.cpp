@@ -202,6 +202,7 @@ TEST(engine_match, conflict_merge_keeps_both_changes_answers_207_and_sends_the_m
     prometheus::Registry registry;
     engine_metrics metrics(registry);
     conflict_setup t("merge");
+    t.b.limits.metrics = &metrics;
     EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"207"});
     ASSERT_EQ(live(t.store).size(), 1u);
     auto content = live(t.store)[0]->content;
@@ -218,6 +219,7 @@ TEST(engine_match, conflict_server_wins_keeps_the_server_copy_answers_419_and_re
     prometheus::Registry registry;
     engine_metrics metrics(registry);
     conflict_setup t("server_wins");
+    t.b.limits.metrics = &metrics;
     EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"419"});
     auto content = live(t.store)[0]->content;
     EXPECT_NE(content.find("1111111"), std::string::npos) << content;
@@ -231,6 +233,7 @@ TEST(engine_match, conflict_client_wins_takes_the_device_copy_and_answers_208) {
     prometheus::Registry registry;
     engine_metrics metrics(registry);
     conflict_setup t("client_wins");
+    t.b.limits.metrics = &metrics;
     EXPECT_EQ(t.b_changes_phone(), std::vector<std::string>{"208"});
     auto content = live(t.store)[0]->content;
     EXPECT_NE(content.find("2222222"), std::string::npos) << content;
@@ -258,6 +261,7 @@ TEST(engine_match, deleting_an_item_the_server_changed_keeps_it_and_answers_419_
     prometheus::Registry registry;
     engine_metrics metrics(registry);
     conflict_setup t("merge");
+    t.b.limits.metrics = &metrics;
     EXPECT_EQ(t.b.sync(200, {{t.b_luid, ""}}), std::vector<std::string>{"419"});
     ASSERT_EQ(live(t.store).size(), 1u);
     EXPECT_EQ(t.b.sent("Add"), 1u) << "B gets the changed item back";
@@ -272,6 +276,7 @@ TEST(engine_match, changes_without_conflict_are_not_counted) {
     prometheus::Registry registry;
     engine_metrics metrics(registry);
     conflict_setup t("merge");
+    t.b.limits.metrics = &metrics;
     EXPECT_TRUE(t.b.sync(200, {}).empty());
     auto codes = t.b.sync(200, {{t.b_luid, vcard30("Dora", "Doe", "TEL:+49 40 3333333\r\n"), true}});
     EXPECT_EQ(codes, std::vector<std::string>{"200"});

@@ -73,8 +73,6 @@ constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "clie
 
 }  // namespace
 
-std::atomic<engine_metrics*> engine_metrics::active_{nullptr};
-
 engine_metrics::engine_metrics(prometheus::Registry& registry)
     : messages_(prometheus::BuildCounter()
                     .Name("syncml_messages_total")
@@ -131,36 +129,22 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
         for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});
     }
     for (auto which : k_limits) limit_refusals_.Add({{"limit", limit_name(which)}});
-    active_.store(this);
-}
-
-engine_metrics::~engine_metrics() {
-    engine_metrics* self = this;
-    active_.compare_exchange_strong(self, nullptr);
 }
 
 void engine_metrics::conflict(std::string_view policy, std::string_view resolution) {
-    auto* m = active_.load();
-    if (!m) return;
-    m->conflicts_.Add({{"policy", std::string(policy)}, {"resolution", std::string(resolution)}}).Increment();
+    conflicts_.Add({{"policy", std::string(policy)}, {"resolution", std::string(resolution)}}).Increment();
 }
 
 void engine_metrics::statuses_sent(const session::message& reply) {
-    auto* m = active_.load();
-    if (!m) return;
     for (const auto& cmd : reply.body.commands) {
         const auto* s = std::get_if<status>(&cmd.value);
         // Codes are three digits by the protocol; anything else is one bounded label value.
         bool valid = s && s->data.size() == 3 && std::isdigit(static_cast<unsigned char>(s->data[0]));
-        if (s) m->statuses_.Add({{"code", valid ? s->data : std::string("other")}}).Increment();
+        if (s) statuses_.Add({{"code", valid ? s->data : std::string("other")}}).Increment();
     }
 }
 
-void engine_metrics::limit_refused(limit which) {
-    auto* m = active_.load();
-    if (!m) return;
-    m->limit_refusals_.Add({{"limit", limit_name(which)}}).Increment();
-}
+void engine_metrics::limit_refused(limit which) { limit_refusals_.Add({{"limit", limit_name(which)}}).Increment(); }
 
 void engine_metrics::message(message_result result, std::chrono::duration<double> duration) {
     messages_.Add({{"result", result_name(result)}}).Increment();

@@ -2,7 +2,6 @@
 // Prometheus families of the protocol engine, registered on the Registry main owns. Labels are
 // bounded sets (modes, operations, outcomes): never device or user ids.
 
-#include <atomic>
 #include <chrono>
 #include <string_view>
 
@@ -19,7 +18,6 @@ namespace syncml::session {
 class engine_metrics {
   public:
     explicit engine_metrics(prometheus::Registry& registry);
-    ~engine_metrics();
     engine_metrics(const engine_metrics&) = delete;
     engine_metrics& operator=(const engine_metrics&) = delete;
 
@@ -28,20 +26,17 @@ class engine_metrics {
     // A session completed (all stores synced); counts its items and slow syncs.
     void session_end(const session_state& state, std::chrono::duration<double> duration);
 
-    // Conflicts are decided deep inside the protocol engine, which holds no handle on the instance main
-    // owns: the most recently constructed instance receives them (one per process); none: not counted.
+    // A conflict the engine decided (it finds this instance in engine_context::metrics).
     // policy: merge, server_wins, ...; resolution: merged, server_won, client_won, duplicated.
-    static void conflict(std::string_view policy, std::string_view resolution);
+    void conflict(std::string_view policy, std::string_view resolution);
     // Every Status of a reply the server sends, by code (to be called once per encoded reply).
-    static void statuses_sent(const session::message& reply);
+    void statuses_sent(const session::message& reply);
 
-    // A request or item refused by a server or tenant limit (like conflict(): the active instance counts it).
+    // A request or item refused by a server or tenant limit.
     enum class limit { object_bytes, items_per_datastore, message_bytes, worker_share, devices_per_user, sessions };
-    static void limit_refused(limit which);
+    void limit_refused(limit which);
 
   private:
-    static std::atomic<engine_metrics*> active_;
-
     prometheus::Family<prometheus::Counter>& messages_;
     prometheus::Histogram& message_duration_;
     prometheus::Family<prometheus::Counter>& sessions_;

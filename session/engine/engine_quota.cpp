@@ -17,7 +17,7 @@ bool take_item_slot(run& r, store_state& s, std::int64_t unflushed) {
         s.live_items_exact = true;
     }
     if (s.live_items >= limit) {
-        engine_metrics::limit_refused(engine_metrics::limit::items_per_datastore);
+        if (r.ctx.metrics) r.ctx.metrics->limit_refused(engine_metrics::limit::items_per_datastore);
         common::log_event(spdlog::level::info, "sync: datastore full",
                           {{"user", r.st.user_name},
                            {"device", r.in.header.source.loc_uri},

@@ -122,7 +122,9 @@ std::nullopt_t refuse(item_context& c, int code, bool more_data) {
         c.s.partial->luid = c.luid;
         c.s.partial->refused = code;
     }
-    if (code == status_codes::object_too_large) engine_metrics::limit_refused(engine_metrics::limit::object_bytes);
+    if (code == status_codes::object_too_large && c.r.ctx.metrics) {
+        c.r.ctx.metrics->limit_refused(engine_metrics::limit::object_bytes);
+    }
     item_status(c, code);
     return std::nullopt;
 }

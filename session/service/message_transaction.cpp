@@ -53,10 +53,10 @@ std::optional<sync_failure> refusal_of(const persistence::session_record& rec, c
     return std::nullopt;
 }
 
-message_report refused(sync_failure failure, const message_run& run) {
+message_report refused(sync_failure failure, const message_run& run, engine_metrics* metrics) {
     message_report report;
     report.result = message_result_of(failure);
-    report.response = failure_reply(failure, scene_of(run.in, &run.tenant));
+    report.response = failure_reply(failure, scene_of(run.in, &run.tenant), metrics);
     return report;
 }
 
@@ -118,7 +118,7 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
         return false;
     }
     if (auto failure = refusal_of(*rec, run)) {
-        report = refused(*failure, run);
+        report = refused(*failure, run, metrics_);
         return false;
     }
     const auto digest = common::sha256(run.request.body);
@@ -135,6 +135,7 @@ engine_context message_transaction::context_of(persistence::sync_store& store, c
                                                const session_token& session) {
     engine_context ctx;
     ctx.tenant_id = run.tenant.id;
+    ctx.metrics = metrics_;
     if (session.key != 0) {
         ctx.resp_uri = base_uri(run.request) + "?s=" + make_session_token(session, secrets_.get(store));
     }
@@ -159,7 +160,7 @@ message_report message_transaction::challenge(persistence::sync_store& store, co
     device.nonce = run.check.device_nonce;
     auto outcome = process_message(run.in, state, device, context_of(store, run, {}), store);
     message_report report;
-    report.response = syncml_reply(outcome.reply, run.in.encoding);
+    report.response = syncml_reply(outcome.reply, run.in.encoding, metrics_);
     report.result = engine_metrics::message_result::auth_failed;
     return report;
 }
@@ -174,7 +175,7 @@ bool message_transaction::engine_run(persistence::sync_store& store, const messa
     std::int64_t user = state.user_id != 0 ? state.user_id : run.admitted.verified_user;
     auto device = session_device(store, run.tenant.id, rec, user, starting, in.header.source.loc_uri);
     auto outcome = process_message(in, state, device, context_of(store, run, {rec.user_id, rec.id}), store);
-    report.response = syncml_reply(outcome.reply, in.encoding);
+    report.response = syncml_reply(outcome.reply, in.encoding, metrics_);
     if (outcome.auth_failed) report.result = engine_metrics::message_result::auth_failed;
     if (!state.authenticated) return false;
     state.bytes_out += static_cast<std::int64_t>(report.response.body.size());

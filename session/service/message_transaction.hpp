@@ -42,8 +42,9 @@ struct message_run {
 
 class message_transaction {
   public:
-    message_transaction(const service_settings& settings, token_secret_cache& secrets)
-        : settings_(settings), secrets_(secrets) {}
+    // metrics: where the engine's conflicts, limit refusals and reply statuses are counted (null: nowhere).
+    message_transaction(const service_settings& settings, token_secret_cache& secrets, engine_metrics* metrics)
+        : settings_(settings), secrets_(secrets), metrics_(metrics) {}
 
     // One message in `store`'s transaction; false: roll back everything it wrote (it did not authenticate, or it only
     // gets a stored reply or a refusal).
@@ -57,6 +58,7 @@ class message_transaction {
 
     const service_settings& settings_;
     token_secret_cache& secrets_;
+    engine_metrics* metrics_;
 };
 
 }  // namespace syncml::session

@@ -98,18 +98,17 @@ void log_failure(sync_failure failure, const failure_scene& scene, const failure
     }
 }
 
-void count_limit(sync_failure failure) {
-    if (failure == sync_failure::oversized) engine_metrics::limit_refused(engine_metrics::limit::message_bytes);
-    if (failure == sync_failure::too_many_devices) {
-        engine_metrics::limit_refused(engine_metrics::limit::devices_per_user);
-    }
-    if (failure == sync_failure::too_many_sessions) engine_metrics::limit_refused(engine_metrics::limit::sessions);
+void count_limit(sync_failure failure, engine_metrics* metrics) {
+    if (!metrics) return;
+    if (failure == sync_failure::oversized) metrics->limit_refused(engine_metrics::limit::message_bytes);
+    if (failure == sync_failure::too_many_devices) metrics->limit_refused(engine_metrics::limit::devices_per_user);
+    if (failure == sync_failure::too_many_sessions) metrics->limit_refused(engine_metrics::limit::sessions);
 }
 
 }  // namespace
 
-sync_response syncml_reply(const message& reply, wire_encoding encoding) {
-    engine_metrics::statuses_sent(reply);
+sync_response syncml_reply(const message& reply, wire_encoding encoding, engine_metrics* metrics) {
+    if (metrics) metrics->statuses_sent(reply);
     sync_response r;
     r.content_type = content_type(encoding);
     r.body = encode(reply, encoding);
@@ -125,14 +124,14 @@ failure_scene scene_of(const message& in, const persistence::tenant_info* tenant
     return scene;
 }
 
-sync_response failure_reply(sync_failure failure, failure_scene scene) {
+sync_response failure_reply(sync_failure failure, failure_scene scene, engine_metrics* metrics) {
     const auto rule = rule_of(failure, scene);
-    count_limit(failure);
+    count_limit(failure, metrics);
     log_failure(failure, scene, rule);
     sync_response reply;
     if (rule.syncml_status != 0) {
-        reply =
-            syncml_reply(error_reply(*scene.header, scene.version, scene.encoding, rule.syncml_status), scene.encoding);
+        reply = syncml_reply(error_reply(*scene.header, scene.version, scene.encoding, rule.syncml_status),
+                             scene.encoding, metrics);
     } else if (failure == sync_failure::login_throttled) {
         reply = std::move(scene.challenge);
     } else {

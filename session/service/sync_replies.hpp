@@ -14,8 +14,8 @@
 
 namespace syncml::session {
 
-// The engine's reply in the request's encoding (its statuses counted).
-sync_response syncml_reply(const message& reply, wire_encoding encoding);
+// The engine's reply in the request's encoding, its statuses counted in `metrics` (null: not counted).
+sync_response syncml_reply(const message& reply, wire_encoding encoding, engine_metrics* metrics);
 
 enum class sync_failure {
     malformed,             // SyncML 400 when the SyncHdr decoded, else HTTP 400
@@ -44,8 +44,8 @@ struct failure_scene {
 // The scene of a decoded message, in its tenant when known.
 failure_scene scene_of(const message& in, const persistence::tenant_info* tenant = nullptr);
 
-// The reply to a failure, after its log line and its limit metric.
-sync_response failure_reply(sync_failure failure, failure_scene scene);
+// The reply to a failure, after its log line and its limit metric in `metrics` (null: not counted).
+sync_response failure_reply(sync_failure failure, failure_scene scene, engine_metrics* metrics);
 
 // How a refused message counts in syncml_messages_total, where the caller counts it (a message refused before its
 // tenant is known is not counted, except one that does not decode: bad_request).

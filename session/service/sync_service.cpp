@@ -43,7 +43,8 @@ struct sync_service::impl {
           credentials(settings.credential_cache_ttl),
           tenants(settings.tenant_cache_ttl),
           distributed(settings),
-          transaction(settings, secrets) {
+          transaction(settings, secrets, m),
+          open_throttle(settings.throttle ? settings.throttle : auth::database_throttle(settings.auth_throttle)) {
         if (!settings.trace.devices.empty()) trace = std::make_unique<device_trace>(settings.trace);
     }
 
@@ -59,12 +60,14 @@ struct sync_service::impl {
     token_secret_cache secrets;
     distributed_sessions distributed;
     message_transaction transaction;
+    auth::throttle_source open_throttle;
 
     // One message: the credential check with the auth throttle (messages with Cred), its admission, the transaction
     // (device lock, session, engine), and what the outcome means for the throttle.
     sync_response serve(persistence::database& db, const persistence::tenant_info& tenant, const sync_request& request,
                         const message& in, std::chrono::steady_clock::time_point start) {
-        persistence::pg_auth_throttle throttle(db, settings.auth_throttle);
+        const auto counted = open_throttle(db);
+        auto& throttle = *counted;
         persistence::credential_check check;
         std::optional<account_info> acct;
         if (in.header.cred) {
@@ -122,7 +125,7 @@ struct sync_service::impl {
         // Also what a tenant deleted meanwhile looks like: look it up afresh next time.
         tenants.forget(run.tenant.name);
         report.result = message_result_of(sync_failure::database_unavailable);
-        report.response = failure_reply(sync_failure::database_unavailable, {});
+        report.response = failure_reply(sync_failure::database_unavailable, {}, metrics);
         return false;
     }
 
@@ -161,7 +164,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         scene.version = err.version.value_or(syncml_version::v1_2);
         scene.encoding = request.encoding;
         if (failure == sync_failure::malformed) scene.detail = err.describe();
-        return failure_reply(failure, std::move(scene));
+        return failure_reply(failure, std::move(scene), impl_->metrics);
     }
     const auto& in = decoded.value();
     context.add({"device", in.header.source.loc_uri});
@@ -176,14 +179,14 @@ sync_response sync_service::impl::answer(persistence::database& db, const sync_r
     try {
         auto tenant = tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
         if (!tenant) {
-            return failure_reply(sync_failure::unknown_tenant, scene_of(in));
+            return failure_reply(sync_failure::unknown_tenant, scene_of(in), metrics);
         }
-        if (auto refused = refuse_oversized_message(request, tenant->settings)) return *refused;
+        if (auto refused = refuse_oversized_message(request, tenant->settings, metrics)) return *refused;
         return serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {
         failure_scene scene;
         scene.detail = e.what();
-        return failure_reply(sync_failure::database_unavailable, std::move(scene));
+        return failure_reply(sync_failure::database_unavailable, std::move(scene), metrics);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+#include "auth/throttle_source.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 #include "session/service/device_trace.hpp"
 #include "session/service/session_token.hpp"
@@ -29,6 +30,8 @@ struct service_settings {
     std::int64_t max_msg_size = 1024 * 1024;  // what we accept and announce
     std::int64_t max_obj_size = 16 * 1024 * 1024;
     persistence::throttle_settings auth_throttle;
+    // Where each message's login is counted; empty: the database's throttle with auth_throttle's settings.
+    auth::throttle_source throttle;
     std::chrono::seconds credential_cache_ttl{60};  // 0: check every basic-auth password with PBKDF2
     std::chrono::seconds tenant_cache_ttl{60};      // 0: look the tenant up for every message
     // A message without RespURI token and without valid credentials continues a session only from the address

@@ -197,6 +197,53 @@ TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_su
     EXPECT_EQ(status_codes(decoded(post(service, other, url)), "SyncHdr")[0], "212");
 }
 
+// Asks the database's throttle and notes what the service asked of it.
+class noting_throttle final : public persistence::auth_throttle {
+  public:
+    noting_throttle(persistence::database& db, std::vector<std::string>& calls) : real_(db, {}), calls_(calls) {}
+    void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
+                        const std::string& address) override {
+        calls_.push_back("failure " + user);
+        real_.record_failure(tenant, user, device, address);
+    }
+    void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) override {
+        calls_.push_back("remember");
+        real_.remember_client(tenant, user_id, address);
+    }
+    void reset(std::int64_t tenant, const std::string& user, const std::string& device,
+               const std::string& address) override {
+        calls_.push_back("reset " + user);
+        real_.reset(tenant, user, device, address);
+    }
+    persistence::credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
+                                        const std::string& address) override {
+        calls_.push_back("check " + user);
+        return real_.check(tenant, user, device, address);
+    }
+
+  private:
+    persistence::pg_auth_throttle real_;
+    std::vector<std::string>& calls_;
+};
+
+// The service counts logins in the throttle its settings give it (the front end's wiring, or a test's).
+TEST_F(sync_service_test, logins_are_counted_in_the_throttle_the_settings_give) {
+    std::vector<std::string> calls;
+    service_settings settings;
+    settings.throttle = [&calls](persistence::database& db) { return std::make_unique<noting_throttle>(db, calls); };
+    sync_service service(settings);
+    auto url = "/sync/" + tenant_;
+    auto wrong = with_session(alert_message("dev-noted"), "1", "1");
+    wrong.header.cred->data = common::base64_encode("u1:guess");
+    EXPECT_EQ(status_codes(decoded(post(service, wrong, url)), "SyncHdr")[0], "401");
+    EXPECT_EQ(calls, (std::vector<std::string>{"check u1", "failure u1"}));
+    calls.clear();
+    EXPECT_EQ(
+        status_codes(decoded(post(service, with_session(alert_message("dev-noted"), "2", "1"), url)), "SyncHdr")[0],
+        "212");
+    EXPECT_EQ(calls, (std::vector<std::string>{"check u1", "reset u1"})) << "the failure on record is forgotten";
+}
+
 TEST_F(sync_service_test, a_changed_password_takes_effect_at_once_despite_the_credential_cache) {
     sync_service service;
     auto url = "/sync/" + tenant_;

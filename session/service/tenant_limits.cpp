@@ -15,13 +15,14 @@ void apply_tenant_limits(engine_context& ctx, const persistence::tenant_settings
 }
 
 std::optional<sync_response> refuse_oversized_message(const sync_request& request,
-                                                      const persistence::tenant_settings& tenant) {
+                                                      const persistence::tenant_settings& tenant,
+                                                      engine_metrics* metrics) {
     if (tenant.max_message_bytes <= 0 || request.body.size() <= static_cast<std::size_t>(tenant.max_message_bytes)) {
         return std::nullopt;
     }
     failure_scene scene;
     scene.bytes = request.body.size();
-    return failure_reply(sync_failure::oversized, std::move(scene));
+    return failure_reply(sync_failure::oversized, std::move(scene), metrics);
 }
 
 }  // namespace syncml::session

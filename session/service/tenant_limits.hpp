@@ -6,6 +6,7 @@
 
 #include "persistence/accounts/accounts.hpp"
 #include "session/engine/engine.hpp"
+#include "session/engine/engine_metrics.hpp"
 #include "session/service/sync_handler.hpp"
 
 namespace syncml::session {
@@ -18,6 +19,7 @@ void apply_tenant_limits(engine_context& ctx, const persistence::tenant_settings
 // within. The front end's body limit is the server's, the same for every tenant; this one is checked once the URL named
 // the tenant.
 std::optional<sync_response> refuse_oversized_message(const sync_request& request,
-                                                      const persistence::tenant_settings& tenant);
+                                                      const persistence::tenant_settings& tenant,
+                                                      engine_metrics* metrics);
 
 }  // namespace syncml::session

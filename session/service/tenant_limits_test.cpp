@@ -10,9 +10,9 @@ TEST(tenant_limits, a_body_beyond_the_tenants_message_limit_is_refused_with_413)
     tenant.max_message_bytes = 2048;
     sync_request request;
     request.body = std::string(2048, 'x');
-    EXPECT_FALSE(refuse_oversized_message(request, tenant));
+    EXPECT_FALSE(refuse_oversized_message(request, tenant, nullptr));
     request.body += 'x';
-    auto refused = refuse_oversized_message(request, tenant);
+    auto refused = refuse_oversized_message(request, tenant, nullptr);
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->http_status, 413);
     EXPECT_TRUE(refused->body.empty());

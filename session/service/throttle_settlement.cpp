@@ -23,7 +23,9 @@ void settle_throttle(persistence::auth_throttle& throttle, const persistence::te
             failure_scene scene;
             scene.blocked = check.blocked;
             scene.challenge = std::move(report.response);
-            report.response = failure_reply(sync_failure::login_throttled, std::move(scene));
+            // Counts nothing: a throttled login is no limit, and the challenge's statuses were counted when it was
+            // built.
+            report.response = failure_reply(sync_failure::login_throttled, std::move(scene), nullptr);
         } else {
             common::log_event(spdlog::level::info, "sync: auth failed",
                               {{"tenant", tenant.name}, {"user", attempt.user}, {"device", attempt.device}});

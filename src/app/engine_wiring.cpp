@@ -43,14 +43,15 @@ persistence::throttle_settings throttle_settings_of(const server_config& config)
 }  // namespace
 
 dav_settings dav_settings_of(const server_config& config) {
-    return {throttle_settings_of(config), whole_seconds(config.engine.credential_cache_ttl)};
+    dav_settings settings;
+    settings.throttle = throttle_settings_of(config);
+    settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
+    return settings;
 }
 
-std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
+std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
                                                          spdlog::logger& log,
                                                          std::shared_ptr<const persistence::database_profile> profile) {
-    // Lives as long as the process: the registry keeps referring to its families.
-    static session::engine_metrics metrics(registry);
     session::service_settings settings;
     settings.auth_throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);

@@ -1,6 +1,6 @@
 #pragma once
-// The one place where the front end gets its protocol engine. The session/ module plugs in here; main passes
-// the shared Prometheus registry so the engine can register its own metric families.
+// The one place where the front end gets its protocol engine. The session/ module plugs in here; serve passes the
+// engine's metrics, registered on the shared Prometheus registry.
 
 #include <memory>
 
@@ -14,11 +14,15 @@
 namespace syncml::persistence {
 class database_profile;
 }
+namespace syncml::session {
+class engine_metrics;
+}
 
 namespace syncml::server {
 
 // `profile`: the database topology the process's connections share (readiness updates it once the schema is known).
-std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, prometheus::Registry& registry,
+// `metrics` (on the shared registry) outlives the handler.
+std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
                                                          spdlog::logger& log,
                                                          std::shared_ptr<const persistence::database_profile> profile);
 

@@ -4,6 +4,7 @@
 
 #include "common/log/log_event.hpp"
 #include "persistence/pg/worker_pool.hpp"
+#include "session/engine/engine_metrics.hpp"
 #include "src/app/commands.hpp"
 #include "src/app/database_target.hpp"
 #include "src/app/engine_wiring.hpp"
@@ -27,10 +28,11 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     readiness_checker readiness(target.url(), log, true, target.profile());
     readiness.check_now();  // applies pending migrations before the first request
     prepare_secret_key_at_start(config.database, target.url(), target.profile(), log);
-    auto handler = make_sync_handler(config, registry, log, target.profile());
+    session::engine_metrics engine_metrics(registry);
+    auto handler = make_sync_handler(config, engine_metrics, log, target.profile());
     persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics,
                                   target.profile());
-    pool_dispatcher dispatcher(pool, *handler, metrics, log);
+    pool_dispatcher dispatcher(pool, *handler, metrics, log, &engine_metrics);
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;
     if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));

@@ -80,7 +80,9 @@ dav_service::dav_service(persistence::worker_pool& pool, tenant_share& shares, d
                     .Name("syncml_dav_requests_total")
                     .Help("CardDAV/CalDAV requests answered, by method, outcome (read, write, delete, refused, "
                           "unauthorized, error) and status code")
-                    .Register(registry)) {}
+                    .Register(registry)) {
+    if (!settings_.open_throttle) settings_.open_throttle = auth::database_throttle(settings_.throttle);
+}
 
 dav_service::~dav_service() = default;
 
@@ -130,8 +132,8 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
     if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
         return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
 
-    persistence::pg_auth_throttle throttle(db, settings_.throttle);
-    const auto login = auth::log_in_basic(throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_},
+    const auto throttle = settings_.open_throttle(db);
+    const auto login = auth::log_in_basic(*throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_},
                                           {tenant->id, basic->user, {}, request.client_address}, *basic);
     if (login.verdict == auth::login_verdict::blocked)
         return counted(request, reply_of(dav_failure{dav_failure::kind::throttled, login.blocked}), "unauthorized");

@@ -13,6 +13,7 @@
 #include <prometheus/registry.h>
 #include <spdlog/logger.h>
 
+#include "auth/throttle_source.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 #include "src/frontends/tenant_share.hpp"
 #include "src/http/routing.hpp"
@@ -51,6 +52,8 @@ class dav_dispatcher {
 struct dav_settings {
     persistence::throttle_settings throttle;
     std::chrono::seconds credential_cache_ttl{60};
+    // Where each request's login is counted; empty: the database's throttle with `throttle`'s settings.
+    auth::throttle_source open_throttle{};
 };
 
 class dav_service final : public dav_dispatcher {

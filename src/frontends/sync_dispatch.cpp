@@ -35,8 +35,9 @@ std::string share_key(const session::sync_request& request) {
 }  // namespace
 
 pool_dispatcher::pool_dispatcher(persistence::worker_pool& pool, session::sync_handler& handler,
-                                 persistence::pool_observer& observer, spdlog::logger& log, double share)
-    : shares_(pool.threads() + pool.queue_limit(), share),
+                                 persistence::pool_observer& observer, spdlog::logger& log,
+                                 session::engine_metrics* metrics, double share)
+    : shares_(pool.threads() + pool.queue_limit(), share, metrics),
       pool_(pool),
       handler_(handler),
       observer_(observer),

@@ -30,9 +30,11 @@ class sync_dispatcher {
 
 class pool_dispatcher : public sync_dispatcher {
   public:
-    // Each tenant may hold `share` of the pool's threads plus queue (see tenant_share.hpp).
+    // Each tenant may hold `share` of the pool's threads plus queue (see tenant_share.hpp); refusals are counted in
+    // `metrics` (null: not counted).
     pool_dispatcher(persistence::worker_pool& pool, session::sync_handler& handler,
-                    persistence::pool_observer& observer, spdlog::logger& log, double share = k_default_tenant_share);
+                    persistence::pool_observer& observer, spdlog::logger& log, session::engine_metrics* metrics,
+                    double share = k_default_tenant_share);
     // False also when the request's tenant holds its share of the pool already.
     bool submit(session::sync_request request, completion done) override;
     // The tenants' shares of the pool, which the DAV front end takes from too (one share per tenant in all).

@@ -36,7 +36,7 @@ class pool_dispatcher_test : public ::testing::Test {
   protected:
     sync_outcome run(const std::string& url, const std::string& body) {
         persistence::worker_pool pool({{url}, 1, 4}, &observer);
-        pool_dispatcher dispatcher(pool, handler, observer, log);
+        pool_dispatcher dispatcher(pool, handler, observer, log, nullptr);
         std::promise<sync_outcome> result;
         session::sync_request request;
         request.tenant = "acme";
@@ -78,7 +78,7 @@ TEST(pool_dispatcher, full_queue_refuses_the_request) {
     scripted_handler handler;
     spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
     persistence::worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"}, 1, 1}, &observer);
-    pool_dispatcher dispatcher(pool, handler, observer, log);
+    pool_dispatcher dispatcher(pool, handler, observer, log, nullptr);
     std::promise<void> gate;
     auto opened = gate.get_future().share();
     // The single worker waits on the gate, so the queue (limit 1) fills after one more job.

@@ -6,8 +6,9 @@
 
 namespace syncml::server {
 
-tenant_share::tenant_share(std::size_t capacity, double share)
-    : cap_(std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(capacity) * share))) {}
+tenant_share::tenant_share(std::size_t capacity, double share, session::engine_metrics* metrics)
+    : cap_(std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(capacity) * share))),
+      metrics_(metrics) {}
 
 bool tenant_share::try_acquire(const std::string& tenant) {
     {
@@ -18,7 +19,7 @@ bool tenant_share::try_acquire(const std::string& tenant) {
             return true;
         }
     }
-    session::engine_metrics::limit_refused(session::engine_metrics::limit::worker_share);
+    if (metrics_) metrics_->limit_refused(session::engine_metrics::limit::worker_share);
     return false;
 }
 

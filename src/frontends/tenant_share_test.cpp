@@ -50,7 +50,7 @@ TEST(pool_dispatcher, one_tenant_cannot_take_the_whole_queue) {
     spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
     // One thread and a queue of 7: 8 places, 4 per tenant at a share of one half.
     persistence::worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"}, 1, 7}, &observer);
-    pool_dispatcher dispatcher(pool, handler, observer, log, 0.5);
+    pool_dispatcher dispatcher(pool, handler, observer, log, &metrics, 0.5);
     std::promise<void> gate;
     auto opened = gate.get_future().share();
     ASSERT_TRUE(pool.try_submit([opened](persistence::database&) { opened.wait(); }));  // the worker waits
