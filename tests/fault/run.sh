@@ -20,6 +20,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
 items="python3 $here/fault_items.py"
+# shellcheck source=../integration/lib/wait.bash
+source "$here/../integration/lib/wait.bash"
 db=$SYNCML_TEST_DATABASE_URL
 work=$(mktemp -d /tmp/fault-injection.XXXXXX)
 tenant=fault
@@ -41,13 +43,8 @@ start_server() {
     SYNCML_DATA_DIR=$c/server-data "$server" serve >> "$c/server.log" 2>&1 &
     server_pid=$!
     echo $server_pid > "$c/server.pid"
-    # Waits for the server while it lives (an ASan build on a loaded machine may take long), bounded only so
-    # that a hung start cannot stall the suite.
-    for _ in $(seq 1 1200); do
-        curl -sf "http://127.0.0.1:$metrics_port/healthz" > /dev/null 2>&1 && return 0
-        kill -0 $server_pid 2> /dev/null || break
-        sleep 0.1
-    done
+    # Waits for the server while it lives (an ASan build on a loaded machine may take long).
+    wait_for_url "http://127.0.0.1:$metrics_port/healthz" "$server_pid" && return 0
     fail "the server did not start (ports $port, $metrics_port): $(tail -3 "$c/server.log" | tr '\n' ' ' | cut -c1-300)"
     return 1
 }
@@ -77,11 +74,9 @@ proxied_sync() {
     python3 "$here/fault_proxy.py" --listen "$proxy_port" --target "http://127.0.0.1:$port" --log "$dir/proxy.log" \
         --server-pid-file "$c/server.pid" --dump "$dir/dump" "$@" 2> "$dir/proxy.err" &
     proxy_pid=$!
-    # The phone must not start before the proxy listens: wait while the proxy lives (not a fixed time).
-    until (exec 3<> "/dev/tcp/127.0.0.1/$proxy_port") 2> /dev/null; do
-        kill -0 "$proxy_pid" 2> /dev/null || { echo "the proxy exited: $(tail -2 "$dir/proxy.err")" > "$dir/client.log"; return 1; }
-        sleep 0.1
-    done
+    # The phone must not start before the proxy listens.
+    wait_for_port "$proxy_port" "$proxy_pid" ||
+        { echo "the proxy did not start: $(tail -2 "$dir/proxy.err")" > "$dir/client.log"; return 1; }
     bash "$interop/client.sh" sync --home "$phone" --mode "$mode" > "$dir/client.log" 2>&1
     rc=$?
     kill "$proxy_pid" 2> /dev/null && wait "$proxy_pid" 2> /dev/null

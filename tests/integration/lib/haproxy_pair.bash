@@ -8,6 +8,8 @@
 : "${SYNCML_BUILD_DIR:?}" "${SYNCML_TEST_DATABASE_URL:?}" "${SYNCML_SOURCE_DIR:?}"
 server=$SYNCML_BUILD_DIR/src/syncml-server
 interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
+# shellcheck source=wait.bash
+source "$(dirname "${BASH_SOURCE[0]}")/wait.bash"
 declare -A pair_pid pair_port pair_metrics
 haproxy_pid=""
 
@@ -30,10 +32,7 @@ start_instance() {
     pair_pid[$name]=$!
     pair_port[$name]=$port
     pair_metrics[$name]=$metrics
-    for _ in $(seq 1 150); do
-        curl -sf "http://127.0.0.1:$metrics/readyz" > /dev/null 2>&1 && return 0
-        sleep 0.2
-    done
+    wait_for_url "http://127.0.0.1:$metrics/readyz" "${pair_pid[$name]}" && return 0
     echo "instance $name not ready"; tail -20 "$work/server-$name.log"
     return 1
 }
@@ -73,10 +72,7 @@ CFG
     haproxy -f "$work/haproxy.cfg" -db > "$work/haproxy.log" 2>&1 &
     haproxy_pid=$!
     hp_url=http://127.0.0.1:$port
-    for _ in $(seq 1 50); do
-        (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null && return 0
-        sleep 0.1
-    done
+    wait_for_port "$port" "$haproxy_pid" && return 0
     echo "haproxy did not start:"; cat "$work/haproxy.log"
     return 1
 }

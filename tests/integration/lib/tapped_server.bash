@@ -6,6 +6,8 @@
 #   start_tap DUMP / stop_tap: wiretap.py between tap_port and the server, recording into $work/DUMP;
 #   fail MESSAGE: counts into $failures (and returns 1);
 #   run_scenarios NAME...: runs scenario_NAME for each, PASS or FAIL with its time; fails when any failed.
+# shellcheck source=wait.bash
+source "$(dirname "${BASH_SOURCE[0]}")/wait.bash"
 tap_pid=""
 server_pid=""
 failures=0
@@ -26,20 +28,15 @@ start_tapped_server() {
     "$server" serve > "$work/server.log" 2>&1 &
     server_pid=$!
     trap stop_tapped_server EXIT
-    for _ in $(seq 1 100); do
-        curl -sf "http://127.0.0.1:$metrics_port/healthz" > /dev/null 2>&1 && break
-        sleep 0.2
-    done
+    wait_for_url "http://127.0.0.1:$metrics_port/healthz" "$server_pid" ||
+        fail "the server did not start: $(tail -3 "$work/server.log" | tr '\n' ' ')"
 }
 
 start_tap() {
     python3 "$interop/wiretap.py" --listen "$tap_port" --target "http://127.0.0.1:$port" --dump "$work/$1" \
         --decode > "$work/$1.tap.log" 2>&1 &
     tap_pid=$!
-    for _ in $(seq 1 50); do
-        (exec 3<> "/dev/tcp/127.0.0.1/$tap_port") 2> /dev/null && return 0
-        sleep 0.1
-    done
+    wait_for_port "$tap_port" "$tap_pid" || fail "wiretap did not start: $(tail -3 "$work/$1.tap.log" | tr '\n' ' ')"
 }
 
 stop_tap() {
