@@ -2,12 +2,22 @@
 
 #include <gtest/gtest.h>
 
+#include "persistence/accounts/auth_throttle.hpp"
 #include "persistence/accounts/password_hash.hpp"
 #include "persistence/pg/migrations.hpp"
 #include "persistence/pg/test_support.hpp"
 
 namespace syncml::persistence {
 namespace {
+
+// Whether the user's stored hash takes the password: false for an unknown tenant or user, or a disabled one (what
+// auth/login.cpp checks a login against).
+bool password_accepted(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
+    const auto found = find_tenant(db, tenant);
+    if (!found) return false;
+    const auto stored = find_stored_credentials(db, found->id, std::string(user));
+    return stored && verify_password(password, stored->password_hash);
+}
 
 class accounts_test : public testing::migrated_database_test {
   protected:
@@ -161,19 +171,19 @@ TEST_F(accounts_test, verify_passwords_and_md5_secrets_per_tenant) {
     add_user(db(), "default", "Bruce2", "OhBehave", &key);
     add_user(db(), "acme", "Bruce2", "different", &key);
 
-    EXPECT_TRUE(verify_basic_password(db(), "default", "Bruce2", "OhBehave"));
-    EXPECT_FALSE(verify_basic_password(db(), "default", "Bruce2", "different"));
-    EXPECT_TRUE(verify_basic_password(db(), "acme", "Bruce2", "different"));
-    EXPECT_FALSE(verify_basic_password(db(), "default", "nobody", "OhBehave"));
-    EXPECT_FALSE(verify_basic_password(db(), "nowhere", "Bruce2", "OhBehave"));
+    EXPECT_TRUE(password_accepted(db(), "default", "Bruce2", "OhBehave"));
+    EXPECT_FALSE(password_accepted(db(), "default", "Bruce2", "different"));
+    EXPECT_TRUE(password_accepted(db(), "acme", "Bruce2", "different"));
+    EXPECT_FALSE(password_accepted(db(), "default", "nobody", "OhBehave"));
+    EXPECT_FALSE(password_accepted(db(), "nowhere", "Bruce2", "OhBehave"));
 
     EXPECT_EQ(md5_secret(db(), "default", "Bruce2", &key), "PtEdr8lBQ45IbT1bZIkrOQ==");
     EXPECT_NE(md5_secret(db(), "acme", "Bruce2", &key), md5_secret(db(), "default", "Bruce2", &key));
     EXPECT_FALSE(md5_secret(db(), "default", "nobody", &key));
 
     set_password(db(), "default", "Bruce2", "new one", &key);
-    EXPECT_FALSE(verify_basic_password(db(), "default", "Bruce2", "OhBehave"));
-    EXPECT_TRUE(verify_basic_password(db(), "default", "Bruce2", "new one"));
+    EXPECT_FALSE(password_accepted(db(), "default", "Bruce2", "OhBehave"));
+    EXPECT_TRUE(password_accepted(db(), "default", "Bruce2", "new one"));
     EXPECT_EQ(md5_secret(db(), "default", "Bruce2", &key), md5_secret_of("Bruce2", "new one"));
     EXPECT_THROW(set_password(db(), "default", "nobody", "x", &key), not_found);
 }
@@ -248,7 +258,7 @@ TEST_F(accounts_test, delete_a_user_with_its_devices_and_datastores) {
     delete_user(db(), "default", "alice");
     EXPECT_FALSE(find_user(db(), "default", "alice"));
     EXPECT_TRUE(find_user(db(), "default", "bob"));
-    EXPECT_FALSE(verify_basic_password(db(), "default", "alice", "pw"));
+    EXPECT_FALSE(password_accepted(db(), "default", "alice", "pw"));
     const auto left = in_transaction(db(), [](pqxx::work& tx) {
         return tx.exec1("SELECT (SELECT count(*) FROM devices) + (SELECT count(*) FROM datastores)")[0].as<int>();
     });
@@ -263,13 +273,13 @@ TEST_F(accounts_test, a_disabled_user_cannot_log_in_until_enabled_and_its_sessio
     const auto changed_before = in_transaction(
         db(), [](pqxx::work& tx) { return tx.exec1("SELECT credentials_changed_at FROM users")[0].as<std::string>(); });
     set_user_disabled(db(), "default", "alice", true);
-    EXPECT_FALSE(verify_basic_password(db(), "default", "alice", "pw"));
+    EXPECT_FALSE(password_accepted(db(), "default", "alice", "pw"));
     EXPECT_TRUE(list_users(db(), "default").at(0).disabled);
     const auto changed_after = in_transaction(
         db(), [](pqxx::work& tx) { return tx.exec1("SELECT credentials_changed_at FROM users")[0].as<std::string>(); });
     EXPECT_NE(changed_after, changed_before);
     set_user_disabled(db(), "default", "alice", false);
-    EXPECT_TRUE(verify_basic_password(db(), "default", "alice", "pw"));
+    EXPECT_TRUE(password_accepted(db(), "default", "alice", "pw"));
     EXPECT_FALSE(list_users(db(), "default").at(0).disabled);
     EXPECT_THROW(set_user_disabled(db(), "default", "nobody", true), not_found);
 }

@@ -173,17 +173,6 @@ std::optional<pqxx::row> user_secrets(database& db, std::string_view tenant, std
 
 }  // namespace
 
-bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
-    const auto secrets = user_secrets(db, tenant, user);
-    if (!secrets) {
-        // Same cost as a real check, so response times do not tell which user names exist.
-        static const std::string dummy = hash_password("dummy");
-        verify_password(password, dummy);
-        return false;
-    }
-    return verify_password(password, (*secrets)[0].as<std::string>());
-}
-
 std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user,
                                       const secret_key* md5_key) {
     const auto secrets = user_secrets(db, tenant, user);

@@ -42,8 +42,6 @@ void set_user_disabled(database& db, std::string_view tenant, std::string_view u
 void set_password(database& db, std::string_view tenant, std::string_view user, std::string_view password,
                   const secret_key* md5_key = nullptr);
 
-// False for an unknown tenant or user, or a wrong password (never throws not_found).
-bool verify_basic_password(database& db, std::string_view tenant, std::string_view user, std::string_view password);
 // b64(md5(user ":" password)) as SyncML md5 auth needs it, opened with md5_key (null: the database's own key);
 // nullopt for an unknown tenant or user, a tenant with md5 off, a user without a secret, or one that does not open.
 std::optional<std::string> md5_secret(database& db, std::string_view tenant, std::string_view user,
