@@ -10,13 +10,13 @@
 namespace syncml::persistence {
 namespace {
 
-// Whether the user's stored hash takes the password: false for an unknown tenant or user, or a disabled one (what
-// auth/login.cpp checks a login against).
+// Whether the user's stored hash takes the password: false for an unknown tenant or user, or a disabled one (the
+// account auth/login.cpp checks a login against).
 bool password_accepted(database& db, std::string_view tenant, std::string_view user, std::string_view password) {
     const auto found = find_tenant(db, tenant);
     if (!found) return false;
-    const auto stored = find_stored_credentials(db, found->id, std::string(user));
-    return stored && verify_password(password, stored->password_hash);
+    const auto check = pg_auth_throttle(db, {}).check(found->id, std::string(user), "", "");
+    return check.account && verify_password(password, check.account->password_hash);
 }
 
 class accounts_test : public testing::migrated_database_test {
