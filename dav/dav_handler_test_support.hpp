@@ -170,7 +170,7 @@ class dav_handler_test : public ::testing::Test {
         return parse_multistatus(report(collection, sync_body(token)));
     }
     // An item as SyncML writes it: no DAV name, often no UID.
-    const std::string& synced_item(const std::string& kind, const std::string& content) {
+    const std::string& synced_item(common::item_kind kind, const std::string& content) {
         const auto ds = store_.datastore(account_.tenant_id, account_.user_id, kind).id;
         return store_.add_item(account_.tenant_id, ds, content).guid;
     }

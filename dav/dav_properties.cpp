@@ -210,7 +210,7 @@ std::string sync_token_of(const persistence::dav_collection& state) {
 }
 
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info) {
-    return c.store.collection(c.account.tenant_id, c.account.user_id, std::string(info.kind), std::string(info.suffix));
+    return c.store.collection(c.account.tenant_id, c.account.user_id, info.datastore, std::string(info.suffix));
 }
 
 }  // namespace syncml::dav::detail

@@ -37,7 +37,7 @@ class fake_dav_store final : public persistence::dav_store {
         std::int64_t purged_modseq = 0;
     };
 
-    persistence::dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
+    persistence::dav_collection collection(std::int64_t tenant, std::int64_t user, common::item_kind kind,
                                            const std::string& suffix) override {
         auto& ds = datastore(tenant, user, kind);
         return {.tenant = tenant,
@@ -132,7 +132,7 @@ class fake_dav_store final : public persistence::dav_store {
     }
 
     // For tests: the datastore row (created when missing), an item written as SyncML writes it (no DAV name).
-    datastore_row& datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) {
+    datastore_row& datastore(std::int64_t tenant, std::int64_t user, common::item_kind kind) {
         auto [at, added] = datastores_.try_emplace({tenant, user, kind});
         if (added) at->second.id = ++last_datastore_;
         return at->second;
@@ -177,7 +177,7 @@ class fake_dav_store final : public persistence::dav_store {
         throw std::logic_error("fake_dav_store: the item is gone");
     }
 
-    std::map<std::tuple<std::int64_t, std::int64_t, std::string>, datastore_row> datastores_;
+    std::map<std::tuple<std::int64_t, std::int64_t, common::item_kind>, datastore_row> datastores_;
     std::int64_t last_datastore_ = 0;
     std::vector<item_row> items_;
 };

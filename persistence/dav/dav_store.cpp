@@ -35,8 +35,7 @@ class pg_dav_store final : public dav_store {
   public:
     explicit pg_dav_store(pqxx::work& tx) : tx_(tx) {}
 
-    dav_collection collection(int64_t tenant, int64_t user, const std::string& kind,
-                              const std::string& suffix) override {
+    dav_collection collection(int64_t tenant, int64_t user, item_kind kind, const std::string& suffix) override {
         dav_collection c{.tenant = tenant,
                          .user = user,
                          .datastore = items_of(user).datastore(tenant, user, kind),

@@ -9,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "common/vocabulary/datastore_kind.hpp"
+
 namespace syncml::persistence {
+
+using common::item_kind;
 
 class database;
 
@@ -37,8 +41,8 @@ struct dav_resource {
 class dav_store {
   public:
     virtual ~dav_store() = default;
-    // The user's datastore of `kind` (contacts, calendar, tasks, memos), created when missing.
-    virtual dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
+    // The user's datastore of `kind`, created when missing.
+    virtual dav_collection collection(std::int64_t tenant, std::int64_t user, item_kind kind,
                                       const std::string& suffix) = 0;
     // The live resources, by item id; content only `with_content`.
     virtual std::vector<dav_resource> resources(const dav_collection& c, bool with_content) = 0;
