@@ -232,8 +232,9 @@ TEST_F(dav_handler_test, put_of_a_uid_another_resource_holds_is_refused_with_no_
 // edit keeps its UID.
 TEST_F(dav_handler_test, put_that_keeps_a_uid_two_items_share_already_is_accepted) {
     ASSERT_EQ(put(k_contacts + "a.vcf", card("dup", "First")).status, 201);
-    const auto ds = store_.datastore(account_.tenant_id, account_.user_id, common::item_kind::contact).id;
-    auto& twin = store_.add_item(account_.tenant_id, ds, card("dup", "From a phone"));
+    const auto ds =
+        store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).id;
+    auto& twin = store_.add_item(account_.tenant_id.value(), ds, card("dup", "From a phone"));
     twin.keys = store_.items().front().keys;
     auto a = get(k_contacts + "a.vcf");
     EXPECT_EQ(put(k_contacts + "a.vcf", card("dup", "First edited"), header(a, "ETag")).status, 204);

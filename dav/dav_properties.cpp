@@ -206,7 +206,7 @@ void describe(multistatus& out, const request_context& c, const described& d, co
 }
 
 std::string sync_token_of(const persistence::dav_collection& state) {
-    return "urn:syncml-server:sync:" + std::to_string(state.datastore) + ":" + std::to_string(state.modseq);
+    return "urn:syncml-server:sync:" + std::to_string(state.datastore.value()) + ":" + std::to_string(state.modseq);
 }
 
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info) {

@@ -66,7 +66,7 @@ TEST_F(dav_handler_test, sync_collection_refuses_tokens_from_before_purged_tombs
     auto& items = store_.items();
     const auto tombstone = std::find_if(items.begin(), items.end(), [](const auto& i) { return i.deleted; });
     ASSERT_NE(tombstone, items.end());
-    store_.datastore(account_.tenant_id, account_.user_id, common::item_kind::contact).purged_modseq =
+    store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).purged_modseq =
         tombstone->modseq;
     items.erase(tombstone);
 
@@ -146,7 +146,7 @@ TEST_F(dav_handler_test, a_first_sync_in_pages_survives_purged_tombstones_and_ch
     auto& items = store_.items();
     const auto tombstone = std::find_if(items.begin(), items.end(), [](const auto& i) { return i.deleted; });
     ASSERT_NE(tombstone, items.end());
-    store_.datastore(account_.tenant_id, account_.user_id, common::item_kind::contact).purged_modseq =
+    store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).purged_modseq =
         tombstone->modseq;
     items.erase(tombstone);
 
