@@ -25,9 +25,9 @@ struct dav_request {
 
 // Who is asking: the account the front end authenticated, with its tenant's limits.
 struct dav_account {
-    std::int64_t tenant_id = 0;
+    common::tenant_id tenant_id;
     std::string tenant;
-    std::int64_t user_id = 0;
+    common::user_id user_id;
     std::string user;
     std::int64_t max_items = 100000;          // per datastore
     std::size_t max_object_bytes = 16 << 20;  // per item

@@ -82,7 +82,8 @@ TEST_F(dav_handler_test, ctag_and_sync_token_change_with_the_collections_items_o
 
 TEST_F(dav_handler_test, collection_at_depth_1_lists_its_items_with_etags) {
     auto created = put(k_contacts + "a.vcf", card("a", "A"));
-    const auto guid = synced_item("contacts", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Phone\r\nEND:VCARD\r\n");
+    const auto guid =
+        synced_item(common::item_kind::contact, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Phone\r\nEND:VCARD\r\n");
     auto a = parse_multistatus(propfind(k_contacts, "1", "<d:getetag/><d:getcontenttype/>"));
     EXPECT_EQ(a.hrefs(), (std::vector<std::string>{k_contacts, k_contacts + guid + ".vcf", k_contacts + "a.vcf"}));
     const auto* item = a.find(k_contacts + "a.vcf");
@@ -231,8 +232,9 @@ TEST_F(dav_handler_test, put_of_a_uid_another_resource_holds_is_refused_with_no_
 // edit keeps its UID.
 TEST_F(dav_handler_test, put_that_keeps_a_uid_two_items_share_already_is_accepted) {
     ASSERT_EQ(put(k_contacts + "a.vcf", card("dup", "First")).status, 201);
-    const auto ds = store_.datastore(account_.tenant_id, account_.user_id, "contacts").id;
-    auto& twin = store_.add_item(account_.tenant_id, ds, card("dup", "From a phone"));
+    const auto ds =
+        store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).id;
+    auto& twin = store_.add_item(account_.tenant_id.value(), ds, card("dup", "From a phone"));
     twin.keys = store_.items().front().keys;
     auto a = get(k_contacts + "a.vcf");
     EXPECT_EQ(put(k_contacts + "a.vcf", card("dup", "First edited"), header(a, "ETag")).status, 204);
@@ -294,7 +296,8 @@ TEST_F(dav_handler_test, put_beyond_max_items_is_refused_with_507_but_replacing_
 }
 
 TEST_F(dav_handler_test, get_gives_an_item_without_uid_its_guid) {
-    const auto guid = synced_item("contacts", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:From A Phone\r\nEND:VCARD\r\n");
+    const auto guid =
+        synced_item(common::item_kind::contact, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:From A Phone\r\nEND:VCARD\r\n");
     auto r = get(k_contacts + guid + ".vcf");
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_NE(r.body.find("\r\nUID:" + guid + "\r\nEND:VCARD"), std::string::npos) << r.body;
@@ -304,7 +307,7 @@ TEST_F(dav_handler_test, get_gives_an_item_without_uid_its_guid) {
 }
 
 TEST_F(dav_handler_test, memos_serve_plain_text_as_a_vjournal) {
-    const auto guid = synced_item("memos", "Buy milk\nand eggs");
+    const auto guid = synced_item(common::item_kind::memo, "Buy milk\nand eggs");
     auto r = get("/dav/acme/ann/memos/" + guid + ".ics");
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_NE(r.content_type.find("VJOURNAL"), std::string::npos) << r.content_type;

@@ -170,15 +170,16 @@ class dav_handler_test : public ::testing::Test {
         return parse_multistatus(report(collection, sync_body(token)));
     }
     // An item as SyncML writes it: no DAV name, often no UID.
-    const std::string& synced_item(const std::string& kind, const std::string& content) {
-        const auto ds = store_.datastore(account_.tenant_id, account_.user_id, kind).id;
-        return store_.add_item(account_.tenant_id, ds, content).guid;
+    const std::string& synced_item(common::item_kind kind, const std::string& content) {
+        const auto ds = store_.datastore(account_.tenant_id.value(), account_.user_id.value(), kind).id;
+        return store_.add_item(account_.tenant_id.value(), ds, content).guid;
     }
     std::size_t live_items() const {
         return std::count_if(store_.items().begin(), store_.items().end(), [](const auto& i) { return !i.deleted; });
     }
 
-    dav_account account_{.tenant_id = 3, .tenant = "acme", .user_id = 7, .user = "ann"};
+    dav_account account_{
+        .tenant_id = common::tenant_id{3}, .tenant = "acme", .user_id = common::user_id{7}, .user = "ann"};
     testing::fake_dav_store store_;
 };
 

@@ -61,7 +61,7 @@ TEST_F(dav_handler_test, put_of_bytes_that_are_no_utf8_or_carry_control_characte
 
 TEST_F(dav_handler_test, a_stored_item_with_control_characters_keeps_listings_readable) {
     // Phones store what they send; a listing that carries the item must still be XML.
-    synced_item("contacts", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bell\x07\r\nEND:VCARD\r\n");
+    synced_item(common::item_kind::contact, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bell\x07\r\nEND:VCARD\r\n");
     auto r = propfind(k_contacts, "1", "<d:getetag/><card:address-data/>");
     ASSERT_TRUE(parse_xml(r.body).root) << r.body;
     EXPECT_EQ(parse_multistatus(r).responses.size(), 2u);
@@ -75,7 +75,8 @@ TEST_F(dav_handler_test, names_that_are_no_utf8_or_too_long_name_nothing) {
 
 TEST_F(dav_handler_test, a_sync_report_never_names_one_resource_gone_and_present) {
     // A phone's item is named after its GUID; deleted, and a client then creates an item under that very name.
-    const auto guid = synced_item("contacts", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Phone\r\nEND:VCARD\r\n");
+    const auto guid =
+        synced_item(common::item_kind::contact, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Phone\r\nEND:VCARD\r\n");
     const auto token = sync("").sync_token;
     ASSERT_EQ(run({.method = "DELETE", .path = k_contacts + guid + ".vcf"}).status, 204);
     ASSERT_EQ(put(k_contacts + guid + ".vcf", card("again", "Again")).status, 201);

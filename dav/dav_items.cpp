@@ -139,7 +139,8 @@ std::optional<matching::item_kind> expected_kind(const collection_info& c) {
 
 std::string client_body(const collection_info& c, const std::string& canonical, const std::string& guid) {
     std::string body = canonical;
-    if (c.kind == "memos") body = matching::to_device(canonical, "text/calendar", "2.0", c.kind);
+    if (c.datastore == matching::item_kind::memo)
+        body = matching::to_device(canonical, "text/calendar", "2.0", c.datastore);
     return with_uid(body, guid);
 }
 
@@ -169,7 +170,7 @@ incoming_item read_client_body(const collection_info& c, const std::string& body
         out.error = std::string("this collection holds only ") + (c.address_book ? "VCARD" : std::string(c.component));
         return out;
     }
-    out.canonical = matching::to_canonical(body, "", "", c.kind);
+    out.canonical = matching::to_canonical(body, "", "", c.datastore);
     auto reparsed = matching::parse_canonical(out.canonical);
     out.keys = matching::index_keys(out.canonical, reparsed ? &*reparsed : nullptr);
     return out;

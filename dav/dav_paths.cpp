@@ -7,10 +7,13 @@ namespace syncml::dav {
 namespace {
 
 constexpr std::array<collection_info, 4> k_collections{{
-    {"contacts", "Contacts", true, "", ".vcf", "text/vcard; charset=utf-8"},
-    {"calendar", "Calendar", false, "VEVENT", ".ics", "text/calendar; charset=utf-8; component=VEVENT"},
-    {"tasks", "Tasks", false, "VTODO", ".ics", "text/calendar; charset=utf-8; component=VTODO"},
-    {"memos", "Memos", false, "VJOURNAL", ".ics", "text/calendar; charset=utf-8; component=VJOURNAL"},
+    {"contacts", common::item_kind::contact, "Contacts", true, "", ".vcf", "text/vcard; charset=utf-8"},
+    {"calendar", common::item_kind::event, "Calendar", false, "VEVENT", ".ics",
+     "text/calendar; charset=utf-8; component=VEVENT"},
+    {"tasks", common::item_kind::task, "Tasks", false, "VTODO", ".ics",
+     "text/calendar; charset=utf-8; component=VTODO"},
+    {"memos", common::item_kind::memo, "Memos", false, "VJOURNAL", ".ics",
+     "text/calendar; charset=utf-8; component=VJOURNAL"},
 }};
 
 int hex_value(char c) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/vocabulary/datastore_kind.hpp"
+
 namespace syncml::dav {
 
 enum class resource_kind { root, principal, home, collection, item };
@@ -35,7 +37,8 @@ std::string_view href_path(std::string_view href);
 
 // The one collection kind of each datastore.
 struct collection_info {
-    std::string_view kind;          // contacts, calendar, tasks, memos
+    std::string_view kind;          // contacts, calendar, tasks, memos: its URL segment, datastore_name(datastore)
+    common::item_kind datastore;    // the user's datastore it shows
     std::string_view display_name;  // shown by clients
     bool address_book = false;      // else a calendar
     std::string_view component;     // VEVENT, VTODO, VJOURNAL ("" for contacts)

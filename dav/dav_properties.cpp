@@ -206,11 +206,11 @@ void describe(multistatus& out, const request_context& c, const described& d, co
 }
 
 std::string sync_token_of(const persistence::dav_collection& state) {
-    return "urn:syncml-server:sync:" + std::to_string(state.datastore) + ":" + std::to_string(state.modseq);
+    return "urn:syncml-server:sync:" + std::to_string(state.datastore.value()) + ":" + std::to_string(state.modseq);
 }
 
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info) {
-    return c.store.collection(c.account.tenant_id, c.account.user_id, std::string(info.kind), std::string(info.suffix));
+    return c.store.collection(c.account.tenant_id, c.account.user_id, info.datastore, std::string(info.suffix));
 }
 
 }  // namespace syncml::dav::detail

@@ -14,7 +14,7 @@ using namespace testing;
 TEST_F(dav_handler_test, sync_collection_without_token_lists_every_live_item) {
     ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
     ASSERT_EQ(put(k_contacts + "b.vcf", card("b", "B")).status, 201);
-    const auto guid = synced_item("contacts", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:C\r\nEND:VCARD\r\n");
+    const auto guid = synced_item(common::item_kind::contact, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:C\r\nEND:VCARD\r\n");
     ASSERT_EQ(run({.method = "DELETE", .path = k_contacts + "b.vcf"}).status, 204);
     auto all = sync("");
     EXPECT_EQ(all.hrefs(), (std::vector<std::string>{k_contacts + guid + ".vcf", k_contacts + "a.vcf"}));
@@ -66,7 +66,8 @@ TEST_F(dav_handler_test, sync_collection_refuses_tokens_from_before_purged_tombs
     auto& items = store_.items();
     const auto tombstone = std::find_if(items.begin(), items.end(), [](const auto& i) { return i.deleted; });
     ASSERT_NE(tombstone, items.end());
-    store_.datastore(account_.tenant_id, account_.user_id, "contacts").purged_modseq = tombstone->modseq;
+    store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).purged_modseq =
+        tombstone->modseq;
     items.erase(tombstone);
 
     auto stale = report(k_contacts, sync_body(before_delete));
@@ -145,7 +146,8 @@ TEST_F(dav_handler_test, a_first_sync_in_pages_survives_purged_tombstones_and_ch
     auto& items = store_.items();
     const auto tombstone = std::find_if(items.begin(), items.end(), [](const auto& i) { return i.deleted; });
     ASSERT_NE(tombstone, items.end());
-    store_.datastore(account_.tenant_id, account_.user_id, "contacts").purged_modseq = tombstone->modseq;
+    store_.datastore(account_.tenant_id.value(), account_.user_id.value(), common::item_kind::contact).purged_modseq =
+        tombstone->modseq;
     items.erase(tombstone);
 
     auto first = parse_multistatus(report(k_contacts, limited_sync_body("", "2")));
@@ -216,7 +218,7 @@ TEST_F(dav_handler_test, multiget_answers_every_href_found_or_not) {
 }
 
 TEST_F(dav_handler_test, calendar_multiget_finds_events_by_guid_name) {
-    const auto guid = synced_item("calendar", event("synced", "20250310T090000Z", "20250310T100000Z"));
+    const auto guid = synced_item(common::item_kind::event, event("synced", "20250310T090000Z", "20250310T100000Z"));
     const std::string body = "<cal:calendar-multiget" + std::string(k_namespaces) +
                              "><d:prop><cal:calendar-data/></d:prop><d:href>" + k_calendar + guid +
                              ".ics</d:href></cal:calendar-multiget>";

@@ -37,12 +37,12 @@ class fake_dav_store final : public persistence::dav_store {
         std::int64_t purged_modseq = 0;
     };
 
-    persistence::dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
+    persistence::dav_collection collection(common::tenant_id tenant, common::user_id user, common::item_kind kind,
                                            const std::string& suffix) override {
-        auto& ds = datastore(tenant, user, kind);
+        auto& ds = datastore(tenant.value(), user.value(), kind);
         return {.tenant = tenant,
                 .user = user,
-                .datastore = ds.id,
+                .datastore = common::datastore_id{ds.id},
                 .modseq = ds.modseq,
                 .purged_modseq = ds.purged_modseq,
                 .suffix = suffix};
@@ -111,7 +111,7 @@ class fake_dav_store final : public persistence::dav_store {
                 row.name.clear();
             }
         }
-        auto& row = add_item(c.tenant, c.datastore, content);
+        auto& row = add_item(c.tenant.value(), c.datastore.value(), content);
         row.name = name;
         row.keys = keys;
         return resource_of(row, c, true);
@@ -121,18 +121,18 @@ class fake_dav_store final : public persistence::dav_store {
         auto& row = live(c, current);
         row.content = content;
         row.keys = keys;
-        row.modseq = bump(c.datastore);
+        row.modseq = bump(c.datastore.value());
         return row.modseq;
     }
     std::int64_t remove(const persistence::dav_collection& c, const persistence::dav_resource& current) override {
         auto& row = live(c, current);
         row.deleted = true;
-        row.modseq = bump(c.datastore);
+        row.modseq = bump(c.datastore.value());
         return row.modseq;
     }
 
     // For tests: the datastore row (created when missing), an item written as SyncML writes it (no DAV name).
-    datastore_row& datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) {
+    datastore_row& datastore(std::int64_t tenant, std::int64_t user, common::item_kind kind) {
         auto [at, added] = datastores_.try_emplace({tenant, user, kind});
         if (added) at->second.id = ++last_datastore_;
         return at->second;
@@ -155,7 +155,7 @@ class fake_dav_store final : public persistence::dav_store {
 
   private:
     static bool in(const item_row& row, const persistence::dav_collection& c) {
-        return row.tenant == c.tenant && row.datastore == c.datastore;
+        return row.tenant == c.tenant.value() && row.datastore == c.datastore.value();
     }
     static std::string name_of(const item_row& row, const persistence::dav_collection& c) {
         return row.name.empty() ? row.guid + c.suffix : row.name;
@@ -177,7 +177,7 @@ class fake_dav_store final : public persistence::dav_store {
         throw std::logic_error("fake_dav_store: the item is gone");
     }
 
-    std::map<std::tuple<std::int64_t, std::int64_t, std::string>, datastore_row> datastores_;
+    std::map<std::tuple<std::int64_t, std::int64_t, common::item_kind>, datastore_row> datastores_;
     std::int64_t last_datastore_ = 0;
     std::vector<item_row> items_;
 };

@@ -8,7 +8,6 @@
 #include "matching/content/text_lines.hpp"
 #include "matching/convert/item_format.hpp"
 #include "matching/match/match_keys.hpp"
-#include "matching/model/datastore_kind.hpp"
 
 namespace syncml::matching {
 namespace {
@@ -30,9 +29,6 @@ bool volatile_line(const std::string& line) {
     }
     return false;
 }
-
-// What the string forms fall back to for a name of no datastore: any kind with the iCalendar 2.0 form.
-item_kind named_kind(std::string_view datastore) { return parse_datastore_name(datastore).value_or(item_kind::event); }
 
 }  // namespace
 
@@ -60,18 +56,6 @@ std::string to_device(const std::string& content, std::string_view mime, std::st
     if (!to || *to == *from) return content;
     auto converted = convert_item(content, *from, *to);
     return converted ? std::move(converted.value()) : content;
-}
-
-item_dialect canonical_dialect(std::string_view datastore) { return canonical_dialect(named_kind(datastore)); }
-
-std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
-                         std::string_view datastore) {
-    return to_canonical(data, mime, version, named_kind(datastore));
-}
-
-std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
-                      std::string_view datastore) {
-    return to_device(content, mime, version, named_kind(datastore));
 }
 
 std::string comparable_form(std::string_view content) {

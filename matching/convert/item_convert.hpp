@@ -21,13 +21,6 @@ std::string to_canonical(const std::string& data, std::string_view mime, std::st
 // Converts canonical content to the device's format; unchanged when no conversion applies.
 std::string to_device(const std::string& content, std::string_view mime, std::string_view version, item_kind kind);
 
-// The same, for a datastore named as stored (datastore_kind.hpp); a name of none is a calendar.
-item_dialect canonical_dialect(std::string_view datastore);
-std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version,
-                         std::string_view datastore);
-std::string to_device(const std::string& content, std::string_view mime, std::string_view version,
-                      std::string_view datastore);
-
 // Equal for items that differ only in what engines rewrite on every sync (REV, PRODID, DTSTAMP, line
 // order, folding), so a repeated slow sync pairs items instead of duplicating them.
 std::string comparable_form(std::string_view content);

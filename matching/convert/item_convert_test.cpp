@@ -10,11 +10,11 @@ const std::string journal =
     "SUMMARY:Ideas\r\nDESCRIPTION:Ideas\\nmore\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n";
 
 TEST(item_convert, keeps_journal_memos_in_their_icalendar_form) {
-    EXPECT_EQ(to_canonical(journal, "text/calendar", "", "memos"), journal);
+    EXPECT_EQ(to_canonical(journal, "text/calendar", "", item_kind::memo), journal);
 }
 
 TEST(item_convert, stores_plain_text_memos_unchanged) {
-    EXPECT_EQ(to_canonical("Shopping\r\nmilk\r\n", "text/plain", "", "memos"), "Shopping\r\nmilk\r\n");
+    EXPECT_EQ(to_canonical("Shopping\r\nmilk\r\n", "text/plain", "", item_kind::memo), "Shopping\r\nmilk\r\n");
 }
 
 TEST(item_convert, comparable_form_ignores_volatile_properties_line_order_and_folding) {

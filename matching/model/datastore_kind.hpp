@@ -1,17 +1,12 @@
 #pragma once
-// The datastore a kind of item lives in, by name: the name is what the database (datastores.kind), the session
-// state, logs and our DevInf spell; code past those edges holds the item_kind.
+// The datastore a kind of item lives in, by name (common/vocabulary/datastore_kind.hpp), under matching's names.
 
-#include <optional>
-#include <string_view>
-
+#include "common/vocabulary/datastore_kind.hpp"
 #include "matching/model/item.hpp"
 
 namespace syncml::matching {
 
-// contact: "contacts", event: "calendar", task: "tasks", memo: "memos".
-std::string_view datastore_name(item_kind kind);
-// The inverse of datastore_name; nullopt for any other text (case-sensitive: the names as stored).
-std::optional<item_kind> parse_datastore_name(std::string_view name);
+using common::datastore_name;
+using common::parse_datastore_name;
 
 }  // namespace syncml::matching

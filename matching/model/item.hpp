@@ -8,9 +8,12 @@
 #include <variant>
 #include <vector>
 
+#include "common/vocabulary/datastore_kind.hpp"
+
 namespace syncml::matching {
 
-enum class item_kind { contact, event, task, memo };
+// One enum for every module: persistence and dav take it too (common/vocabulary/datastore_kind.hpp).
+using common::item_kind;
 
 struct param {
     std::string name;  // upper case; empty for a bare vCard 2.1 value such as the HOME of TEL;HOME

@@ -3,9 +3,12 @@
 // sync_store::add_item, as a device's Add does, so that devices get them as server adds.)
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/vocabulary/datastore_kind.hpp"
 
 namespace syncml::persistence {
 
@@ -24,8 +27,9 @@ struct user_ids {
 // The tenant's and user's ids; not_found for an unknown tenant or user.
 user_ids require_user(database& db, std::string_view tenant, std::string_view user);
 
-// Every live item of the user (of its datastore of `kind` only, when not empty), by datastore kind and then in the
+// Every live item of the user (of its datastore of `kind` only, when given), by datastore kind and then in the
 // order they were added; read in one transaction.
-std::vector<user_item> live_user_items(database& db, const user_ids& ids, std::string_view kind = {});
+std::vector<user_item> live_user_items(database& db, const user_ids& ids,
+                                       std::optional<common::item_kind> kind = std::nullopt);
 
 }  // namespace syncml::persistence

@@ -44,7 +44,7 @@ TEST_F(user_items_test, lists_the_live_items_of_a_new_user_as_none) {
     add_user(db(), default_tenant, "carol", "pw");
     const auto ids = require_user(db(), default_tenant, "carol");
     EXPECT_TRUE(live_user_items(db(), ids).empty());
-    EXPECT_TRUE(live_user_items(db(), ids, "contacts").empty());
+    EXPECT_TRUE(live_user_items(db(), ids, common::item_kind::contact).empty());
 }
 
 }  // namespace

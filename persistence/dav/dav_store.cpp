@@ -35,20 +35,22 @@ class pg_dav_store final : public dav_store {
   public:
     explicit pg_dav_store(pqxx::work& tx) : tx_(tx) {}
 
-    dav_collection collection(int64_t tenant, int64_t user, const std::string& kind,
+    dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                               const std::string& suffix) override {
-        dav_collection c{.tenant = tenant,
-                         .user = user,
-                         .datastore = items_of(user).datastore(tenant, user, kind),
-                         .suffix = suffix};
-        owned_.push_back(c.datastore);
-        auto row = exec_sql1(tx_, sql::dav_collection_state, tenant, user, c.datastore);
+        dav_collection c{
+            .tenant = tenant,
+            .user = user,
+            .datastore = common::datastore_id{items_of(user.value()).datastore(tenant.value(), user.value(), kind)},
+            .suffix = suffix};
+        owned_.push_back(c.datastore.value());
+        auto row = exec_sql1(tx_, sql::dav_collection_state, tenant.value(), user.value(), c.datastore.value());
         c.modseq = row[0].as<int64_t>();
         c.purged_modseq = row[1].as<int64_t>();
         return c;
     }
     std::vector<dav_resource> resources(const dav_collection& c, bool with_content) override {
-        return resources_of(exec_sql(tx_, sql::dav_resources, c.tenant, c.user, c.datastore, c.suffix, with_content));
+        return resources_of(exec_sql(tx_, sql::dav_resources, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                     c.suffix, with_content));
     }
     std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                     bool for_update) override {
@@ -58,56 +60,61 @@ class pg_dav_store final : public dav_store {
             const bool guid_form = name.size() > c.suffix.size() && name.ends_with(c.suffix);
             guids.push_back(guid_form ? name.substr(0, name.size() - c.suffix.size()) : std::string());
         }
-        auto found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant, c.user, c.datastore, c.suffix,
-                                           text_array(names), text_array(guids)));
+        auto found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                           c.suffix, text_array(names), text_array(guids)));
         if (for_update && !found.empty()) {
             std::vector<int64_t> ids;
             for (const auto& r : found) ids.push_back(r.item_id);
-            exec_sql(tx_, sql::dav_lock_items, c.tenant, c.user, bigint_array(ids));
+            exec_sql(tx_, sql::dav_lock_items, c.tenant.value(), c.user.value(), bigint_array(ids));
             // Read again under the lock: a write that committed meanwhile is seen.
-            found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant, c.user, c.datastore, c.suffix,
-                                          text_array(names), text_array(guids)));
+            found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                          c.suffix, text_array(names), text_array(guids)));
         }
         return found;
     }
     std::vector<dav_resource> live_after(const dav_collection& c, int64_t after_item, std::size_t limit) override {
-        return resources_of(exec_sql(tx_, sql::dav_live_after, c.tenant, c.user, c.datastore, c.suffix, after_item,
-                                     static_cast<int64_t>(limit)));
+        return resources_of(exec_sql(tx_, sql::dav_live_after, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                     c.suffix, after_item, static_cast<int64_t>(limit)));
     }
     std::vector<dav_resource> changed_since(const dav_collection& c, int64_t after, std::size_t limit) override {
-        return resources_of(exec_sql(tx_, sql::dav_changed_since, c.tenant, c.user, c.datastore, c.suffix, after,
-                                     static_cast<int64_t>(limit)));
+        return resources_of(exec_sql(tx_, sql::dav_changed_since, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                     c.suffix, after, static_cast<int64_t>(limit)));
     }
     void lock_collection(const dav_collection& c) override {
-        exec_sql1(tx_, sql::dav_lock_collection, c.tenant, c.user, c.datastore);
+        exec_sql1(tx_, sql::dav_lock_collection, c.tenant.value(), c.user.value(), c.datastore.value());
     }
     int64_t live_count(const dav_collection& c) override {
         lock_collection(c);
-        return exec_sql1(tx_, sql::dav_live_count, c.tenant, c.user, c.datastore)[0].as<int64_t>();
+        return exec_sql1(tx_, sql::dav_live_count, c.tenant.value(), c.user.value(), c.datastore.value())[0]
+            .as<int64_t>();
     }
     std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) override {
-        return resources_of(exec_sql(tx_, sql::dav_holding_key, c.tenant, c.user, c.datastore, c.suffix, key));
+        return resources_of(
+            exec_sql(tx_, sql::dav_holding_key, c.tenant.value(), c.user.value(), c.datastore.value(), c.suffix, key));
     }
     dav_resource create(const dav_collection& c, const std::string& name, const std::string& content,
                         const std::vector<std::string>& match_keys) override {
-        auto added = items_of(c).add_item(c.tenant, c.datastore, content, match_keys);
+        auto added = items_of(c).add_item(c.tenant.value(), c.datastore.value(), content, match_keys);
         // Not prepared: Citus routes a DELETE that joins a second table to one shard only in a plan made with the
         // values; the generic plan a prepared statement gets from its sixth run on goes to every shard (measured,
         // Citus 13.2.2), which the hot path refuses.
-        tx_.exec_params(sql::dav_release_name, c.tenant, c.user, c.datastore, name);
-        if (exec_sql(tx_, sql::dav_name_item, c.tenant, c.user, c.datastore, added.item_id, name).empty()) {
+        tx_.exec_params(sql::dav_release_name, c.tenant.value(), c.user.value(), c.datastore.value(), name);
+        if (exec_sql(tx_, sql::dav_name_item, c.tenant.value(), c.user.value(), c.datastore.value(), added.item_id,
+                     name)
+                .empty()) {
             throw name_taken();
         }
         return {name, added.guid, added.item_id, added.modseq, false, content};
     }
     int64_t replace(const dav_collection& c, const dav_resource& current, const std::string& content,
                     const std::vector<std::string>& match_keys) override {
-        auto replaced = items_of(c).replace_item(c.tenant, c.datastore, current.guid, content, match_keys);
+        auto replaced =
+            items_of(c).replace_item(c.tenant.value(), c.datastore.value(), current.guid, content, match_keys);
         if (!replaced) throw std::logic_error("dav_store::replace of an item that is gone");
         return replaced->modseq;
     }
     int64_t remove(const dav_collection& c, const dav_resource& current) override {
-        auto deleted = items_of(c).delete_item(c.tenant, c.datastore, current.guid);
+        auto deleted = items_of(c).delete_item(c.tenant.value(), c.datastore.value(), current.guid);
         if (!deleted) throw std::logic_error("dav_store::remove of an item that is gone");
         return deleted->modseq;
     }
@@ -126,10 +133,10 @@ class pg_dav_store final : public dav_store {
     // Item writes name the datastore, which must be the collection user's: collection() found it so; a collection
     // read in an earlier transaction is checked here, and a datastore id of another user throws before any write.
     sync_store& items_of(const dav_collection& c) {
-        auto& items = items_of(c.user);
-        if (std::find(owned_.begin(), owned_.end(), c.datastore) == owned_.end()) {
-            exec_sql1(tx_, sql::dav_own_datastore, c.tenant, c.user, c.datastore);
-            owned_.push_back(c.datastore);
+        auto& items = items_of(c.user.value());
+        if (std::find(owned_.begin(), owned_.end(), c.datastore.value()) == owned_.end()) {
+            exec_sql1(tx_, sql::dav_own_datastore, c.tenant.value(), c.user.value(), c.datastore.value());
+            owned_.push_back(c.datastore.value());
         }
         return items;
     }

@@ -9,16 +9,21 @@
 #include <string>
 #include <vector>
 
+#include "common/vocabulary/datastore_kind.hpp"
+#include "common/vocabulary/ids.hpp"
+
 namespace syncml::persistence {
+
+using common::item_kind;
 
 class database;
 
 // One of the user's datastores, as a DAV collection. Every statement on it names its user, the owner of all its rows
 // (on a distributed database the key of the one shard that holds them): a datastore id of another user finds nothing.
 struct dav_collection {
-    std::int64_t tenant = 0;
-    std::int64_t user = 0;
-    std::int64_t datastore = 0;
+    common::tenant_id tenant;
+    common::user_id user;
+    common::datastore_id datastore;
     std::int64_t modseq = 0;         // the datastore's change counter: ETags, ctag and sync tokens come from it
     std::int64_t purged_modseq = 0;  // tombstones up to this modseq are gone (sync tokens before it are stale)
     std::string suffix;              // ".vcf" or ".ics": the name of an item no DAV client named is GUID + suffix
@@ -37,8 +42,8 @@ struct dav_resource {
 class dav_store {
   public:
     virtual ~dav_store() = default;
-    // The user's datastore of `kind` (contacts, calendar, tasks, memos), created when missing.
-    virtual dav_collection collection(std::int64_t tenant, std::int64_t user, const std::string& kind,
+    // The user's datastore of `kind`, created when missing.
+    virtual dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                                       const std::string& suffix) = 0;
     // The live resources, by item id; content only `with_content`.
     virtual std::vector<dav_resource> resources(const dav_collection& c, bool with_content) = 0;

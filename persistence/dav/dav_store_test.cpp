@@ -38,7 +38,9 @@ class dav_store_test : public testing::migrated_database_test {
     void tx(Fn&& fn) {
         run_dav_transaction(*db_, [&](dav_store& store) { fn(store); });
     }
-    dav_collection contacts(dav_store& s) { return s.collection(tenant_, user_, "contacts", ".vcf"); }
+    dav_collection contacts(dav_store& s) {
+        return s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::contact, ".vcf");
+    }
     dav_collection contacts() {
         dav_collection c;
         tx([&](dav_store& s) { c = contacts(s); });
@@ -52,20 +54,22 @@ class dav_store_test : public testing::migrated_database_test {
 
 TEST_F(dav_store_test, collection_is_the_users_datastore_with_its_counters) {
     int64_t from_sync = 0;
-    ASSERT_TRUE(
-        run_sync_transaction(*db_, [&](sync_store& s) { from_sync = s.datastore(tenant_, user_, "contacts"); }));
+    ASSERT_TRUE(run_sync_transaction(
+        *db_, [&](sync_store& s) { from_sync = s.datastore(tenant_, user_, common::item_kind::contact); }));
     auto c = contacts();
-    EXPECT_EQ(c.tenant, tenant_);
-    EXPECT_EQ(c.datastore, from_sync);
+    EXPECT_EQ(c.tenant.value(), tenant_);
+    EXPECT_EQ(c.datastore.value(), from_sync);
     EXPECT_EQ(c.modseq, 0);
     EXPECT_EQ(c.purged_modseq, 0);
     EXPECT_EQ(c.suffix, ".vcf");
     dav_collection calendar;
-    tx([&](dav_store& s) { calendar = s.collection(tenant_, user_, "calendar", ".ics"); });
+    tx([&](dav_store& s) {
+        calendar = s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::event, ".ics");
+    });
     EXPECT_NE(calendar.datastore, c.datastore) << "created when missing";
     EXPECT_EQ(contacts().datastore, c.datastore);
     EXPECT_EQ(value("UPDATE datastores SET purged_modseq = 4, modseq = 9 WHERE datastore_id = " +
-                    std::to_string(c.datastore) + " RETURNING 1"),
+                    std::to_string(c.datastore.value()) + " RETURNING 1"),
               "1");
     auto again = contacts();
     EXPECT_EQ(again.modseq, 9);
@@ -98,7 +102,8 @@ TEST_F(dav_store_test, create_names_an_item_that_named_finds_by_that_name) {
         EXPECT_EQ(listed[0].name, "a b.vcf");
         EXPECT_EQ(listed[0].content, "");
         EXPECT_EQ(s.resources(c, true)[0].content, k_card);
-        auto calendar = s.collection(tenant_, user_, "calendar", ".ics");
+        auto calendar =
+            s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::event, ".ics");
         EXPECT_TRUE(s.named(calendar, {"a b.vcf"}, false).empty()) << "names are per collection";
     });
 }
@@ -106,7 +111,7 @@ TEST_F(dav_store_test, create_names_an_item_that_named_finds_by_that_name) {
 TEST_F(dav_store_test, an_item_written_by_syncml_is_named_by_its_guid_and_suffix) {
     std::string guid;
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
-        guid = s.add_item(tenant_, s.datastore(tenant_, user_, "contacts"), k_card, {}).guid;
+        guid = s.add_item(tenant_, s.datastore(tenant_, user_, common::item_kind::contact), k_card, {}).guid;
     }));
     tx([&](dav_store& s) {
         auto c = contacts(s);
@@ -117,7 +122,8 @@ TEST_F(dav_store_test, an_item_written_by_syncml_is_named_by_its_guid_and_suffix
         EXPECT_EQ(found[0].guid, guid);
         EXPECT_EQ(found[0].content, k_card);
         EXPECT_EQ(names_of(s.resources(c, false)), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
-        auto as_ics = s.collection(tenant_, user_, "contacts", ".ics");
+        auto as_ics =
+            s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::contact, ".ics");
         EXPECT_TRUE(s.named(as_ics, {guid + ".vcf"}, false).empty()) << "the suffix is the collection's";
         EXPECT_EQ(names_of(s.named(as_ics, {guid + ".ics"}, false)), std::vector<std::string>{guid + ".ics"});
     });
@@ -169,7 +175,7 @@ TEST_F(dav_store_test, replace_gives_the_item_new_content_at_a_new_modseq) {
 TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_name) {
     std::string synced;
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
-        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto ds = s.datastore(tenant_, user_, common::item_kind::contact);
         s.add_item(tenant_, ds, "first", {});
         synced = s.add_item(tenant_, ds, k_card, {}).guid;
     }));
@@ -204,7 +210,8 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
         EXPECT_EQ(names_of(s.live_after(c, 0, 1)), std::vector<std::string>{live[0].name});
         EXPECT_EQ(names_of(s.live_after(c, live[0].item_id, 5)), std::vector<std::string>{live[1].name});
         EXPECT_TRUE(s.live_after(c, live[1].item_id, 0).empty());
-        auto calendar = s.collection(tenant_, user_, "calendar", ".ics");
+        auto calendar =
+            s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::event, ".ics");
         EXPECT_EQ(s.live_count(calendar), 0);
         EXPECT_TRUE(s.changed_since(calendar, 0, 0).empty());
     });
@@ -237,7 +244,7 @@ TEST_F(dav_store_test, dav_writes_are_server_changes_for_syncml_devices) {
     dav_resource created;
     tx([&](dav_store& s) { created = s.create(contacts(s), "a.vcf", k_card, {}); });
     ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
-        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto ds = s.datastore(tenant_, user_, common::item_kind::contact);
         auto phone = s.device_store(tenant_, s.device(tenant_, user_, "phone").id, ds, "./c").id;
         auto changes = s.changes(tenant_, phone, 0, s.current_modseq(tenant_, ds), true);
         ASSERT_EQ(changes.size(), 1u);
@@ -281,7 +288,7 @@ TEST_F(dav_store_test, a_collection_never_reaches_another_users_items_even_by_a_
     dav_collection bobs;
     dav_resource bob_item;
     tx([&](dav_store& s) {
-        bobs = s.collection(tenant_, bob, "contacts", ".vcf");
+        bobs = s.collection(common::tenant_id{tenant_}, common::user_id{bob}, common::item_kind::contact, ".vcf");
         bob_item = s.create(bobs, "b.vcf", k_card, {"uid:a"});
     });
     const auto owner_of = [&](const std::string& table, int64_t item) {
@@ -296,7 +303,9 @@ TEST_F(dav_store_test, a_collection_never_reaches_another_users_items_even_by_a_
     auto guessed = bobs;
     guessed.datastore = ann.datastore;
     tx([&](dav_store& s) {
-        EXPECT_EQ(s.collection(tenant_, bob, "contacts", ".vcf").datastore, bobs.datastore);
+        EXPECT_EQ(s.collection(common::tenant_id{tenant_}, common::user_id{bob}, common::item_kind::contact, ".vcf")
+                      .datastore,
+                  bobs.datastore);
         EXPECT_TRUE(s.resources(guessed, true).empty());
         EXPECT_TRUE(s.named(guessed, {"a.vcf", anns.guid + ".vcf", "gone.vcf"}, true).empty());
         EXPECT_TRUE(s.live_after(guessed, 0, 0).empty());
@@ -318,7 +327,7 @@ TEST_F(dav_store_test, a_collection_never_reaches_another_users_items_even_by_a_
         EXPECT_EQ(names_of(s.changed_since(c, 0, 0)), (std::vector<std::string>{"a.vcf", "gone.vcf"}))
             << "the tombstone keeps its name";
     });
-    EXPECT_EQ(value("SELECT count(*) FROM items WHERE datastore_id = " + std::to_string(ann.datastore)), "2");
+    EXPECT_EQ(value("SELECT count(*) FROM items WHERE datastore_id = " + std::to_string(ann.datastore.value())), "2");
 }
 
 // Two PUTs of one new name, the second looking the name up before the first commits: the second runs again and

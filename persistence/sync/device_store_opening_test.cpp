@@ -25,19 +25,19 @@ TEST_F(device_store_opening_test, device_store_of_kind_creates_the_datastore_onc
     tx([&](sync_store& s) {
         auto device = s.device(tenant_, user_, "phone");
         // An existing datastore of the kind is used, whatever its name; a missing one is created.
-        auto contacts = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        auto contacts = s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::contact, "./contacts");
         EXPECT_GT(contacts.id, 0);
         EXPECT_EQ(contacts.datastore_id, addressbook);
         EXPECT_TRUE(contacts.needs_slow_sync);
-        auto calendar = s.device_store_of_kind(tenant_, user_, device.id, "calendar", "./calendar");
+        auto calendar = s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::event, "./calendar");
         EXPECT_NE(calendar.datastore_id, contacts.datastore_id);
-        EXPECT_EQ(calendar.datastore_id, s.datastore(tenant_, user_, "calendar"));
+        EXPECT_EQ(calendar.datastore_id, s.datastore(tenant_, user_, common::item_kind::event));
         contacts.client_anchor = "c1";
         contacts.server_anchor = "s1";
         contacts.last_seen_modseq = 4;
         contacts.needs_slow_sync = false;
         s.save_device_store(tenant_, contacts);
-        auto again = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        auto again = s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::contact, "./contacts");
         EXPECT_EQ(again.id, contacts.id);
         EXPECT_EQ(again.datastore_id, contacts.datastore_id);
         EXPECT_EQ(again.client_anchor, "c1");
@@ -48,21 +48,22 @@ TEST_F(device_store_opening_test, device_store_of_kind_creates_the_datastore_onc
         // The next completed sync keeps the one before as the previous (a client that lost it presents its anchor);
         // a slow sync required meanwhile changes nothing of that.
         s.require_slow_sync(tenant_, contacts.id);
-        EXPECT_TRUE(s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts").needs_slow_sync);
+        EXPECT_TRUE(s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::contact, "./contacts")
+                        .needs_slow_sync);
         again.client_anchor = "c2";
         again.last_seen_modseq = 9;
         s.save_device_store(tenant_, again);
-        again = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./contacts");
+        again = s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::contact, "./contacts");
         EXPECT_EQ(again.client_anchor, "c2");
         EXPECT_EQ(again.last_seen_modseq, 9);
         EXPECT_EQ(again.previous_client_anchor, "c1");
         EXPECT_EQ(again.previous_seen_modseq, 4);
-        auto opened =
-            s.open_device_store(tenant_, {user_, device.id, "contacts", "./contacts", "phone", "resume:", ""});
+        auto opened = s.open_device_store(
+            tenant_, {user_, device.id, common::item_kind::contact, "./contacts", "phone", "resume:", ""});
         EXPECT_EQ(opened.previous_client_anchor, "c1") << "open_device_store reads the same columns";
         EXPECT_EQ(opened.previous_seen_modseq, 4);
         // Another local store of the device is another view of the same datastore.
-        auto sim = s.device_store_of_kind(tenant_, user_, device.id, "contacts", "./sim");
+        auto sim = s.device_store_of_kind(tenant_, user_, device.id, common::item_kind::contact, "./sim");
         EXPECT_NE(sim.id, contacts.id);
         EXPECT_EQ(sim.datastore_id, contacts.datastore_id);
     });
@@ -111,8 +112,8 @@ TEST_F(device_store_opening_test, a_resume_pointer_outlives_a_long_session) {
     tx([&](sync_store& s) {
         save_session_of_user(s, "S1", "state-of-S1");
         s.set_resume_pointer(tenant_, "phone", "resume:1", "S1");
-        auto ds = s.open_device_store(
-            tenant_, {user_, s.device(tenant_, user_, "phone").id, "contacts", "./contacts", "phone", "resume:", "S1"});
+        auto ds = s.open_device_store(tenant_, {user_, s.device(tenant_, user_, "phone").id, common::item_kind::contact,
+                                                "./contacts", "phone", "resume:", "S1"});
         opened_pointer = "resume:" + std::to_string(ds.id);
     });
     // 45 minutes later: the Alert was then, the session's last message just now (its row renewed).
@@ -141,10 +142,12 @@ TEST_F(device_store_opening_test, a_kind_whose_name_another_kind_took_fails_as_a
             user_);
     });
     EXPECT_FALSE(run_sync_transaction(*db_, user_, [&](sync_store& s) {
-        s.open_device_store(tenant_, {user_, device, "contacts", "./contacts", "phone", "resume:", "S1"});
+        s.open_device_store(tenant_,
+                            {user_, device, common::item_kind::contact, "./contacts", "phone", "resume:", "S1"});
     }));
-    EXPECT_FALSE(run_sync_transaction(
-        *db_, user_, [&](sync_store& s) { s.device_store_of_kind(tenant_, user_, device, "contacts", "./contacts"); }));
+    EXPECT_FALSE(run_sync_transaction(*db_, user_, [&](sync_store& s) {
+        s.device_store_of_kind(tenant_, user_, device, common::item_kind::contact, "./contacts");
+    }));
     EXPECT_EQ(sql_value("SELECT count(*) FROM datastores"), "1");
     EXPECT_EQ(sql_value("SELECT count(*) FROM device_stores"), "0");
 }
@@ -162,7 +165,7 @@ TEST_F(device_store_opening_test, device_store_of_kind_uses_a_datastore_another_
     auto holder = std::async(std::launch::async, [&] {
         database db(url());
         return run_sync_transaction(db, [&](sync_store& s) {
-            first = s.datastore(tenant_, user_, "calendar");
+            first = s.datastore(tenant_, user_, common::item_kind::event);
             created.set_value();
             release.get_future().wait();
         });
@@ -172,7 +175,7 @@ TEST_F(device_store_opening_test, device_store_of_kind_uses_a_datastore_another_
     auto opener = std::async(std::launch::async, [&] {
         database db(url());
         return run_sync_transaction(db, [&](sync_store& s) {
-            second = s.device_store_of_kind(tenant_, user_, tablet, "calendar", "./calendar");
+            second = s.device_store_of_kind(tenant_, user_, tablet, common::item_kind::event, "./calendar");
         });
     });
     EXPECT_EQ(opener.wait_for(300ms), std::future_status::timeout);
@@ -190,14 +193,15 @@ TEST_F(device_store_opening_test, open_device_store_moves_the_resume_pointer_onl
         auto rec = s.open_session(tenant_, "phone", "S1");
         rec.state = "state-of-S1";
         s.save_session(tenant_, rec);
-        store_opening o{user_, s.device(tenant_, user_, "phone").id, "memos", "./notes", "phone", "resume:", ""};
+        store_opening o{
+            user_, s.device(tenant_, user_, "phone").id, common::item_kind::memo, "./notes", "phone", "resume:", ""};
         auto plain = s.open_device_store(tenant_, o);
         auto pointer = "resume:" + std::to_string(plain.id);
         EXPECT_FALSE(s.lock_pointed_session(tenant_, "phone", pointer));
         o.session_id = "S1";
         auto moved = s.open_device_store(tenant_, o);
         EXPECT_EQ(moved.id, plain.id);
-        EXPECT_EQ(moved.datastore_id, s.datastore(tenant_, user_, "memos"));
+        EXPECT_EQ(moved.datastore_id, s.datastore(tenant_, user_, common::item_kind::memo));
         EXPECT_EQ(s.lock_pointed_session(tenant_, "phone", pointer)->state, "state-of-S1");
     });
 }
@@ -209,7 +213,8 @@ TEST_F(device_store_opening_test, a_device_store_keeps_its_sync_filter_and_reads
     const std::string filter = "type=exclusive\nwindow=span r-30 r365\n";
     tx([&](sync_store& s) {
         device = s.device(tenant_, user_, "phone").id;
-        auto ds = s.open_device_store(tenant_, {user_, device, "calendar", "./cal", "phone", "resume:", "S1"});
+        auto ds =
+            s.open_device_store(tenant_, {user_, device, common::item_kind::event, "./cal", "phone", "resume:", "S1"});
         datastore = ds.datastore_id;
         EXPECT_EQ(ds.sync_filter, "");
         EXPECT_TRUE(ds.window.unlimited());
@@ -221,10 +226,10 @@ TEST_F(device_store_opening_test, a_device_store_keeps_its_sync_filter_and_reads
     };
     auto expect_rows = [&](const sync_window& expected) {
         tx([&](sync_store& s) {
-            for (const auto& ds :
-                 {s.open_device_store(tenant_, {user_, device, "calendar", "./cal", "phone", "resume:", "S2"}),
-                  s.device_store_of_kind(tenant_, user_, device, "calendar", "./cal"),
-                  s.device_store(tenant_, device, datastore, "./cal")}) {
+            for (const auto& ds : {s.open_device_store(tenant_, {user_, device, common::item_kind::event, "./cal",
+                                                                 "phone", "resume:", "S2"}),
+                                   s.device_store_of_kind(tenant_, user_, device, common::item_kind::event, "./cal"),
+                                   s.device_store(tenant_, device, datastore, "./cal")}) {
                 EXPECT_EQ(ds.sync_filter, filter);
                 EXPECT_EQ(ds.window, expected);
             }

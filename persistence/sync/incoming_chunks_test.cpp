@@ -20,7 +20,7 @@ class incoming_chunks_test : public testing::migrated_database_test {
         tenant_ = user.tenant_id;
         user_ = user.id;
         ASSERT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
-            datastore_ = s.datastore(tenant_, user.id, "contacts");
+            datastore_ = s.datastore(tenant_, user.id, common::item_kind::contact);
             device_store_ = s.device_store(tenant_, s.device(tenant_, user.id, "phone").id, datastore_, "./c").id;
         }));
     }

@@ -39,7 +39,7 @@ class item_batch_test : public testing::migrated_database_test {
     static fixture seed(sync_store& s, const user_info& u) {
         fixture f;
         f.tenant = u.tenant_id;
-        f.ds = s.datastore(f.tenant, u.id, "contacts");
+        f.ds = s.datastore(f.tenant, u.id, common::item_kind::contact);
         f.phone = s.device_store(f.tenant, s.device(f.tenant, u.id, "phone").id, f.ds, "./c").id;
         f.other = s.device_store(f.tenant, s.device(f.tenant, u.id, "other").id, f.ds, "./c").id;
         f.a = s.add_item(f.tenant, f.ds, "a0", {"k:a", "k:shared"});

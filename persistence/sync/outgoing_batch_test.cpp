@@ -31,7 +31,7 @@ class outgoing_batch_test : public testing::migrated_database_test {
     static fixture seed(sync_store& s, const user_info& u) {
         fixture f;
         f.tenant = u.tenant_id;
-        f.ds = s.datastore(f.tenant, u.id, "contacts");
+        f.ds = s.datastore(f.tenant, u.id, common::item_kind::contact);
         f.phone = s.device_store(f.tenant, s.device(f.tenant, u.id, "phone").id, f.ds, "./c").id;
         for (const auto& [role, content] : std::map<std::string, std::string>{
                  {"a", "a0"}, {"b", "b0"}, {"c", "c0"}, {"d", std::string(5000, 'd')}, {"e", "e0"}}) {

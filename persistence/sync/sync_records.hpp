@@ -9,9 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "common/vocabulary/datastore_kind.hpp"
 #include "persistence/sync/sync_window.hpp"
 
 namespace syncml::persistence {
+
+// A datastore's kind; its name (datastore_name) is what datastores.kind stores.
+using common::item_kind;
 
 inline constexpr int k_candidates_per_key = 50;
 
@@ -152,7 +156,7 @@ struct message_session {
 struct store_opening {
     std::int64_t user = 0;
     std::int64_t device = 0;
-    std::string kind;        // contacts, calendar, tasks, memos
+    item_kind kind = item_kind::contact;
     std::string remote_uri;  // the client's LocURI of its local store
     std::string device_uri;
     std::string resume_prefix;  // the resume pointer row is named this + the device store's id

@@ -36,8 +36,9 @@ class pg_sync_store final : public pg_session_store {
     explicit pg_sync_store(pqxx::work& tx) : pg_session_store(tx) {}
     pg_sync_store(pqxx::work& tx, int64_t owner) : pg_session_store(tx) { bind_owner(owner); }
 
-    int64_t datastore(int64_t tenant, int64_t user, const std::string& kind) override {
+    int64_t datastore(int64_t tenant, int64_t user, item_kind kind_of) override {
         bind_owner(user);
+        const std::string kind(common::datastore_name(kind_of));
         auto rows = exec_sql(tx_, sql::find_datastore, tenant, user, kind);
         if (rows.empty()) {
             exec_sql0(tx_, sql::create_datastore, tenant, user, kind);

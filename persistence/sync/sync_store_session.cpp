@@ -133,14 +133,15 @@ std::optional<session_record> pg_session_store::lock_pointed_session(int64_t ten
 
 std::optional<device_store_record> pg_session_store::open_in_one_call(int64_t tenant, const store_opening& o) {
     bind_owner(o.user);
-    auto rows = exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, o.kind, o.remote_uri, o.device_uri,
-                         o.resume_prefix, o.session_id);
+    auto rows =
+        exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, std::string(common::datastore_name(o.kind)),
+                 o.remote_uri, o.device_uri, o.resume_prefix, o.session_id);
     if (rows.empty()) return std::nullopt;
     return device_store_of(rows[0]);
 }
 
-device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device,
-                                                           const std::string& kind, const std::string& remote_uri) {
+device_store_record pg_session_store::device_store_of_kind(int64_t tenant, int64_t user, int64_t device, item_kind kind,
+                                                           const std::string& remote_uri) {
     if (auto ds = open_in_one_call(tenant, store_opening{user, device, kind, remote_uri, {}, {}, {}})) return *ds;
     return sync_store::device_store_of_kind(tenant, user, device, kind, remote_uri);
 }

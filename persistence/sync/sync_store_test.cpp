@@ -34,7 +34,7 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
     std::int64_t ds = 0, store_a = 0, store_b = 0;
     std::string guid;
     tx([&](sync_store& s) {
-        ds = s.datastore(tenant_, user_, "contacts");
+        ds = s.datastore(tenant_, user_, common::item_kind::contact);
         store_a = s.device_store(tenant_, s.device(tenant_, user_, "a").id, ds, "./c").id;
         store_b = s.device_store(tenant_, s.device(tenant_, user_, "b").id, ds, "./c").id;
         auto item = s.add_item(tenant_, ds, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", {"k1"});
@@ -100,7 +100,7 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
 
 TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_per_item) {
     tx([&](sync_store& s) {
-        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto ds = s.datastore(tenant_, user_, common::item_kind::contact);
         auto phone = s.device_store(tenant_, s.device(tenant_, user_, "c").id, ds, "./c").id;
         auto ann = s.add_item(tenant_, ds, "ann", {"name:ann", "tel:1"});
         auto bob = s.add_item(tenant_, ds, "bob", {"tel:1"});
@@ -156,7 +156,7 @@ TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_pe
 
 TEST_F(sync_store_test, twin_candidates_are_capped_per_key) {
     tx([&](sync_store& s) {
-        auto ds = s.datastore(tenant_, user_, "contacts");
+        auto ds = s.datastore(tenant_, user_, common::item_kind::contact);
         auto phone = s.device_store(tenant_, s.device(tenant_, user_, "c").id, ds, "./c").id;
         for (int i = 0; i < k_candidates_per_key + 10; ++i) s.add_item(tenant_, ds, "x", {"tel:switchboard"});
         auto last = s.add_item(tenant_, ds, "y", {"tel:switchboard", "name:y"});
@@ -173,7 +173,7 @@ TEST_F(sync_store_test, a_transaction_reaches_the_rows_of_its_own_user_only) {
     std::int64_t theirs = 0;
     std::string guid;
     ASSERT_TRUE(run_sync_transaction(*db_, other, [&](sync_store& s) {
-        theirs = s.datastore(tenant_, other, "contacts");
+        theirs = s.datastore(tenant_, other, common::item_kind::contact);
         guid = s.add_item(tenant_, theirs, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n", {"k"}).guid;
     }));
     tx([&](sync_store& s) {
@@ -182,7 +182,8 @@ TEST_F(sync_store_test, a_transaction_reaches_the_rows_of_its_own_user_only) {
         EXPECT_FALSE(s.delete_item(tenant_, theirs, guid));
         EXPECT_EQ(s.live_items(tenant_, theirs, 10), 0);
     });
-    EXPECT_THROW(run_sync_transaction(*db_, user_, [&](sync_store& s) { s.datastore(tenant_, other, "contacts"); }),
+    EXPECT_THROW(run_sync_transaction(*db_, user_,
+                                      [&](sync_store& s) { s.datastore(tenant_, other, common::item_kind::contact); }),
                  std::logic_error);
     ASSERT_TRUE(run_sync_transaction(*db_, other, [&](sync_store& s) {
         EXPECT_EQ(s.find_item(tenant_, theirs, guid)->content, "BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n");

@@ -69,7 +69,7 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(void, save_session, (int64_t t, const persistence::session_record& s), (t, s))
     SYNCML_FORWARD(std::optional<persistence::session_record>, open_message_session,
                    (int64_t t, const persistence::message_session& m), (t, m))
-    SYNCML_FORWARD(int64_t, datastore, (int64_t t, int64_t u, const std::string& k), (t, u, k))
+    SYNCML_FORWARD(int64_t, datastore, (int64_t t, int64_t u, persistence::item_kind k), (t, u, k))
     SYNCML_FORWARD(persistence::device_store_record, device_store,
                    (int64_t t, int64_t d, int64_t ds, const std::string& r), (t, d, ds, r))
     SYNCML_FORWARD(void, save_device_store, (int64_t t, const persistence::device_store_record& s), (t, s))
@@ -146,7 +146,7 @@ bench_user prepare(persistence::database& db, int n) {
     u.user = info.id;
     for (int from = 0; from < n; from += 1000) {
         persistence::run_sync_transaction(db, [&](persistence::sync_store& s) {
-            auto ds = s.datastore(u.tenant, u.user, "contacts");
+            auto ds = s.datastore(u.tenant, u.user, common::item_kind::contact);
             // As slow syncs store items: one batch per transaction.
             std::vector<persistence::item_write> writes;
             for (int i = from; i < std::min(n, from + 1000); ++i) {

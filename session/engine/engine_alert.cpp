@@ -166,7 +166,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const bool resuming = !requested;
     persistence::store_opening opening{r.st.user_id,
                                        r.device.id,
-                                       std::string(matching::datastore_name(*kind)),
+                                       *kind,
                                        source,
                                        r.in.header.source.loc_uri,
                                        k_resume_prefix,

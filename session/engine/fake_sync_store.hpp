@@ -33,8 +33,8 @@ class fake_sync_store final : public persistence::sync_store {
 
     std::map<std::string, persistence::device_record> devices;  // by user:uri
     std::map<std::int64_t, persistence::session_record> sessions;
-    std::map<std::pair<std::int64_t, std::string>, std::int64_t> datastores;  // (user, kind) -> id
-    std::map<std::int64_t, std::int64_t> modseqs;                             // datastore -> counter
+    std::map<std::pair<std::int64_t, persistence::item_kind>, std::int64_t> datastores;  // (user, kind) -> id
+    std::map<std::int64_t, std::int64_t> modseqs;                                        // datastore -> counter
     std::map<std::int64_t, persistence::device_store_record> device_stores;
     std::map<std::string, std::int64_t> device_store_ids;  // device:datastore:uri
     std::vector<stored_item> items;
@@ -113,7 +113,7 @@ class fake_sync_store final : public persistence::sync_store {
         throw std::logic_error("fake_sync_store: open_message_session needs PostgreSQL");
     }
 
-    std::int64_t datastore(std::int64_t, std::int64_t user, const std::string& kind) override {
+    std::int64_t datastore(std::int64_t, std::int64_t user, persistence::item_kind kind) override {
         auto [it, inserted] = datastores.try_emplace({user, kind});
         if (inserted) it->second = next_id++;
         return it->second;

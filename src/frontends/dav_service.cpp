@@ -145,9 +145,9 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
         return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
     }
 
-    const dav::dav_account account{tenant->id,
+    const dav::dav_account account{common::tenant_id{tenant->id},
                                    tenant->name,
-                                   login.user_id,
+                                   common::user_id{login.user_id},
                                    basic->user,
                                    tenant->settings.max_items_per_datastore,
                                    static_cast<std::size_t>(tenant->settings.max_object_bytes)};

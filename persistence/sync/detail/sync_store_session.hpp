@@ -30,7 +30,7 @@ class pg_session_store : public sync_store {
     std::optional<session_record> lock_pointed_session(std::int64_t tenant, const std::string& device_uri,
                                                        const std::string& pointer) override;
     device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
-                                             const std::string& kind, const std::string& remote_uri) override;
+                                             item_kind kind, const std::string& remote_uri) override;
     device_store_record open_device_store(std::int64_t tenant, const store_opening& o) override;
     std::string token_secret() override;
 

@@ -13,8 +13,8 @@ class device_store_rows {
   public:
     virtual ~device_store_rows() = default;
 
-    // kind: contacts, calendar, tasks, memos. Creates the datastore on first use.
-    virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, const std::string& kind) = 0;
+    // The user's datastore of `kind`, created on first use.
+    virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, item_kind kind) = 0;
     virtual device_store_record device_store(std::int64_t tenant, std::int64_t device, std::int64_t datastore,
                                              const std::string& remote_uri) = 0;
     // A sync completed: its anchors, seen modseq, slow-sync flag and filter; the ones it replaces become the previous.
@@ -24,7 +24,7 @@ class device_store_rows {
     // datastore() and device_store() together: the device's view of the user's datastore of `kind`, created on
     // first use. The default makes both calls; PostgreSQL needs one statement.
     virtual device_store_record device_store_of_kind(std::int64_t tenant, std::int64_t user, std::int64_t device,
-                                                     const std::string& kind, const std::string& remote_uri) {
+                                                     item_kind kind, const std::string& remote_uri) {
         return device_store(tenant, device, datastore(tenant, user, kind), remote_uri);
     }
     // device_store_of_kind, then (with a session_id) the device store's resume pointer: set_resume_pointer of the

@@ -13,18 +13,17 @@ namespace {
 constexpr const char* k_json = "application/json";
 
 // The datastore the path names; not_found for any other name.
-std::string datastore_of(const admin_call& call) {
-    const std::string& kind = call.match.params.at("datastore");
-    if (!is_datastore_kind(kind)) {
-        throw persistence::not_found("no datastore '" + kind + "' (contacts, calendar, tasks or memos)");
-    }
-    return kind;
+item_kind datastore_of(const admin_call& call) {
+    const std::string& name = call.match.params.at("datastore");
+    const auto kind = common::parse_datastore_name(name);
+    if (!kind) throw persistence::not_found("no datastore '" + name + "' (contacts, calendar, tasks or memos)");
+    return *kind;
 }
 
 // The media type of a datastore's body.
-const char* media_of(const std::string& kind) {
-    if (kind == "contacts") return "text/vcard";
-    if (kind == "memos") return k_json;
+const char* media_of(item_kind kind) {
+    if (kind == item_kind::contact) return "text/vcard";
+    if (kind == item_kind::memo) return k_json;
     return "text/calendar";
 }
 
@@ -60,22 +59,23 @@ std::vector<std::string> memos_of(std::string_view body) {
 }
 
 // The items of an import body; std::invalid_argument (400) for a body that is not the datastore's format.
-std::vector<std::string> items_of(const std::string& kind, std::string_view body) {
-    if (kind == "memos") return memos_of(body);
+std::vector<std::string> items_of(item_kind kind, std::string_view body) {
+    if (kind == item_kind::memo) return memos_of(body);
     auto items = split_datastore_text(kind, std::string(body));
     const bool blank = body.find_first_not_of(" \t\r\n") == std::string_view::npos;
     if (items.empty() && !blank) {
-        throw std::invalid_argument(kind == "contacts" ? "the body holds no vCard (BEGIN:VCARD ... END:VCARD)"
-                                                       : "the body holds no iCalendar component (BEGIN:VEVENT ... "
-                                                         "or BEGIN:VTODO ... END:)");
+        throw std::invalid_argument(kind == item_kind::contact
+                                        ? "the body holds no vCard (BEGIN:VCARD ... END:VCARD)"
+                                        : "the body holds no iCalendar component (BEGIN:VEVENT ... "
+                                          "or BEGIN:VTODO ... END:)");
     }
     return items;
 }
 
-std::string import_json(const std::string& kind, std::size_t items, const item_import_counts& c,
+std::string import_json(item_kind kind, std::size_t items, const item_import_counts& c,
                         const std::vector<rejected_item>& rejected) {
     std::string out = "{\"datastore\":";
-    append_json_string(out, kind);
+    append_json_string(out, common::datastore_name(kind));
     out += ",\"items\":" + std::to_string(items) + ",\"added\":" + std::to_string(c.added) +
            ",\"updated\":" + std::to_string(c.updated) + ",\"unchanged\":" + std::to_string(c.unchanged) +
            ",\"rejected\":[";
@@ -93,7 +93,7 @@ admin_result export_datastore(persistence::database& db, const admin_call& call)
     const auto kind = datastore_of(call);
     const auto ids = persistence::require_user(db, call.match.params.at("tenant"), call.match.params.at("user"));
     const auto items = export_items(db, ids, kind);
-    if (kind == "memos") return {.status = 200, .json = memos_json(items), .content_type = k_json};
+    if (kind == item_kind::memo) return {.status = 200, .json = memos_json(items), .content_type = k_json};
     return {.status = 200,
             .json = datastore_text(kind, items),
             .content_type = std::string(media_of(kind)) + "; charset=utf-8"};
@@ -104,11 +104,12 @@ admin_result import_datastore(persistence::database& db, const admin_call& call)
     const std::string& tenant = call.match.params.at("tenant");
     const auto ids = persistence::require_user(db, tenant, call.match.params.at("user"));
     if (media_type(call.content_type) != media_of(kind)) {
-        throw admin_unsupported_media("the body of a " + kind + " import must be " + media_of(kind));
+        throw admin_unsupported_media("the body of a " + std::string(common::datastore_name(kind)) +
+                                      " import must be " + media_of(kind));
     }
     const auto items = items_of(kind, call.raw_body);
     const auto read = read_items(kind, items);
-    std::map<std::string, item_import_counts> counts;
+    std::map<item_kind, item_import_counts> counts;
     try {
         counts = import_items(db, tenant, ids, {read});
     } catch (const import_quota_exceeded& e) {  // the request is fine, the datastore is full

@@ -19,19 +19,19 @@ struct file_format {
     matching::item_dialect dialect;
 };
 
-file_format format_of(std::string_view kind) {
-    if (kind == "contacts") return {"text/vcard", "3.0", matching::item_dialect::vcard30};
-    if (kind == "memos") return {"text/plain", "", matching::item_dialect::plain_text};
+file_format format_of(item_kind kind) {
+    if (kind == item_kind::contact) return {"text/vcard", "3.0", matching::item_dialect::vcard30};
+    if (kind == item_kind::memo) return {"text/plain", "", matching::item_dialect::plain_text};
     return {"text/calendar", "2.0", matching::item_dialect::ical20};
 }
 
 // The item as a datastore of `kind` stores it, or why it cannot be imported there.
-std::variant<matching::item, std::string> parse_for(const std::string& kind, const std::string& item) {
+std::variant<matching::item, std::string> parse_for(item_kind kind, const std::string& item) {
     auto parsed = matching::parse_item(item, format_of(kind).dialect);
     if (!parsed) return parsed.error().to_string();
     const auto found = matching::kind_of(*parsed);
-    if (kind == "calendar" && found != matching::item_kind::event) return std::string("not an event (VEVENT)");
-    if (kind == "tasks" && found != matching::item_kind::task) return std::string("not a to-do (VTODO)");
+    if (kind == item_kind::event && found != item_kind::event) return std::string("not an event (VEVENT)");
+    if (kind == item_kind::task && found != item_kind::task) return std::string("not a to-do (VTODO)");
     return std::move(*parsed);
 }
 
@@ -106,12 +106,7 @@ item_import_counts write(persistence::sync_store& store, std::int64_t tenant, st
 
 }  // namespace
 
-bool is_datastore_kind(std::string_view kind) {
-    return kind == "contacts" || kind == "calendar" || kind == "tasks" || kind == "memos";
-}
-
-std::vector<std::string> export_items(persistence::database& db, const persistence::user_ids& ids,
-                                      const std::string& kind) {
+std::vector<std::string> export_items(persistence::database& db, const persistence::user_ids& ids, item_kind kind) {
     const auto format = format_of(kind);
     std::vector<std::string> items;
     for (const auto& item : persistence::live_user_items(db, ids, kind)) {
@@ -120,8 +115,8 @@ std::vector<std::string> export_items(persistence::database& db, const persisten
     return items;
 }
 
-std::string datastore_text(const std::string& kind, const std::vector<std::string>& items) {
-    if (kind != "contacts") return join_icalendar(items);
+std::string datastore_text(item_kind kind, const std::vector<std::string>& items) {
+    if (kind != item_kind::contact) return join_icalendar(items);
     std::string text;
     for (const auto& card : items) {
         text += card;
@@ -130,11 +125,11 @@ std::string datastore_text(const std::string& kind, const std::vector<std::strin
     return text;
 }
 
-std::vector<std::string> split_datastore_text(const std::string& kind, const std::string& text) {
-    return kind == "contacts" ? split_vcards(text) : split_icalendar(text);
+std::vector<std::string> split_datastore_text(item_kind kind, const std::string& text) {
+    return kind == item_kind::contact ? split_vcards(text) : split_icalendar(text);
 }
 
-datastore_items read_items(const std::string& kind, const std::vector<std::string>& items) {
+datastore_items read_items(item_kind kind, const std::vector<std::string>& items) {
     const auto format = format_of(kind);
     datastore_items out{.kind = kind, .contents = {}, .keys = {}, .rejected = {}};
     int position = 0;
@@ -152,12 +147,12 @@ datastore_items read_items(const std::string& kind, const std::vector<std::strin
     return out;
 }
 
-std::map<std::string, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
-                                                       const persistence::user_ids& ids,
-                                                       const std::vector<datastore_items>& stores) {
+std::map<item_kind, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
+                                                     const persistence::user_ids& ids,
+                                                     const std::vector<datastore_items>& stores) {
     const auto tenant_info = persistence::find_tenant(db, tenant);
     const std::int64_t limit = tenant_info ? tenant_info->settings.max_items_per_datastore : 0;
-    std::map<std::string, item_import_counts> counts;
+    std::map<item_kind, item_import_counts> counts;
     const bool done = persistence::run_sync_transaction(db, [&](persistence::sync_store& store) {
         counts.clear();
         std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plans;
@@ -168,7 +163,8 @@ std::map<std::string, item_import_counts> import_items(persistence::database& db
                                             [](const auto& p) { return p.decision.action == import_action::add; });
             // The tenant's quota holds for imports as for a phone's Adds: all of them or none.
             if (adds > 0 && store.live_items(ids.tenant, datastore, limit) + adds > limit) {
-                throw import_quota_exceeded("importing " + std::to_string(adds) + " new items into " + items.kind +
+                throw import_quota_exceeded("importing " + std::to_string(adds) + " new items into " +
+                                            std::string(common::datastore_name(items.kind)) +
                                             " would exceed the tenant's max-items-per-datastore (" +
                                             std::to_string(limit) + "); nothing was imported");
             }

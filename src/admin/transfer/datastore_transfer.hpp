@@ -14,21 +14,20 @@
 #include <string_view>
 #include <vector>
 
+#include "common/vocabulary/datastore_kind.hpp"
 #include "persistence/accounts/user_items.hpp"
 
 namespace syncml::server {
 
-// contacts, calendar, tasks, memos.
-bool is_datastore_kind(std::string_view kind);
+using common::item_kind;
 
 // The user's live items of the datastore, oldest first, each as its file holds it (vCard 3.0, an iCalendar 2.0
 // object, plain text).
-std::vector<std::string> export_items(persistence::database& db, const persistence::user_ids& ids,
-                                      const std::string& kind);
+std::vector<std::string> export_items(persistence::database& db, const persistence::user_ids& ids, item_kind kind);
 // The one text of contacts (a .vcf) or calendar and tasks (an .ics: one VCALENDAR, time zones once). Not for memos.
-std::string datastore_text(const std::string& kind, const std::vector<std::string>& items);
+std::string datastore_text(item_kind kind, const std::vector<std::string>& items);
 // The items of such a text: vCards, or the components of one UID with their time zones. Not for memos.
-std::vector<std::string> split_datastore_text(const std::string& kind, const std::string& text);
+std::vector<std::string> split_datastore_text(item_kind kind, const std::string& text);
 
 struct rejected_item {
     int position = 0;  // 1-based, among the items of the text
@@ -37,7 +36,7 @@ struct rejected_item {
 
 // An import's items of one datastore, in stored form, and those refused.
 struct datastore_items {
-    std::string kind;
+    item_kind kind = item_kind::contact;
     std::vector<std::string> contents;
     std::vector<std::vector<std::string>>
         keys;  // matching::index_keys of each content, computed before any transaction
@@ -46,7 +45,7 @@ struct datastore_items {
 
 // Converts items as export_items gives them to the stored form. An item the codecs cannot read, or a calendar
 // item that is not an event (a task that is not a to-do), is rejected with the reason.
-datastore_items read_items(const std::string& kind, const std::vector<std::string>& items);
+datastore_items read_items(item_kind kind, const std::vector<std::string>& items);
 
 struct item_import_counts {
     int added = 0;
@@ -62,8 +61,8 @@ class import_quota_exceeded : public std::invalid_argument {
 
 // Imports every datastore of `stores` into the user `ids` of `tenant` in one transaction, all or nothing; counts by
 // kind. Throws import_quota_exceeded (nothing written) and std::runtime_error when the database fails.
-std::map<std::string, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
-                                                       const persistence::user_ids& ids,
-                                                       const std::vector<datastore_items>& stores);
+std::map<item_kind, item_import_counts> import_items(persistence::database& db, const std::string& tenant,
+                                                     const persistence::user_ids& ids,
+                                                     const std::vector<datastore_items>& stores);
 
 }  // namespace syncml::server

@@ -38,13 +38,13 @@ std::string memo_name(int number) {
 
 // The file of each datastore but memos, and where its count goes.
 struct datastore_file {
-    const char* kind;
+    item_kind kind;
     const char* file;
     int transfer_counts::*count;
 };
-constexpr datastore_file k_files[] = {{"contacts", "contacts.vcf", &transfer_counts::contacts},
-                                      {"calendar", "calendar.ics", &transfer_counts::events},
-                                      {"tasks", "tasks.ics", &transfer_counts::tasks}};
+constexpr datastore_file k_files[] = {{item_kind::contact, "contacts.vcf", &transfer_counts::contacts},
+                                      {item_kind::event, "calendar.ics", &transfer_counts::events},
+                                      {item_kind::task, "tasks.ics", &transfer_counts::tasks}};
 
 // The memo files of the directory, by name.
 std::vector<fs::path> memo_files(const fs::path& dir) {
@@ -84,7 +84,8 @@ transfer_counts export_user(persistence::database& db, const std::string& tenant
         counts.*f.count = static_cast<int>(items.size());
         write_file(out / f.file, datastore_text(f.kind, items));
     }
-    for (const auto& memo : export_items(db, ids, "memos")) write_file(out / "memos" / memo_name(++counts.memos), memo);
+    for (const auto& memo : export_items(db, ids, item_kind::memo))
+        write_file(out / "memos" / memo_name(++counts.memos), memo);
     return counts;
 }
 
@@ -107,7 +108,7 @@ transfer_counts import_user(persistence::database& db, const std::string& tenant
     std::vector<std::string> memos;
     for (const auto& file : files) memos.push_back(read_file(file));
     counts.memos = static_cast<int>(memos.size());
-    stores.push_back(read_items("memos", memos));
+    stores.push_back(read_items(item_kind::memo, memos));
     note_rejected(stores.back(), nullptr, files, counts);
     for (const auto& [kind, c] : import_items(db, tenant, ids, stores)) {
         counts.imported.added += c.added;

@@ -89,7 +89,7 @@ TEST_F(user_transfer_db, a_changed_item_of_the_same_uid_replaces_the_stored_one_
     std::int64_t seen = 0;
     const auto ids = persistence::require_user(*db_, tenant_, "ann");
     ASSERT_TRUE(persistence::run_sync_transaction(*db_, [&](persistence::sync_store& s) {
-        const auto ds = s.datastore(ids.tenant, ids.user, "contacts");
+        const auto ds = s.datastore(ids.tenant, ids.user, common::item_kind::contact);
         phone = s.device_store(ids.tenant, s.device(ids.tenant, ids.user, "phone").id, ds, "./contacts").id;
         seen = s.current_modseq(ids.tenant, ds);
         for (const auto& c : s.changes(ids.tenant, phone, 0, seen, false)) {
@@ -111,7 +111,8 @@ TEST_F(user_transfer_db, a_changed_item_of_the_same_uid_replaces_the_stored_one_
     std::vector<persistence::change_record> changes;
     ASSERT_TRUE(persistence::run_sync_transaction(*db_, [&](persistence::sync_store& s) {
         changes = s.changes(ids.tenant, phone, seen,
-                            s.current_modseq(ids.tenant, s.datastore(ids.tenant, ids.user, "contacts")), true);
+                            s.current_modseq(ids.tenant, s.datastore(ids.tenant, ids.user, common::item_kind::contact)),
+                            true);
     }));
     ASSERT_EQ(changes.size(), 1u) << "the phone's next sync sends the replaced item, and only it";
     EXPECT_EQ(changes[0].guid, after.substr(0, after.find(' ')));

@@ -1,9 +1,9 @@
-#include "matching/model/datastore_kind.hpp"
+#include "common/vocabulary/datastore_kind.hpp"
 
 #include <array>
 #include <utility>
 
-namespace syncml::matching {
+namespace syncml::common {
 namespace {
 
 constexpr std::array<std::pair<item_kind, std::string_view>, 4> k_names{{
@@ -29,4 +29,4 @@ std::optional<item_kind> parse_datastore_name(std::string_view name) {
     return std::nullopt;
 }
 
-}  // namespace syncml::matching
+}  // namespace syncml::common

@@ -1,8 +1,8 @@
-#include "matching/model/datastore_kind.hpp"
+#include "common/vocabulary/datastore_kind.hpp"
 
 #include <gtest/gtest.h>
 
-namespace syncml::matching {
+namespace syncml::common {
 namespace {
 
 TEST(datastore_kind, every_kind_round_trips_through_its_name) {
@@ -20,4 +20,4 @@ TEST(datastore_kind, parses_only_the_stored_names) {
 }
 
 }  // namespace
-}  // namespace syncml::matching
+}  // namespace syncml::common
