@@ -165,7 +165,7 @@ void drop_unconfirmed_mappings(run& r, const store_state& s) {
 }
 
 void plan_filtered_package(run& r, store_state& s) {
-    s.limit_room = -1;
+    s.limit_room.reset();
     filter_check check(r.ctx.now_ms);
     const bool exclusive = check.exclusive(s);
     const auto limit = check.limit(s);

@@ -93,7 +93,7 @@ void delivered(run& r, store_state& s, bool completing) {
     for (const auto& change : s.in_flight) {
         if (refused(change)) {
             auto before = change.modseq - 1;
-            s.resend_after = s.resend_after < 0 ? before : std::min(s.resend_after, before);
+            s.resend_after = s.resend_after ? std::min(*s.resend_after, before) : before;
             bool lost = !change.deleted && !change.luid.empty() &&
                         (change.client_status == status_codes::not_found || change.client_status == status_codes::gone);
             if (lost) removed.push_back({change.guid, change.item_id});
@@ -203,7 +203,7 @@ bool send_changes(run& r, store_state& s, item_reader& reader, sync& out, std::s
         out.commands.push_back(std::move(cmd));
         full = !complete;
         if (full) break;
-        if (adds && s.limit_room > 0) --s.limit_room;
+        if (adds && s.limit_room > 0) --*s.limit_room;
         track_sent(r, s, out, std::move(s.outgoing[at++]), sent);
     }
     take(s, at);
@@ -314,7 +314,7 @@ void complete_session(run& r) {
         // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
         // the package up to its end, except the changes it refused; a client that answered our Alert with 508
         // gets a slow sync next time.
-        auto seen = s.resend_after < 0 ? s.upto_modseq : std::min(s.upto_modseq, s.resend_after);
+        auto seen = std::min(s.upto_modseq, s.resend_after.value_or(s.upto_modseq));
         persistence::device_store_record ds{
             s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
         r.store.save_device_store(r.tenant(), ds);

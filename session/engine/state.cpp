@@ -61,6 +61,38 @@ std::int64_t to_int(std::string_view value) {
     return n;
 }
 
+// Older versions store "none" / "unknown" / "no limit" as -1 (and any negative number means it): the rows keep
+// that spelling both ways, so that an older instance reads a newer row and the other way round.
+constexpr std::int64_t k_none = -1;
+// own_modseqs of a datastore that was not empty when the slow sync started.
+constexpr std::int64_t k_datastore_was_not_empty = -2;
+
+std::optional<std::int64_t> to_optional_count(std::string_view value) {
+    const auto n = to_int(value);
+    return n < 0 ? std::nullopt : std::optional<std::int64_t>(n);
+}
+
+std::int64_t encode_own_modseqs(const store_state& s) {
+    switch (s.start_contents) {
+        case datastore_start::not_checked:
+            return k_none;
+        case datastore_start::was_not_empty:
+            return k_datastore_was_not_empty;
+        case datastore_start::was_empty:
+            return s.own_modseqs;
+    }
+    return k_none;
+}
+
+// Older versions compare with -1 and -2 only; any other negative number behaved as "not empty".
+void decode_own_modseqs(std::string_view value, store_state& s) {
+    const auto n = to_int(value);
+    s.start_contents = n == k_none ? datastore_start::not_checked
+                       : n < 0     ? datastore_start::was_not_empty
+                                   : datastore_start::was_empty;
+    s.own_modseqs = n < 0 ? 0 : n;
+}
+
 std::string encode_change(const outgoing_change& change) {
     writer w;
     w.put("g", change.guid);
@@ -79,14 +111,26 @@ std::string encode_change(const outgoing_change& change) {
 // them wrote the state, "declared" is gone and that "size" refuses the object here too (it exceeds every limit).
 constexpr std::int64_t k_size_no_object_reaches = std::numeric_limits<std::int64_t>::max();
 
+// The SyncML command names, as older versions stored them.
+std::string_view chunk_command_name(std::optional<chunk_command> command) {
+    if (!command) return "";
+    return *command == chunk_command::add ? "Add" : "Replace";
+}
+
+std::optional<chunk_command> parse_chunk_command(std::string_view name) {
+    if (name == "Add") return chunk_command::add;
+    if (name == "Replace") return chunk_command::replace;
+    return std::nullopt;
+}
+
 std::string encode_partial(const incoming_chunks& partial) {
     writer w;
-    w.put("cmd", partial.command);
+    w.put("cmd", chunk_command_name(partial.command));
     w.put("luid", partial.luid);
     w.put("target", partial.target);
     w.put("mime", partial.mime);
     w.put("size", k_size_no_object_reaches);
-    w.put("declared", partial.declared_size);
+    w.put("declared", partial.declared_size.value_or(k_none));
     w.put("received", partial.received);
     w.put("refused", std::int64_t{partial.refused});
     if (!partial.legacy_data.empty()) w.put("data", partial.legacy_data);
@@ -137,13 +181,13 @@ void put_server_progress(writer& w, const store_state& s) {
     for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
     for (const auto& change : s.removals) w.put("removal", encode_change(change));
     w.put("resumed", s.resumed);
-    if (s.resend_after >= 0) w.put("resend_after", s.resend_after);
+    if (s.resend_after) w.put("resend_after", *s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
-    if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
-    if (s.last_seen_modseq >= 0) w.put("seen", s.last_seen_modseq);
+    if (s.limit_room) w.put("limit_room", *s.limit_room);
+    if (s.last_seen_modseq) w.put("seen", *s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
 }
 
@@ -153,7 +197,7 @@ std::string encode_store(const store_state& s) {
     put_server_progress(w, s);
     w.put("out_offset", s.out_offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
-    w.put("own_modseqs", s.own_modseqs);
+    w.put("own_modseqs", encode_own_modseqs(s));
     put_counts(w, s);
     return w.take();
 }
@@ -178,16 +222,17 @@ bool decode_change(std::string_view text, outgoing_change& change) {
 bool decode_partial(std::string_view text, incoming_chunks& partial) {
     reader r(text);
     std::string_view name, value;
-    std::optional<std::int64_t> declared;
+    // "declared", when present, wins over "size" even when it says "none".
+    std::optional<std::optional<std::int64_t>> declared;
     while (!r.at_end()) {
         if (!r.next(name, value)) return false;
-        if (name == "cmd") partial.command = value;
+        if (name == "cmd") partial.command = parse_chunk_command(value);
         if (name == "luid") partial.luid = value;
         if (name == "target") partial.target = value;
         if (name == "mime") partial.mime = value;
         if (name == "data") partial.legacy_data = value;
-        if (name == "size") partial.declared_size = to_int(value);
-        if (name == "declared") declared = to_int(value);
+        if (name == "size") partial.declared_size = to_optional_count(value);
+        if (name == "declared") declared = to_optional_count(value);
         if (name == "received") partial.received = to_int(value);
         if (name == "refused") partial.refused = static_cast<int>(to_int(value));
     }
@@ -211,23 +256,33 @@ const std::map<std::string_view, std::string store_state::*>& string_fields() {
 
 const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},          {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},        {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},     {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},        {"s_del", &store_state::sent_delete},
-        {"own_modseqs", &store_state::own_modseqs},   {"out_pos", &store_state::out_position},
-        {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
-        {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
-        {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
+        {"datastore", &store_state::datastore_id}, {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},       {"out_offset", &store_state::out_offset},
+        {"r_add", &store_state::received_add},     {"r_rep", &store_state::received_replace},
+        {"r_del", &store_state::received_delete},  {"s_add", &store_state::sent_add},
+        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete},
+        {"out_pos", &store_state::out_position},   {"out_count", &store_state::out_count},
+        {"pkg_upto", &store_state::upto_modseq},   {"filtered_out", &store_state::filtered_out}};
+    return numbers;
+}
+
+// Numbers an older version writes as -1 when they are absent.
+const std::map<std::string_view, std::optional<std::int64_t> store_state::*>& optional_number_fields() {
+    static const std::map<std::string_view, std::optional<std::int64_t> store_state::*> numbers = {
+        {"resend_after", &store_state::resend_after},
+        {"limit_room", &store_state::limit_room},
+        {"seen", &store_state::last_seen_modseq}};
     return numbers;
 }
 
 bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
     const auto& strings = string_fields();
     const auto& numbers = number_fields();
+    const auto& optional_numbers = optional_number_fields();
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
+    if (auto it = optional_numbers.find(name); it != optional_numbers.end()) s.*(it->second) = to_optional_count(value);
+    if (name == "own_modseqs") decode_own_modseqs(value, s);
     if (name == "kind") s.kind = matching::parse_datastore_name(value).value_or(s.kind);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
