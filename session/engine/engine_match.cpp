@@ -206,7 +206,7 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
     }
     auto deleted = r_.store.delete_item(r_.tenant(), s_.datastore_id, guid);
     if (!deleted) return status_codes::item_not_deleted;
-    ++s_.received_delete;
+    ++s_.counts.received_delete;
     if (!conflict) return status_codes::ok;
     report_conflict(guid, conflict_resolution::client_won);
     return status_codes::conflict_client_won;

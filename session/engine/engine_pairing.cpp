@@ -120,8 +120,9 @@ bool item_applier::deleted_since_last_sync(const persistence::luid_mapping& m, c
 // Package 4 deletes the device's copy (engine_out.cpp: a removal); the server keeps its tombstone.
 void item_applier::leave_deleted(const incoming_item& in, const persistence::luid_mapping& m) {
     set_status(in, status_codes::ok);
-    bool queued = std::any_of(s_.removals.begin(), s_.removals.end(), [&](const auto& c) { return c.guid == m.guid; });
-    if (!queued) s_.removals.push_back({m.guid, m.item_modseq, true, in.luid, m.item_id});
+    bool queued =
+        std::any_of(s_.out.removals.begin(), s_.out.removals.end(), [&](const auto& c) { return c.guid == m.guid; });
+    if (!queued) s_.out.removals.push_back({m.guid, m.item_modseq, true, in.luid, m.item_id});
     common::log_event(spdlog::level::debug, "merge",
                       {{"device", r_.in.header.source.loc_uri},
                        {"guid", m.guid},

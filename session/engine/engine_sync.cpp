@@ -45,7 +45,7 @@ std::string meta_type(const item& it, const item_command& cmd, const sync& conta
 // Queues the item; its Status is answered (in command order) when the batch is applied.
 void queue_item(item_context& c, const std::string& data, const std::string& mime) {
     bool as_add = is_add(c);
-    (as_add ? c.s.received_add : c.s.received_replace) += 1;
+    (as_add ? c.s.counts.received_add : c.s.counts.received_replace) += 1;
     item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
     incoming_item in{
         c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, matching::to_canonical(data, mime, "", c.s.kind)};
@@ -346,7 +346,7 @@ void handle_status(run& r, const status& st) {
     }
     if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;
     for (auto& s : r.st.stores) {
-        for (auto& change : s.in_flight) {
+        for (auto& change : s.out.in_flight) {
             if (change.cmd_id == st.cmd_ref && std::to_string(change.msg_id) == st.msg_ref)
                 change.client_status = *code;
         }

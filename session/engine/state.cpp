@@ -151,16 +151,17 @@ void put_anchors(writer& w, const store_state& s) {
 }
 
 // The commands received and sent, for the session-end log.
-void put_counts(writer& w, const store_state& s) {
-    static constexpr std::array<std::pair<std::string_view, std::int64_t store_state::*>, 6> counts{{
-        {"r_add", &store_state::received_add},
-        {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},
-        {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},
-        {"s_del", &store_state::sent_delete},
-    }};
-    for (const auto& [name, field] : counts) w.put(name, s.*field);
+constexpr std::array<std::pair<std::string_view, std::int64_t command_counts::*>, 6> k_count_fields{{
+    {"r_add", &command_counts::received_add},
+    {"r_rep", &command_counts::received_replace},
+    {"r_del", &command_counts::received_delete},
+    {"s_add", &command_counts::sent_add},
+    {"s_rep", &command_counts::sent_replace},
+    {"s_del", &command_counts::sent_delete},
+}};
+
+void put_counts(writer& w, const command_counts& counts) {
+    for (const auto& [name, field] : k_count_fields) w.put(name, counts.*field);
 }
 
 // Package 4's progress (cursor, changes in flight), the device's format, the filter and the item limit.
@@ -168,25 +169,25 @@ void put_server_progress(writer& w, const store_state& s) {
     // An older version ignores the cursor, sees no queue and, once the package ends, records "upto" as seen by the
     // device. While changes are pending it therefore reads the cursor there, so that a session whose next message
     // reaches an older instance (a rolling upgrade) leaves the rest for the device's next sync instead of losing it.
-    const bool pending = s.server_sync_started && s.out_position < s.upto_modseq;
-    w.put("upto", pending ? s.out_position : s.upto_modseq);
+    const bool pending = s.server_sync_started && s.out.position < s.upto_modseq;
+    w.put("upto", pending ? s.out.position : s.upto_modseq);
     w.put("pkg_upto", s.upto_modseq);
     w.put("device_mime", s.device_mime);
     w.put("device_version", s.device_version);
     w.put("client_done", s.client_sync_done);
     w.put("server_started", s.server_sync_started);
-    w.put("out_pos", s.out_position);
-    w.put("out_guid", s.out_partial);
-    w.put("out_count", s.out_count);
-    for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
-    for (const auto& change : s.removals) w.put("removal", encode_change(change));
+    w.put("out_pos", s.out.position);
+    w.put("out_guid", s.out.partial_guid);
+    w.put("out_count", s.out.count);
+    for (const auto& change : s.out.in_flight) w.put("flight", encode_change(change));
+    for (const auto& change : s.out.removals) w.put("removal", encode_change(change));
     w.put("resumed", s.resumed);
     if (s.resend_after) w.put("resend_after", *s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
-    if (s.limit_room) w.put("limit_room", *s.limit_room);
+    if (s.out.limit_room) w.put("limit_room", *s.out.limit_room);
     if (s.last_seen_modseq) w.put("seen", *s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
 }
@@ -195,10 +196,10 @@ std::string encode_store(const store_state& s) {
     writer w;
     put_anchors(w, s);
     put_server_progress(w, s);
-    w.put("out_offset", s.out_offset);
+    w.put("out_offset", s.out.offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
     w.put("own_modseqs", encode_own_modseqs(s));
-    put_counts(w, s);
+    put_counts(w, s.counts);
     return w.take();
 }
 
@@ -242,37 +243,48 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
 
 const std::map<std::string_view, std::string store_state::*>& string_fields() {
     static const std::map<std::string_view, std::string store_state::*> strings = {
-        {"server_uri", &store_state::server_uri},
-        {"client_uri", &store_state::client_uri},
-        {"client_last", &store_state::client_last},
-        {"client_next", &store_state::client_next},
-        {"server_next", &store_state::server_next},
-        {"device_mime", &store_state::device_mime},
-        {"device_version", &store_state::device_version},
-        {"out_guid", &store_state::out_partial},
-        {"filter", &store_state::filter}};
+        {"server_uri", &store_state::server_uri},         {"client_uri", &store_state::client_uri},
+        {"client_last", &store_state::client_last},       {"client_next", &store_state::client_next},
+        {"server_next", &store_state::server_next},       {"device_mime", &store_state::device_mime},
+        {"device_version", &store_state::device_version}, {"filter", &store_state::filter}};
     return strings;
 }
 
 const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id}, {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},       {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},     {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},  {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},     {"s_del", &store_state::sent_delete},
-        {"out_pos", &store_state::out_position},   {"out_count", &store_state::out_count},
-        {"pkg_upto", &store_state::upto_modseq},   {"filtered_out", &store_state::filtered_out}};
+        {"datastore", &store_state::datastore_id},
+        {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},
+        {"pkg_upto", &store_state::upto_modseq},
+        {"filtered_out", &store_state::filtered_out}};
     return numbers;
 }
 
 // Numbers an older version writes as -1 when they are absent.
 const std::map<std::string_view, std::optional<std::int64_t> store_state::*>& optional_number_fields() {
     static const std::map<std::string_view, std::optional<std::int64_t> store_state::*> numbers = {
-        {"resend_after", &store_state::resend_after},
-        {"limit_room", &store_state::limit_room},
-        {"seen", &store_state::last_seen_modseq}};
+        {"resend_after", &store_state::resend_after}, {"seen", &store_state::last_seen_modseq}};
     return numbers;
+}
+
+void decode_count(std::string_view name, std::string_view value, command_counts& counts) {
+    for (const auto& [field_name, field] : k_count_fields) {
+        if (name == field_name) counts.*field = to_int(value);
+    }
+}
+
+bool decode_package_field(std::string_view name, std::string_view value, server_package& out) {
+    if (name == "out_pos") out.position = to_int(value);
+    if (name == "out_guid") out.partial_guid = value;
+    if (name == "out_offset") out.offset = to_int(value);
+    if (name == "out_count") out.count = to_int(value);
+    if (name == "limit_room") out.limit_room = to_optional_count(value);
+    if (name == "out" || name == "flight" || name == "removal") {
+        outgoing_change change;
+        if (!decode_change(value, change)) return false;
+        (name == "out" ? out.page : name == "flight" ? out.in_flight : out.removals).push_back(std::move(change));
+    }
+    return true;
 }
 
 bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
@@ -291,11 +303,8 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "slow_required") s.slow_sync_required = value == "1";
     if (name == "rescan") s.rescan = value == "1";
     if (name == "delivery_marked") s.delivery_marked = value == "1";
-    if (name == "out" || name == "flight" || name == "removal") {
-        outgoing_change change;
-        if (!decode_change(value, change)) return false;
-        (name == "out" ? s.outgoing : name == "flight" ? s.in_flight : s.removals).push_back(std::move(change));
-    }
+    decode_count(name, value, s.counts);
+    if (!decode_package_field(name, value, s.out)) return false;
     if (name == "partial") {
         incoming_chunks partial;
         if (!decode_partial(value, partial)) return false;
@@ -308,10 +317,10 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
 // queue, so the cursor stands just before the front (modseqs of a datastore are unique) and the page reads
 // the rest again as it is now.
 void cursor_from_list(store_state& s) {
-    s.out_position = s.outgoing.empty() ? s.upto_modseq : s.outgoing.front().modseq - 1;
-    if (!s.outgoing.empty()) s.out_partial = s.outgoing.front().guid;
-    s.out_count = static_cast<std::int64_t>(s.outgoing.size());
-    s.outgoing.clear();
+    s.out.position = s.out.page.empty() ? s.upto_modseq : s.out.page.front().modseq - 1;
+    if (!s.out.page.empty()) s.out.partial_guid = s.out.page.front().guid;
+    s.out.count = static_cast<std::int64_t>(s.out.page.size());
+    s.out.page.clear();
 }
 
 bool decode_store(std::string_view text, store_state& s) {

@@ -56,6 +56,34 @@ struct incoming_chunks {
     std::string legacy_data;  // bytes an older version kept in the state, for the chunk store
 };
 
+// Package 4 is a cursor over the changes in (position, store_state::upto_modseq]: each message reads the next
+// page after the cursor (sync_store::change_page), so the session row stays small however much is pending.
+struct server_package {
+    std::int64_t position = 0;  // modseq of the last change taken off the queue (sent or skipped)
+    std::string partial_guid;   // GUID of the item whose first `offset` bytes were sent
+    std::int64_t offset = 0;    // bytes of partial_guid already sent as a large object
+    std::int64_t count = 0;     // changes in the package when it started (NumberOfChanges of its first Sync)
+    // The page being sent; not stored (a state of an older version that still has the whole list is turned
+    // into a cursor at its front when decoded).
+    std::vector<outgoing_change> page;
+    bool loaded_all = false;  // not stored: `page` holds every change left up to upto_modseq
+    // Sent in our last reply; recorded as held by the device only once the client's next message
+    // shows that the reply arrived, so that a resumed session sends them again.
+    std::vector<outgoing_change> in_flight;
+    // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
+    // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
+    std::vector<outgoing_change> removals;
+    // Under an item limit (LIMIT, MAXCOUNT, /max, a window's max_items): how many more items package 4 may add to
+    // the device (empty: no limit). Set when package 4 starts from the items the device holds then.
+    std::optional<std::int64_t> limit_room;
+};
+
+// The commands received and sent, for metrics and the session log line.
+struct command_counts {
+    std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
+    std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
+};
+
 struct store_state {
     std::string server_uri;  // the datastore name as the client addressed it
     std::string client_uri;  // the client's own database URI
@@ -77,18 +105,7 @@ struct store_state {
     std::string device_version;
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
-    // Package 4 is a cursor over the changes in (out_position, upto_modseq]: each message reads the next page
-    // after the cursor (sync_store::change_page), so the session row stays small however much is pending.
-    std::int64_t out_position = 0;  // modseq of the last change taken off the queue (sent or skipped)
-    std::string out_partial;        // GUID of the item whose first out_offset bytes were sent
-    std::int64_t out_count = 0;     // changes in the package when it started (NumberOfChanges of its first Sync)
-    // The page being sent; not stored (a state of an older version that still has the whole list is turned
-    // into a cursor at its front when decoded).
-    std::vector<outgoing_change> outgoing;
-    bool out_loaded_all = false;  // not stored: `outgoing` holds every change left up to upto_modseq
-    // Sent in our last reply; recorded as held by the device only once the client's next message
-    // shows that the reply arrived, so that a resumed session sends them again.
-    std::vector<outgoing_change> in_flight;
+    server_package out;
     // Lowest modseq minus one of a change the client refused (empty: none): the device's last seen modseq is stored
     // no higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
     std::optional<std::int64_t> resend_after;
@@ -99,14 +116,7 @@ struct store_state {
     std::string filter;
     bool rescan = false;
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
-    // Under an item limit (LIMIT, MAXCOUNT, /max, a window's max_items): how many more items package 4 may add to
-    // the device (empty: no limit). Set when package 4 starts from the items the device holds then.
-    std::optional<std::int64_t> limit_room;
-    // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
-    // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
-    std::vector<outgoing_change> removals;
-    bool resumed = false;         // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
+    bool resumed = false;           // continues an interrupted session (Alert 225)
     std::optional<incoming_chunks> partial;
     // Not stored: the datastore's live items as this message knows them (empty: not looked at yet), an upper bound
     // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.
@@ -117,9 +127,7 @@ struct store_state {
     // device sent in this sync and holds, so there is no twin to look up.
     datastore_start start_contents = datastore_start::not_checked;
     std::int64_t own_modseqs = 0;  // counted only while start_contents is was_empty
-    // Counters for metrics and the session log line.
-    std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
-    std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
+    command_counts counts;
 };
 
 struct session_state {

@@ -23,17 +23,17 @@ session_state sample_state() {
     store.client_next = "a=b:c";
     store.resumed = true;
     store.upto_modseq = 90;
-    store.out_position = 5;
-    store.out_partial = "g6";
-    store.out_offset = 1200;
-    store.out_count = 31;
-    store.limit_room = 0;        // full: not the same as no limit
+    store.out.position = 5;
+    store.out.partial_guid = "g6";
+    store.out.offset = 1200;
+    store.out.count = 31;
+    store.out.limit_room = 0;    // full: not the same as no limit
     store.last_seen_modseq = 0;  // a device that has seen nothing: not the same as unknown
     store.delivery_marked = true;
-    store.outgoing.push_back({"g6", 6, false, ""});
-    store.outgoing.push_back({"g7", 7, true, "17", 42});
-    store.in_flight.push_back({"g0", 4, false, "12"});
-    store.in_flight.push_back({"g5", 5, true, "13", 42});
+    store.out.page.push_back({"g6", 6, false, ""});
+    store.out.page.push_back({"g7", 7, true, "17", 42});
+    store.out.in_flight.push_back({"g0", 4, false, "12"});
+    store.out.in_flight.push_back({"g5", 5, true, "13", 42});
     store.partial =
         incoming_chunks{chunk_command::add, "9", "", "text/vcard", 300, 120, 413, std::string("x\0y=1:2", 7)};
     state.stores.push_back(store);
@@ -55,26 +55,26 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     EXPECT_EQ(store.client_last, "last:1");
     EXPECT_EQ(store.client_next, "a=b:c");
     EXPECT_TRUE(store.resumed);
-    ASSERT_EQ(store.in_flight.size(), 2u);
-    EXPECT_EQ(store.in_flight[0].guid, "g0");
-    EXPECT_EQ(store.in_flight[0].luid, "12");
-    EXPECT_EQ(store.in_flight[0].item_id, 0) << "state without the id (as older versions wrote it) decodes";
-    EXPECT_TRUE(store.in_flight[1].deleted);
-    EXPECT_EQ(store.in_flight[1].item_id, 42);
+    ASSERT_EQ(store.out.in_flight.size(), 2u);
+    EXPECT_EQ(store.out.in_flight[0].guid, "g0");
+    EXPECT_EQ(store.out.in_flight[0].luid, "12");
+    EXPECT_EQ(store.out.in_flight[0].item_id, 0) << "state without the id (as older versions wrote it) decodes";
+    EXPECT_TRUE(store.out.in_flight[1].deleted);
+    EXPECT_EQ(store.out.in_flight[1].item_id, 42);
     EXPECT_EQ(store.upto_modseq, 90);
-    EXPECT_EQ(store.out_position, 5);
-    EXPECT_EQ(store.out_partial, "g6");
-    EXPECT_EQ(store.out_offset, 1200);
-    EXPECT_EQ(store.out_count, 31);
-    EXPECT_EQ(store.limit_room, 0);
+    EXPECT_EQ(store.out.position, 5);
+    EXPECT_EQ(store.out.partial_guid, "g6");
+    EXPECT_EQ(store.out.offset, 1200);
+    EXPECT_EQ(store.out.count, 31);
+    EXPECT_EQ(store.out.limit_room, 0);
     session_state unlimited;
     unlimited.stores.emplace_back();
-    EXPECT_FALSE(decode_state(encode_state(unlimited))->stores.at(0).limit_room) << "no limit unless one was set";
+    EXPECT_FALSE(decode_state(encode_state(unlimited))->stores.at(0).out.limit_room) << "no limit unless one was set";
     EXPECT_EQ(store.last_seen_modseq, 0);
     EXPECT_TRUE(store.delivery_marked);
     EXPECT_FALSE(decode_state(encode_state(unlimited))->stores.at(0).last_seen_modseq) << "unknown stays unknown";
     EXPECT_FALSE(decode_state(encode_state(unlimited))->stores.at(0).delivery_marked);
-    EXPECT_TRUE(store.outgoing.empty()) << "the queue is read again from the cursor, never stored";
+    EXPECT_TRUE(store.out.page.empty()) << "the queue is read again from the cursor, never stored";
     ASSERT_TRUE(store.partial);
     EXPECT_EQ(store.partial->legacy_data, std::string("x\0y=1:2", 7));
     EXPECT_EQ(store.partial->declared_size, 300);
@@ -100,15 +100,15 @@ TEST(session_state, an_older_state_with_the_whole_queue_continues_from_the_queue
     ASSERT_TRUE(decoded);
     ASSERT_EQ(decoded->stores.size(), 1u);
     const auto& store = decoded->stores[0];
-    EXPECT_EQ(store.out_position, 56) << "the front (modseq 57) is read again";
-    EXPECT_EQ(store.out_partial, "g57") << "its first bytes went out as a large object";
-    EXPECT_EQ(store.out_offset, 70);
-    EXPECT_EQ(store.out_count, 2);
-    EXPECT_TRUE(store.outgoing.empty());
+    EXPECT_EQ(store.out.position, 56) << "the front (modseq 57) is read again";
+    EXPECT_EQ(store.out.partial_guid, "g57") << "its first bytes went out as a large object";
+    EXPECT_EQ(store.out.offset, 70);
+    EXPECT_EQ(store.out.count, 2);
+    EXPECT_TRUE(store.out.page.empty());
 
     auto drained = decode_state(store_with_list({}));
     ASSERT_TRUE(drained);
-    EXPECT_EQ(drained->stores.at(0).out_position, 90) << "an empty queue: nothing left up to upto";
+    EXPECT_EQ(drained->stores.at(0).out.position, 90) << "an empty queue: nothing left up to upto";
 }
 
 // An older version reads "upto" as what the device has seen once the package ends, and does not know the cursor:
@@ -121,9 +121,9 @@ TEST(session_state, an_older_version_reads_the_cursor_as_the_end_of_a_pending_pa
     auto decoded = decode_state(text);
     ASSERT_TRUE(decoded);
     EXPECT_EQ(decoded->stores.at(0).upto_modseq, 90);
-    EXPECT_EQ(decoded->stores.at(0).out_position, 5);
+    EXPECT_EQ(decoded->stores.at(0).out.position, 5);
 
-    state.stores[0].out_position = 90;  // drained: the older version may record all of it
+    state.stores[0].out.position = 90;  // drained: the older version may record all of it
     EXPECT_NE(encode_state(state).find(token("upto", "90")), std::string::npos);
 }
 
@@ -173,7 +173,7 @@ TEST(session_state, reads_an_older_rows_sentinels_as_absent) {
     ASSERT_TRUE(decoded && decoded->stores.at(0).partial);
     const auto& store = decoded->stores[0];
     EXPECT_FALSE(store.resend_after);
-    EXPECT_FALSE(store.limit_room);
+    EXPECT_FALSE(store.out.limit_room);
     EXPECT_FALSE(store.last_seen_modseq);
     EXPECT_EQ(store.start_contents, datastore_start::was_not_empty);
     EXPECT_FALSE(store.partial->declared_size) << "\"declared\" says none even when \"size\" has a number";
@@ -203,7 +203,7 @@ TEST(session_state, writes_absent_values_as_an_older_version_reads_them) {
     state.stores[0].own_modseqs = 3;
     EXPECT_NE(encode_state(state).find(token("own_modseqs", "3")), std::string::npos);
     state.stores[0].resend_after = 0;
-    state.stores[0].limit_room = 0;
+    state.stores[0].out.limit_room = 0;
     EXPECT_NE(encode_state(state).find(token("resend_after", "0")), std::string::npos);
     EXPECT_NE(encode_state(state).find(token("limit_room", "0")), std::string::npos);
 }
