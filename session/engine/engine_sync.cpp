@@ -85,8 +85,8 @@ void delete_item(item_context& c, delete_kind kind) {
         return;
     }
     int code = c.applier.remove(c.luid, c.target);
-    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.live_items > 0)
-        --*c.s.live_items;  // room for an Add (engine_quota.hpp)
+    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.per_message.live_items > 0)
+        --*c.s.per_message.live_items;  // room for an Add (engine_quota.hpp)
     if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
     item_status(c, code);
 }

@@ -84,6 +84,14 @@ struct command_counts {
     std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
 };
 
+// What one message learns and keeps while it runs; never stored in the session row.
+struct per_message_cache {
+    // The datastore's live items as this message knows them (empty: not looked at yet), an upper bound (its
+    // modseq: every item took one when added) until live_items_exact, and the new items this message added.
+    std::optional<std::int64_t> live_items;
+    bool live_items_exact = false;
+};
+
 struct store_state {
     std::string server_uri;  // the datastore name as the client addressed it
     std::string client_uri;  // the client's own database URI
@@ -118,10 +126,7 @@ struct store_state {
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
     bool resumed = false;           // continues an interrupted session (Alert 225)
     std::optional<incoming_chunks> partial;
-    // Not stored: the datastore's live items as this message knows them (empty: not looked at yet), an upper bound
-    // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.
-    std::optional<std::int64_t> live_items;
-    bool live_items_exact = false;
+    per_message_cache per_message;
     // Slow sync: whether the datastore was empty when this session started and, if it was, the modseqs this
     // session took in it since. While the datastore's modseq equals own_modseqs, every stored item is one the
     // device sent in this sync and holds, so there is no twin to look up.
