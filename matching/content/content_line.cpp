@@ -261,6 +261,46 @@ bool continues(value_mode mode, std::string& raw, std::string_view next) {
     return false;
 }
 
+// A content line's text up to the end of its header, split at the ':' that starts its value.
+struct property_line {
+    std::string text;
+    std::size_t colon = 0;
+
+    std::string_view header() const { return std::string_view(text).substr(0, colon); }
+    std::string value() const { return text.substr(colon + 1); }
+};
+
+// The content line that starts at physical line `line` (a folded header joined), checked for a property name and
+// the ':' before its value; a bare header (vCard 2.1 "BEGIN" alone) gets its ':'.
+result<property_line> property_text(std::string_view line, physical_lines& lines, int line_no) {
+    std::string text = header_line(line, lines);
+    auto colon = find_value_colon(text, false);
+    if (colon == std::string_view::npos && looks_like_bare_header(text)) {
+        text += ':';
+        colon = text.size() - 1;
+    }
+    if (colon == std::string_view::npos || colon == 0) {
+        return item_error{item_errc::malformed, "content line without a property name and ':'", line_no};
+    }
+    // Names are letters, digits and '-' (plus group dots); written back, anything else would be invalid.
+    if (!looks_like_property_start(text)) {
+        return item_error{item_errc::malformed,
+                          "invalid property name in \"" + text.substr(0, std::min<std::size_t>(colon, 80)) + "\"",
+                          line_no};
+    }
+    return property_line{std::move(text), colon};
+}
+
+// Parses a header with the parameters left to this line and to the item, and counts the ones it used.
+result<content_line> parse_header_within_budget(std::string_view header, int line_no, const parse_limits& limits,
+                                                std::size_t& params_used) {
+    std::size_t budget = std::min(limits.max_params_per_line, limits.max_params - params_used);
+    const std::size_t granted = budget;
+    auto parsed = parse_header(header, line_no, budget);
+    if (parsed) params_used += granted - budget;
+    return parsed;
+}
+
 }  // namespace
 
 result<std::vector<content_line>> read_content_lines(std::string_view data, const parse_limits& limits) {
@@ -282,28 +322,12 @@ result<std::vector<content_line>> read_content_lines(std::string_view data, cons
             return item_error{item_errc::malformed,
                               "more than " + std::to_string(limits.max_lines) + " content lines in one item", line_no};
         }
-        std::string text = header_line(line, lines);
-        auto colon = find_value_colon(text, false);
-        if (colon == std::string_view::npos && looks_like_bare_header(text)) {
-            text += ':';
-            colon = text.size() - 1;
-        }
-        if (colon == std::string_view::npos || colon == 0) {
-            return item_error{item_errc::malformed, "content line without a property name and ':'", line_no};
-        }
-        // Names are letters, digits and '-' (plus group dots); written back, anything else would be invalid.
-        if (!looks_like_property_start(text)) {
-            return item_error{item_errc::malformed,
-                              "invalid property name in \"" + text.substr(0, std::min<std::size_t>(colon, 80)) + "\"",
-                              line_no};
-        }
-        std::size_t budget = std::min(limits.max_params_per_line, limits.max_params - params_used);
-        const std::size_t granted = budget;
-        auto header = parse_header(std::string_view(text).substr(0, colon), line_no, budget);
+        auto property = property_text(line, lines, line_no);
+        if (!property) return property.error();
+        auto header = parse_header_within_budget(property->header(), line_no, limits, params_used);
         if (!header) return header.error();
-        params_used += granted - budget;
         out.push_back(std::move(*header));
-        raw = text.substr(colon + 1);
+        raw = property->value();
         mode = mode_of(out.back());
         open = true;
     }

@@ -68,21 +68,21 @@ store_state continued(store_state old, const std::string& target, const std::str
     old.upto_modseq = 0;
     old.client_sync_done = false;
     old.server_sync_started = false;
-    old.outgoing.clear();
+    old.out.page.clear();
     // What the lost reply carried goes again. A slow sync's package has no Deletes in its queue: those of stale copies
     // (engine_match.cpp) go back to the removals. Other modes plan the removals afresh (plan_filtered_package), and
     // the server's deletes come again from the changes.
     if (sync_mode::granted(old.mode).everything) {
-        for (auto& change : old.in_flight) {
-            bool queued = std::any_of(old.removals.begin(), old.removals.end(),
+        for (auto& change : old.out.in_flight) {
+            bool queued = std::any_of(old.out.removals.begin(), old.out.removals.end(),
                                       [&](const auto& removal) { return removal.guid == change.guid; });
-            if (change.deleted && !queued) old.removals.push_back(std::move(change));
+            if (change.deleted && !queued) old.out.removals.push_back(std::move(change));
         }
     } else {
-        old.removals.clear();
+        old.out.removals.clear();
     }
-    old.in_flight.clear();
-    old.out_offset = 0;
+    old.out.in_flight.clear();
+    old.out.offset = 0;
     old.resumed = true;
     return old;
 }

@@ -165,26 +165,26 @@ void drop_unconfirmed_mappings(run& r, const store_state& s) {
 }
 
 void plan_filtered_package(run& r, store_state& s) {
-    s.limit_room = -1;
+    s.out.limit_room.reset();
     filter_check check(r.ctx.now_ms);
     const bool exclusive = check.exclusive(s);
     const auto limit = check.limit(s);
     if (!exclusive && !limit) return;
     auto held = r.store.held_items(r.tenant(), s.device_store_id);
-    // s.removals may already list items: copies of deleted items a slow sync found on the device (engine_match.cpp),
-    // and what a resumed session had not sent yet.
+    // s.out.removals may already list items: copies of deleted items a slow sync found on the device
+    // (engine_match.cpp), and what a resumed session had not sent yet.
     std::set<std::string> leaving;
-    for (const auto& removal : s.removals) leaving.insert(removal.guid);
+    for (const auto& removal : s.out.removals) leaving.insert(removal.guid);
     if (exclusive) {
         for_each_content(r, s, held, [&](const persistence::change_record& h, const persistence::item_record& stored) {
             if (check.inside(s, stored.content) || !leaving.insert(h.guid).second) return;
-            s.removals.push_back({h.guid, h.modseq, true, h.luid.value_or(""), h.item_id});
+            s.out.removals.push_back({h.guid, h.modseq, true, h.luid.value_or(""), h.item_id});
         });
     }
     if (limit) {
         auto keeps = std::count_if(held.begin(), held.end(), [&](const auto& h) { return !leaving.contains(h.guid); });
         const auto most = static_cast<std::int64_t>(std::min<std::size_t>(*limit, k_no_limit));
-        s.limit_room = std::max<std::int64_t>(0, most - keeps);
+        s.out.limit_room = std::max<std::int64_t>(0, most - keeps);
     }
 }
 

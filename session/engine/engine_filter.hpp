@@ -69,8 +69,8 @@ class filter_check {
     std::map<std::string, std::optional<matching::item_filter>> decoded_;  // by filter text
 };
 
-// Package 4 starts: s.removals lists the items the device holds that are outside an EXCLUSIVE filter, and
-// s.limit_room how many items it may still get under an item limit (-1: no limit).
+// Package 4 starts: s.out.removals lists the items the device holds that are outside an EXCLUSIVE filter, and
+// s.out.limit_room how many items it may still get under an item limit (empty: no limit).
 void plan_filtered_package(run& r, store_state& s);
 
 // A slow sync or refresh under a filter completed: the mappings it did not confirm again are of items the device no

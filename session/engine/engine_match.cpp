@@ -68,7 +68,7 @@ void item_applier::flush() {
     if (writes_.empty()) return;
     r_.store.write_items(r_.tenant(), s_.datastore_id, s_.device_store_id, writes_);
     // Every write with content takes one modseq.
-    if (s_.own_modseqs >= 0) {
+    if (s_.start_contents == datastore_start::was_empty) {
         s_.own_modseqs +=
             std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.content.has_value(); });
     }
@@ -206,7 +206,7 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
     }
     auto deleted = r_.store.delete_item(r_.tenant(), s_.datastore_id, guid);
     if (!deleted) return status_codes::item_not_deleted;
-    ++s_.received_delete;
+    ++s_.counts.received_delete;
     if (!conflict) return status_codes::ok;
     report_conflict(guid, conflict_resolution::client_won);
     return status_codes::conflict_client_won;

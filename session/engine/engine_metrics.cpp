@@ -161,12 +161,12 @@ void engine_metrics::session_end(const session_state& state, std::chrono::durati
         auto count = [&](const char* op, const char* direction, std::int64_t n) {
             if (n > 0) items_.Add({{"operation", op}, {"direction", direction}}).Increment(static_cast<double>(n));
         };
-        count("add", "from_client", s.received_add);
-        count("replace", "from_client", s.received_replace);
-        count("delete", "from_client", s.received_delete);
-        count("add", "to_client", s.sent_add);
-        count("replace", "to_client", s.sent_replace);
-        count("delete", "to_client", s.sent_delete);
+        count("add", "from_client", s.counts.received_add);
+        count("replace", "from_client", s.counts.received_replace);
+        count("delete", "from_client", s.counts.received_delete);
+        count("add", "to_client", s.counts.sent_add);
+        count("replace", "to_client", s.counts.sent_replace);
+        count("delete", "to_client", s.counts.sent_delete);
     }
 }
 

@@ -34,7 +34,7 @@ void resolve_device_format(run& r, store_state& s) {
 void queue_changes(store_state& s, const std::vector<persistence::change_record>& changes) {
     for (const auto& change : changes) {
         if (change.deleted && !change.luid) continue;  // the device never had it
-        s.outgoing.push_back({change.guid, change.modseq, change.deleted, change.luid.value_or(""), change.item_id});
+        s.out.page.push_back({change.guid, change.modseq, change.deleted, change.luid.value_or(""), change.item_id});
     }
 }
 
@@ -44,24 +44,24 @@ std::size_t page_size(std::size_t budget) { return std::min<std::size_t>(1000, 2
 
 // Refills the empty queue with the next page after the cursor; false when the package has nothing left.
 bool load_page(run& r, store_state& s, std::size_t budget) {
-    while (s.outgoing.empty() && !s.out_loaded_all && s.out_position < s.upto_modseq) {
+    while (s.out.page.empty() && !s.out.loaded_all && s.out.position < s.upto_modseq) {
         auto limit = page_size(budget);
-        auto page = r.store.change_page(r.tenant(), s.datastore_id, s.device_store_id, s.out_position, s.upto_modseq,
+        auto page = r.store.change_page(r.tenant(), s.datastore_id, s.device_store_id, s.out.position, s.upto_modseq,
                                         !sync_mode::granted(s.mode).server_sends_all_items(), limit);
-        s.out_loaded_all = page.size() < limit;
+        s.out.loaded_all = page.size() < limit;
         queue_changes(s, page);
-        if (s.outgoing.empty() && !page.empty()) s.out_position = page.back().modseq;
+        if (s.out.page.empty() && !page.empty()) s.out.position = page.back().modseq;
     }
-    if (s.outgoing.empty()) s.out_position = std::max(s.out_position, s.upto_modseq);
-    return !s.outgoing.empty();
+    if (s.out.page.empty()) s.out.position = std::max(s.out.position, s.upto_modseq);
+    return !s.out.page.empty();
 }
 
 // The first `taken` changes of the queue were sent or skipped: the cursor moves past them, at once (erasing the
 // front item by item costs as many moves as the queue is long, per item).
 void take(store_state& s, std::size_t taken) {
     if (taken == 0) return;
-    s.out_position = s.outgoing[taken - 1].modseq;
-    s.outgoing.erase(s.outgoing.begin(), s.outgoing.begin() + static_cast<std::ptrdiff_t>(taken));
+    s.out.position = s.out.page[taken - 1].modseq;
+    s.out.page.erase(s.out.page.begin(), s.out.page.begin() + static_cast<std::ptrdiff_t>(taken));
 }
 
 command empty_sync(const run& r, const store_state& s) {
@@ -70,7 +70,7 @@ command empty_sync(const run& r, const store_state& s) {
     out.source = location{s.server_uri, std::nullopt, std::nullopt};
     // With a filter, the queue holds items the package will leave out: the count would be wrong, and it is optional.
     if (r.in.version != syncml_version::v1_0 && !s.server_sync_started && s.filter.empty())
-        out.number_of_changes = static_cast<std::uint64_t>(s.out_count);
+        out.number_of_changes = static_cast<std::uint64_t>(s.out.count);
     return command{std::move(out)};
 }
 
@@ -90,28 +90,28 @@ bool refused(const outgoing_change& change) {
 void delivered(run& r, store_state& s, bool completing) {
     std::vector<std::pair<persistence::item_ref, std::int64_t>> held;
     std::vector<persistence::item_ref> removed;
-    for (const auto& change : s.in_flight) {
+    for (const auto& change : s.out.in_flight) {
         if (refused(change)) {
             auto before = change.modseq - 1;
-            s.resend_after = s.resend_after < 0 ? before : std::min(s.resend_after, before);
+            s.resend_after = s.resend_after ? std::min(*s.resend_after, before) : before;
             bool lost = !change.deleted && !change.luid.empty() &&
                         (change.client_status == status_codes::not_found || change.client_status == status_codes::gone);
             if (lost) removed.push_back({change.guid, change.item_id});
         } else if (change.deleted) {
             removed.push_back({change.guid, change.item_id});
-            ++s.sent_delete;
+            ++s.counts.sent_delete;
         } else if (!change.luid.empty()) {
             held.emplace_back(persistence::item_ref{change.guid, change.item_id}, change.modseq);
-            ++s.sent_replace;
+            ++s.counts.sent_replace;
         } else {
-            ++s.sent_add;
+            ++s.counts.sent_add;
         }
     }
     if (!held.empty() || !removed.empty()) {
         r.store.record_delivery(r.tenant(), s.datastore_id, s.device_store_id, held, removed);
         if (!completing) mark_delivery(r, s);
     }
-    s.in_flight.clear();
+    s.out.in_flight.clear();
 }
 
 // Fills one Sync for store s from the queue, page after page; returns false when the message is full.
@@ -119,7 +119,7 @@ void delivered(run& r, store_state& s, bool completing) {
 // CmdIDs are known.
 struct sent_position {
     store_state* store;
-    std::size_t flight;  // index in store->in_flight
+    std::size_t flight;  // index in store->out.in_flight
     std::size_t sync;    // index in r.commands
     std::size_t inner;   // index in the Sync's commands
 };
@@ -140,8 +140,8 @@ void too_small(run& r) {
 // The command just added to the Sync `out` carries `change`, which is in flight until the client answers.
 void track_sent(const run& r, store_state& s, const sync& out, outgoing_change change,
                 std::vector<sent_position>& sent) {
-    sent.push_back({&s, s.in_flight.size(), r.commands.size(), out.commands.size() - 1});
-    s.in_flight.push_back(std::move(change));
+    sent.push_back({&s, s.out.in_flight.size(), r.commands.size(), out.commands.size() - 1});
+    s.out.in_flight.push_back(std::move(change));
 }
 
 // Items leaving the device because they left its filter go first: they free room on it. True when the message is
@@ -150,8 +150,8 @@ bool send_removals(run& r, store_state& s, sync& out, std::size_t& used, std::si
                    std::vector<sent_position>& sent) {
     bool full = false;
     std::size_t removed = 0;
-    for (; removed < s.removals.size(); ++removed) {
-        auto cmd = delete_command(s.removals[removed]);
+    for (; removed < s.out.removals.size(); ++removed) {
+        auto cmd = delete_command(s.out.removals[removed]);
         auto size = encoded_size(cmd, r.in.version, r.in.encoding);
         if (used + size > budget) {
             if (light_message(r) && sent.empty() && out.commands.empty()) too_small(r);
@@ -160,16 +160,16 @@ bool send_removals(run& r, store_state& s, sync& out, std::size_t& used, std::si
         }
         used += size;
         out.commands.push_back(std::move(cmd));
-        track_sent(r, s, out, std::move(s.removals[removed]), sent);
+        track_sent(r, s, out, std::move(s.out.removals[removed]), sent);
     }
-    s.removals.erase(s.removals.begin(), s.removals.begin() + static_cast<std::ptrdiff_t>(removed));
+    s.out.removals.erase(s.out.removals.begin(), s.out.removals.begin() + static_cast<std::ptrdiff_t>(removed));
     return full;
 }
 
-// Whether s.outgoing[at] exists, after the next page when `at` reached the end of the queue; false when the package
+// Whether s.out.page[at] exists, after the next page when `at` reached the end of the queue; false when the package
 // has nothing left.
 bool next_in_queue(run& r, store_state& s, std::size_t& at, std::size_t budget) {
-    if (at < s.outgoing.size()) return true;
+    if (at < s.out.page.size()) return true;
     take(s, std::exchange(at, 0));
     return load_page(r, s, budget);
 }
@@ -182,20 +182,20 @@ bool send_changes(run& r, store_state& s, item_reader& reader, sync& out, std::s
     while (!full && next_in_queue(r, s, at, budget)) {
         bool complete = false;
         command cmd;
-        auto offset_before = s.out_offset;
+        auto offset_before = s.out.offset;
         // No item in this message yet, which is not the first of the package (that one answers package 3, and its
         // statuses may leave less room than the next message has).
         const bool alone = light_message(r) && sent.empty() && out.commands.empty();
         auto result = next_command(r, s, at, reader, budget - used, alone, cmd, complete);
         if (result == outcome::skip) {
-            s.out_offset = 0;
+            s.out.offset = 0;
             ++at;
             continue;
         }
         if (result == outcome::too_small) too_small(r);
         auto size = result == outcome::command ? encoded_size(cmd, r.in.version, r.in.encoding) : 0;
         if (result != outcome::command || (used + size > budget && !out.commands.empty())) {
-            if (result == outcome::command) s.out_offset = offset_before;  // sent in the next message
+            if (result == outcome::command) s.out.offset = offset_before;  // sent in the next message
             break;
         }
         used += size;
@@ -203,8 +203,8 @@ bool send_changes(run& r, store_state& s, item_reader& reader, sync& out, std::s
         out.commands.push_back(std::move(cmd));
         full = !complete;
         if (full) break;
-        if (adds && s.limit_room > 0) --s.limit_room;
-        track_sent(r, s, out, std::move(s.outgoing[at++]), sent);
+        if (adds && s.out.limit_room > 0) --*s.out.limit_room;
+        track_sent(r, s, out, std::move(s.out.page[at++]), sent);
     }
     take(s, at);
     return full;
@@ -223,7 +223,7 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
         send_removals(r, s, out, used, budget, sent) || send_changes(r, s, reader, out, used, budget, sent);
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
-    return !full && s.outgoing.empty();  // a loop that ends with an empty queue found no page left
+    return !full && s.out.page.empty();  // a loop that ends with an empty queue found no page left
 }
 
 // The CmdIDs the reply will carry (build_reply numbers the SyncHdr Status, the other statuses, then each command,
@@ -237,7 +237,7 @@ void note_command_ids(run& r, const std::vector<sent_position>& sent) {
         next += 1 + (s ? static_cast<std::int64_t>(s->commands.size()) : 0);
     }
     for (const auto& p : sent) {
-        auto& change = p.store->in_flight[p.flight];
+        auto& change = p.store->out.in_flight[p.flight];
         change.msg_id = r.st.next_msg_id;
         change.cmd_id = std::to_string(first_inner[p.sync] + static_cast<std::int64_t>(p.inner));
     }
@@ -261,15 +261,15 @@ void start_server_changes(run& r) {
                                             from_start, !slow);
         // One-way from the client: the server's changes stay unsent.
         s.upto_modseq = mode == sync_modes::one_way_from_client ? start.last_seen_modseq : start.current_modseq;
-        s.out_position = !mode.server_sends() ? s.upto_modseq : from_start ? 0 : start.last_seen_modseq;
-        s.out_offset = 0;
-        s.out_partial.clear();
+        s.out.position = !mode.server_sends() ? s.upto_modseq : from_start ? 0 : start.last_seen_modseq;
+        s.out.offset = 0;
+        s.out.partial_guid.clear();
         resolve_device_format(r, s);
         if (mode.server_sends()) plan_filtered_package(r, s);
-        s.outgoing.clear();
+        s.out.page.clear();
         queue_changes(s, start.changes);
-        s.out_count = static_cast<std::int64_t>(s.outgoing.size());
-        s.out_loaded_all = true;
+        s.out.count = static_cast<std::int64_t>(s.out.page.size());
+        s.out.loaded_all = true;
     }
 }
 
@@ -279,7 +279,7 @@ void fill_server_changes(run& r, std::size_t budget) {
     bool done = true;
     std::vector<sent_position> sent;
     for (auto& s : r.st.stores) {
-        if (s.server_sync_started && s.outgoing.empty() && s.removals.empty() && s.out_position >= s.upto_modseq)
+        if (s.server_sync_started && s.out.page.empty() && s.out.removals.empty() && s.out.position >= s.upto_modseq)
             continue;
         if (!fill_store(r, s, reader, budget, sent)) {
             done = false;
@@ -293,8 +293,8 @@ void fill_server_changes(run& r, std::size_t budget) {
     }
     // The next message reads from the cursor, as it would from the stored state.
     for (auto& s : r.st.stores) {
-        s.outgoing.clear();
-        s.out_loaded_all = false;
+        s.out.page.clear();
+        s.out.loaded_all = false;
     }
 }
 
@@ -314,7 +314,7 @@ void complete_session(run& r) {
         // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
         // the package up to its end, except the changes it refused; a client that answered our Alert with 508
         // gets a slow sync next time.
-        auto seen = s.resend_after < 0 ? s.upto_modseq : std::min(s.upto_modseq, s.resend_after);
+        auto seen = std::min(s.upto_modseq, s.resend_after.value_or(s.upto_modseq));
         persistence::device_store_record ds{
             s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
         r.store.save_device_store(r.tenant(), ds);

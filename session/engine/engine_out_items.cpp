@@ -40,20 +40,20 @@ command item_command_of(const store_state& s, const outgoing_change& change, con
     return command{replace{std::move(cmd)}};
 }
 
-// The stored item s.outgoing[at] sends, nullptr when the package leaves it out.
+// The stored item s.out.page[at] sends, nullptr when the package leaves it out.
 const persistence::outgoing_item* sendable_item(run& r, store_state& s, std::size_t at, item_reader& reader,
                                                 std::size_t room) {
-    const auto& change = s.outgoing[at];
+    const auto& change = s.out.page[at];
     // A device at its item limit gets no item it does not hold (a mapping makes it one it holds): the item waits,
     // unread, for a sync where the device has room.
-    if (s.limit_room == 0 && change.luid.empty() && s.out_offset == 0) {
+    if (s.out.limit_room == 0 && change.luid.empty() && s.out.offset == 0) {
         ++s.filtered_out;
         return nullptr;
     }
     const auto* stored = reader.find(r, s, at, room);
     if (!stored || stored->item.deleted) return nullptr;  // gone since the package started
     // An item the device does not hold is sent only inside its filter; one it holds outside an EXCLUSIVE filter is in
-    // s.removals (engine_filter.hpp).
+    // s.out.removals (engine_filter.hpp).
     const bool held = !change.luid.empty() || stored->confirmed_luid;
     if ((!held || reader.exclusive(r, s)) && !reader.inside(r, s, stored->item.content)) {
         if (!held) ++s.filtered_out;
@@ -64,10 +64,10 @@ const persistence::outgoing_item* sendable_item(run& r, store_state& s, std::siz
     return stored;
 }
 
-// The Add/Replace of `data` from s.out_offset on: whole, or the chunk of it that fits `room`.
+// The Add/Replace of `data` from s.out.offset on: whole, or the chunk of it that fits `room`.
 outcome item_or_chunk(run& r, store_state& s, const outgoing_change& change, const std::string& data, std::size_t room,
                       bool alone, command& result, bool& complete) {
-    auto offset = static_cast<std::size_t>(s.out_offset);
+    auto offset = static_cast<std::size_t>(s.out.offset);
     auto length = data.size() - offset;
     if (length + k_item_overhead > room) {
         // Whole in the next message when it fits there; chunks only for items larger than a message.
@@ -82,15 +82,15 @@ outcome item_or_chunk(run& r, store_state& s, const outgoing_change& change, con
         complete = offset + length == data.size();
     }
     result = item_command_of(s, change, data, offset, length);
-    s.out_offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
-    s.out_partial = complete ? std::string{} : change.guid;
+    s.out.offset = complete ? 0 : static_cast<std::int64_t>(offset + length);
+    s.out.partial_guid = complete ? std::string{} : change.guid;
     return outcome::command;
 }
 
 }  // namespace
 
 const persistence::outgoing_item* item_reader::find(run& r, const store_state& s, std::size_t at, std::size_t room) {
-    const auto& guid = s.outgoing[at].guid;
+    const auto& guid = s.out.page[at].guid;
     auto found = items_.find(guid);
     if (found == items_.end() || !found->second.content_read) {
         if (found == items_.end() && asked_.count(guid)) return nullptr;
@@ -104,7 +104,7 @@ const persistence::outgoing_item* item_reader::find(run& r, const store_state& s
 void item_reader::read(run& r, const store_state& s, std::size_t at, std::size_t room) {
     std::vector<persistence::item_ref> refs;
     auto limit = std::min(k_max_items, room / k_small_item + 1);
-    for (auto change = s.outgoing.begin() + static_cast<std::ptrdiff_t>(at); change != s.outgoing.end(); ++change) {
+    for (auto change = s.out.page.begin() + static_cast<std::ptrdiff_t>(at); change != s.out.page.end(); ++change) {
         if (refs.size() == limit) break;
         if (change->deleted) continue;
         auto found = items_.find(change->guid);
@@ -128,10 +128,10 @@ command delete_command(const outgoing_change& change) {
 
 outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, bool alone,
                      command& result, bool& complete) {
-    const auto& change = s.outgoing[at];
+    const auto& change = s.out.page[at];
     complete = true;
     // The item partly sent as a large object changed or went since (it left the package's range).
-    if (s.out_offset > 0 && s.out_partial != change.guid) s.out_offset = 0;
+    if (s.out.offset > 0 && s.out.partial_guid != change.guid) s.out.offset = 0;
     if (change.deleted) {
         result = delete_command(change);
         return outcome::command;

@@ -24,7 +24,7 @@ enum class outcome { command, skip, full, too_small };
 // so every message sends the items as they are then.
 class item_reader {
   public:
-    // The item of s.outgoing[at] as stored now; nullptr when it is gone.
+    // The item of s.out.page[at] as stored now; nullptr when it is gone.
     const persistence::outgoing_item* find(run& r, const store_state& s, std::size_t at, std::size_t room);
     bool inside(const run& r, const store_state& s, const std::string& content) { return check(r).inside(s, content); }
     bool exclusive(const run& r, const store_state& s) { return check(r).exclusive(s); }
@@ -54,7 +54,7 @@ class item_reader {
 // The Delete of the device's copy of `change`.
 command delete_command(const outgoing_change& change);
 
-// One Add/Replace/Delete for s.outgoing[at]; `room` bytes are available for its data. `alone`: the message carries
+// One Add/Replace/Delete for s.out.page[at]; `room` bytes are available for its data. `alone`: the message carries
 // no item yet and little else (the reply to an Alert 222). `complete`: false for a chunk with more to come.
 outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader, std::size_t room, bool alone,
                      command& result, bool& complete);

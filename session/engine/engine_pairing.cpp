@@ -33,11 +33,12 @@ persistence::item_record record_of(const persistence::twin_candidate& c) {
 }  // namespace
 
 bool item_applier::only_own_items() {
-    if (s_.own_modseqs == -2) return false;
+    if (s_.start_contents == datastore_start::was_not_empty) return false;
     auto modseq = r_.store.current_modseq(r_.tenant(), s_.datastore_id);
-    if (s_.own_modseqs == -1) s_.own_modseqs = modseq == 0 ? 0 : -2;
+    if (s_.start_contents == datastore_start::not_checked)
+        s_.start_contents = modseq == 0 ? datastore_start::was_empty : datastore_start::was_not_empty;
     // Another device's change since (or a Delete of this one's) takes a modseq this session did not count.
-    return modseq == s_.own_modseqs;
+    return s_.start_contents == datastore_start::was_empty && modseq == s_.own_modseqs;
 }
 
 void item_applier::apply_slow(std::vector<incoming_item>& batch) {
@@ -85,7 +86,7 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
 // mapping of them, unconfirmed now), and only in a sync where the server sends its items: a refresh from the client
 // makes the device's data the server's, whatever it was.
 bool item_applier::recovering(std::int64_t modseq) const {
-    return s_.last_seen_modseq > 0 && modseq > s_.last_seen_modseq && sync_mode::granted(s_.mode).server_sends();
+    return s_.last_seen_modseq > 0 && modseq > *s_.last_seen_modseq && sync_mode::granted(s_.mode).server_sends();
 }
 
 // The device sends its copy of an item it held, changed on the server since it last saw it: the server's is newer,
@@ -119,8 +120,9 @@ bool item_applier::deleted_since_last_sync(const persistence::luid_mapping& m, c
 // Package 4 deletes the device's copy (engine_out.cpp: a removal); the server keeps its tombstone.
 void item_applier::leave_deleted(const incoming_item& in, const persistence::luid_mapping& m) {
     set_status(in, status_codes::ok);
-    bool queued = std::any_of(s_.removals.begin(), s_.removals.end(), [&](const auto& c) { return c.guid == m.guid; });
-    if (!queued) s_.removals.push_back({m.guid, m.item_modseq, true, in.luid, m.item_id});
+    bool queued =
+        std::any_of(s_.out.removals.begin(), s_.out.removals.end(), [&](const auto& c) { return c.guid == m.guid; });
+    if (!queued) s_.out.removals.push_back({m.guid, m.item_modseq, true, in.luid, m.item_id});
     common::log_event(spdlog::level::debug, "merge",
                       {{"device", r_.in.header.source.loc_uri},
                        {"guid", m.guid},

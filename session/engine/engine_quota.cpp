@@ -11,12 +11,13 @@ bool take_item_slot(run& r, store_state& s, std::int64_t unflushed) {
     const std::int64_t limit = r.ctx.max_items_per_datastore;
     if (limit <= 0) return true;
     // Every item took a modseq when it was added, so the modseq bounds the live items from above.
-    if (s.live_items < 0) s.live_items = r.store.current_modseq(r.tenant(), s.datastore_id) + unflushed;
-    if (s.live_items >= limit && !s.live_items_exact) {
-        s.live_items = r.store.live_items(r.tenant(), s.datastore_id, limit) + unflushed;
-        s.live_items_exact = true;
+    if (!s.per_message.live_items)
+        s.per_message.live_items = r.store.current_modseq(r.tenant(), s.datastore_id) + unflushed;
+    if (*s.per_message.live_items >= limit && !s.per_message.live_items_exact) {
+        s.per_message.live_items = r.store.live_items(r.tenant(), s.datastore_id, limit) + unflushed;
+        s.per_message.live_items_exact = true;
     }
-    if (s.live_items >= limit) {
+    if (*s.per_message.live_items >= limit) {
         if (r.ctx.metrics) r.ctx.metrics->limit_refused(engine_metrics::limit::items_per_datastore);
         common::log_event(spdlog::level::info, "sync: datastore full",
                           {{"user", r.st.user_name},
@@ -25,7 +26,7 @@ bool take_item_slot(run& r, store_state& s, std::int64_t unflushed) {
                            {"limit", limit}});
         return false;
     }
-    ++s.live_items;
+    ++*s.per_message.live_items;
     return true;
 }
 

@@ -26,6 +26,8 @@ struct item_context {
     std::vector<incoming_item>& batch;
 };
 
+bool is_add(const item_context& c) { return std::string_view(c.cmd_name) == "Add"; }
+
 status& item_status(item_context& c, int code) {
     auto& st = c.r.add_status(c.cmd_id, c.cmd_name, code);
     if (!c.luid.empty()) st.source_refs = {c.luid};
@@ -42,8 +44,8 @@ std::string meta_type(const item& it, const item_command& cmd, const sync& conta
 
 // Queues the item; its Status is answered (in command order) when the batch is applied.
 void queue_item(item_context& c, const std::string& data, const std::string& mime) {
-    bool as_add = std::string_view(c.cmd_name) == "Add";
-    (as_add ? c.s.received_add : c.s.received_replace) += 1;
+    bool as_add = is_add(c);
+    (as_add ? c.s.counts.received_add : c.s.counts.received_replace) += 1;
     item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
     incoming_item in{
         c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, matching::to_canonical(data, mime, "", c.s.kind)};
@@ -83,8 +85,8 @@ void delete_item(item_context& c, delete_kind kind) {
         return;
     }
     int code = c.applier.remove(c.luid, c.target);
-    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.live_items > 0)
-        --c.s.live_items;  // room for an Add (engine_quota.hpp)
+    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.per_message.live_items > 0)
+        --*c.s.per_message.live_items;  // room for an Add (engine_quota.hpp)
     if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
     item_status(c, code);
 }
@@ -137,11 +139,11 @@ std::optional<whole_item> start_item(item_context& c, const item& it, const item
         return refuse(c, status_codes::object_too_large, it.more_data);
     if (!it.more_data) return whole_item{data, mime};
     auto& p = c.s.partial.emplace();
-    p.command = c.cmd_name;
+    p.command = is_add(c) ? chunk_command::add : chunk_command::replace;
     p.luid = c.luid;
     p.target = c.target;
     p.mime = mime;
-    p.declared_size = size ? static_cast<std::int64_t>(*size) : -1;  // at most object_limit(c)
+    if (size) p.declared_size = static_cast<std::int64_t>(*size);  // at most object_limit(c)
     return std::nullopt;
 }
 
@@ -160,7 +162,7 @@ std::optional<whole_item> last_chunk(item_context& c, const std::string& data, s
     auto& p = *partial;
     auto stored = p.received == 0 ? std::optional<std::string>(std::string())
                                   : c.r.store.take_chunks(c.r.tenant(), c.s.device_store_id, p.received);
-    if (!stored || (p.declared_size >= 0 && received != static_cast<std::uint64_t>(p.declared_size))) {
+    if (!stored || (p.declared_size && received != static_cast<std::uint64_t>(*p.declared_size))) {
         partial.reset();
         item_status(c, status_codes::size_mismatch);
         return std::nullopt;
@@ -190,7 +192,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
     store_legacy_data(c, p);
     const auto received = static_cast<std::uint64_t>(p.received) + data.size();
     if (received > object_limit(c)) return refuse(c, status_codes::object_too_large, it.more_data);
-    if (p.declared_size >= 0 && received > static_cast<std::uint64_t>(p.declared_size)) {
+    if (p.declared_size && received > static_cast<std::uint64_t>(*p.declared_size)) {
         return refuse(c, status_codes::size_mismatch, it.more_data);
     }
     if (it.more_data) {
@@ -346,7 +348,7 @@ void handle_status(run& r, const status& st) {
     }
     if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;
     for (auto& s : r.st.stores) {
-        for (auto& change : s.in_flight) {
+        for (auto& change : s.out.in_flight) {
             if (change.cmd_id == st.cmd_ref && std::to_string(change.msg_id) == st.msg_ref)
                 change.client_status = *code;
         }

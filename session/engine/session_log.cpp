@@ -23,8 +23,8 @@ void log_session_end(const std::string& tenant, const session_state& state, cons
                        (filter ? matching::describe(*filter) : std::string("unreadable"));
         }
         filtered_out += s.filtered_out;
-        received += s.received_add + s.received_replace + s.received_delete;
-        sent += s.sent_add + s.sent_replace + s.sent_delete;
+        received += s.counts.received_add + s.counts.received_replace + s.counts.received_delete;
+        sent += s.counts.sent_add + s.counts.sent_replace + s.counts.sent_delete;
     }
     common::log_event(spdlog::level::info, "session end",
                       {{"tenant", tenant.empty() ? "default" : tenant},

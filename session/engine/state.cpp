@@ -61,6 +61,38 @@ std::int64_t to_int(std::string_view value) {
     return n;
 }
 
+// Older versions store "none" / "unknown" / "no limit" as -1 (and any negative number means it): the rows keep
+// that spelling both ways, so that an older instance reads a newer row and the other way round.
+constexpr std::int64_t k_none = -1;
+// own_modseqs of a datastore that was not empty when the slow sync started.
+constexpr std::int64_t k_datastore_was_not_empty = -2;
+
+std::optional<std::int64_t> to_optional_count(std::string_view value) {
+    const auto n = to_int(value);
+    return n < 0 ? std::nullopt : std::optional<std::int64_t>(n);
+}
+
+std::int64_t encode_own_modseqs(const store_state& s) {
+    switch (s.start_contents) {
+        case datastore_start::not_checked:
+            return k_none;
+        case datastore_start::was_not_empty:
+            return k_datastore_was_not_empty;
+        case datastore_start::was_empty:
+            return s.own_modseqs;
+    }
+    return k_none;
+}
+
+// Older versions compare with -1 and -2 only; any other negative number behaved as "not empty".
+void decode_own_modseqs(std::string_view value, store_state& s) {
+    const auto n = to_int(value);
+    s.start_contents = n == k_none ? datastore_start::not_checked
+                       : n < 0     ? datastore_start::was_not_empty
+                                   : datastore_start::was_empty;
+    s.own_modseqs = n < 0 ? 0 : n;
+}
+
 std::string encode_change(const outgoing_change& change) {
     writer w;
     w.put("g", change.guid);
@@ -79,14 +111,26 @@ std::string encode_change(const outgoing_change& change) {
 // them wrote the state, "declared" is gone and that "size" refuses the object here too (it exceeds every limit).
 constexpr std::int64_t k_size_no_object_reaches = std::numeric_limits<std::int64_t>::max();
 
+// The SyncML command names, as older versions stored them.
+std::string_view chunk_command_name(std::optional<chunk_command> command) {
+    if (!command) return "";
+    return *command == chunk_command::add ? "Add" : "Replace";
+}
+
+std::optional<chunk_command> parse_chunk_command(std::string_view name) {
+    if (name == "Add") return chunk_command::add;
+    if (name == "Replace") return chunk_command::replace;
+    return std::nullopt;
+}
+
 std::string encode_partial(const incoming_chunks& partial) {
     writer w;
-    w.put("cmd", partial.command);
+    w.put("cmd", chunk_command_name(partial.command));
     w.put("luid", partial.luid);
     w.put("target", partial.target);
     w.put("mime", partial.mime);
     w.put("size", k_size_no_object_reaches);
-    w.put("declared", partial.declared_size);
+    w.put("declared", partial.declared_size.value_or(k_none));
     w.put("received", partial.received);
     w.put("refused", std::int64_t{partial.refused});
     if (!partial.legacy_data.empty()) w.put("data", partial.legacy_data);
@@ -107,16 +151,17 @@ void put_anchors(writer& w, const store_state& s) {
 }
 
 // The commands received and sent, for the session-end log.
-void put_counts(writer& w, const store_state& s) {
-    static constexpr std::array<std::pair<std::string_view, std::int64_t store_state::*>, 6> counts{{
-        {"r_add", &store_state::received_add},
-        {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},
-        {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},
-        {"s_del", &store_state::sent_delete},
-    }};
-    for (const auto& [name, field] : counts) w.put(name, s.*field);
+constexpr std::array<std::pair<std::string_view, std::int64_t command_counts::*>, 6> k_count_fields{{
+    {"r_add", &command_counts::received_add},
+    {"r_rep", &command_counts::received_replace},
+    {"r_del", &command_counts::received_delete},
+    {"s_add", &command_counts::sent_add},
+    {"s_rep", &command_counts::sent_replace},
+    {"s_del", &command_counts::sent_delete},
+}};
+
+void put_counts(writer& w, const command_counts& counts) {
+    for (const auto& [name, field] : k_count_fields) w.put(name, counts.*field);
 }
 
 // Package 4's progress (cursor, changes in flight), the device's format, the filter and the item limit.
@@ -124,26 +169,26 @@ void put_server_progress(writer& w, const store_state& s) {
     // An older version ignores the cursor, sees no queue and, once the package ends, records "upto" as seen by the
     // device. While changes are pending it therefore reads the cursor there, so that a session whose next message
     // reaches an older instance (a rolling upgrade) leaves the rest for the device's next sync instead of losing it.
-    const bool pending = s.server_sync_started && s.out_position < s.upto_modseq;
-    w.put("upto", pending ? s.out_position : s.upto_modseq);
+    const bool pending = s.server_sync_started && s.out.position < s.upto_modseq;
+    w.put("upto", pending ? s.out.position : s.upto_modseq);
     w.put("pkg_upto", s.upto_modseq);
     w.put("device_mime", s.device_mime);
     w.put("device_version", s.device_version);
     w.put("client_done", s.client_sync_done);
     w.put("server_started", s.server_sync_started);
-    w.put("out_pos", s.out_position);
-    w.put("out_guid", s.out_partial);
-    w.put("out_count", s.out_count);
-    for (const auto& change : s.in_flight) w.put("flight", encode_change(change));
-    for (const auto& change : s.removals) w.put("removal", encode_change(change));
+    w.put("out_pos", s.out.position);
+    w.put("out_guid", s.out.partial_guid);
+    w.put("out_count", s.out.count);
+    for (const auto& change : s.out.in_flight) w.put("flight", encode_change(change));
+    for (const auto& change : s.out.removals) w.put("removal", encode_change(change));
     w.put("resumed", s.resumed);
-    if (s.resend_after >= 0) w.put("resend_after", s.resend_after);
+    if (s.resend_after) w.put("resend_after", *s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
-    if (s.limit_room >= 0) w.put("limit_room", s.limit_room);
-    if (s.last_seen_modseq >= 0) w.put("seen", s.last_seen_modseq);
+    if (s.out.limit_room) w.put("limit_room", *s.out.limit_room);
+    if (s.last_seen_modseq) w.put("seen", *s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
 }
 
@@ -151,10 +196,10 @@ std::string encode_store(const store_state& s) {
     writer w;
     put_anchors(w, s);
     put_server_progress(w, s);
-    w.put("out_offset", s.out_offset);
+    w.put("out_offset", s.out.offset);
     if (s.partial) w.put("partial", encode_partial(*s.partial));
-    w.put("own_modseqs", s.own_modseqs);
-    put_counts(w, s);
+    w.put("own_modseqs", encode_own_modseqs(s));
+    put_counts(w, s.counts);
     return w.take();
 }
 
@@ -178,16 +223,17 @@ bool decode_change(std::string_view text, outgoing_change& change) {
 bool decode_partial(std::string_view text, incoming_chunks& partial) {
     reader r(text);
     std::string_view name, value;
-    std::optional<std::int64_t> declared;
+    // "declared", when present, wins over "size" even when it says "none".
+    std::optional<std::optional<std::int64_t>> declared;
     while (!r.at_end()) {
         if (!r.next(name, value)) return false;
-        if (name == "cmd") partial.command = value;
+        if (name == "cmd") partial.command = parse_chunk_command(value);
         if (name == "luid") partial.luid = value;
         if (name == "target") partial.target = value;
         if (name == "mime") partial.mime = value;
         if (name == "data") partial.legacy_data = value;
-        if (name == "size") partial.declared_size = to_int(value);
-        if (name == "declared") declared = to_int(value);
+        if (name == "size") partial.declared_size = to_optional_count(value);
+        if (name == "declared") declared = to_optional_count(value);
         if (name == "received") partial.received = to_int(value);
         if (name == "refused") partial.refused = static_cast<int>(to_int(value));
     }
@@ -197,37 +243,58 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
 
 const std::map<std::string_view, std::string store_state::*>& string_fields() {
     static const std::map<std::string_view, std::string store_state::*> strings = {
-        {"server_uri", &store_state::server_uri},
-        {"client_uri", &store_state::client_uri},
-        {"client_last", &store_state::client_last},
-        {"client_next", &store_state::client_next},
-        {"server_next", &store_state::server_next},
-        {"device_mime", &store_state::device_mime},
-        {"device_version", &store_state::device_version},
-        {"out_guid", &store_state::out_partial},
-        {"filter", &store_state::filter}};
+        {"server_uri", &store_state::server_uri},         {"client_uri", &store_state::client_uri},
+        {"client_last", &store_state::client_last},       {"client_next", &store_state::client_next},
+        {"server_next", &store_state::server_next},       {"device_mime", &store_state::device_mime},
+        {"device_version", &store_state::device_version}, {"filter", &store_state::filter}};
     return strings;
 }
 
 const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},          {"out_offset", &store_state::out_offset},
-        {"r_add", &store_state::received_add},        {"r_rep", &store_state::received_replace},
-        {"r_del", &store_state::received_delete},     {"s_add", &store_state::sent_add},
-        {"s_rep", &store_state::sent_replace},        {"s_del", &store_state::sent_delete},
-        {"own_modseqs", &store_state::own_modseqs},   {"out_pos", &store_state::out_position},
-        {"out_count", &store_state::out_count},       {"pkg_upto", &store_state::upto_modseq},
-        {"resend_after", &store_state::resend_after}, {"filtered_out", &store_state::filtered_out},
-        {"limit_room", &store_state::limit_room},     {"seen", &store_state::last_seen_modseq}};
+        {"datastore", &store_state::datastore_id},
+        {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},
+        {"pkg_upto", &store_state::upto_modseq},
+        {"filtered_out", &store_state::filtered_out}};
     return numbers;
+}
+
+// Numbers an older version writes as -1 when they are absent.
+const std::map<std::string_view, std::optional<std::int64_t> store_state::*>& optional_number_fields() {
+    static const std::map<std::string_view, std::optional<std::int64_t> store_state::*> numbers = {
+        {"resend_after", &store_state::resend_after}, {"seen", &store_state::last_seen_modseq}};
+    return numbers;
+}
+
+void decode_count(std::string_view name, std::string_view value, command_counts& counts) {
+    for (const auto& [field_name, field] : k_count_fields) {
+        if (name == field_name) counts.*field = to_int(value);
+    }
+}
+
+bool decode_package_field(std::string_view name, std::string_view value, server_package& out) {
+    if (name == "out_pos") out.position = to_int(value);
+    if (name == "out_guid") out.partial_guid = value;
+    if (name == "out_offset") out.offset = to_int(value);
+    if (name == "out_count") out.count = to_int(value);
+    if (name == "limit_room") out.limit_room = to_optional_count(value);
+    if (name == "out" || name == "flight" || name == "removal") {
+        outgoing_change change;
+        if (!decode_change(value, change)) return false;
+        (name == "out" ? out.page : name == "flight" ? out.in_flight : out.removals).push_back(std::move(change));
+    }
+    return true;
 }
 
 bool decode_store_field(std::string_view name, std::string_view value, store_state& s) {
     const auto& strings = string_fields();
     const auto& numbers = number_fields();
+    const auto& optional_numbers = optional_number_fields();
     if (auto it = strings.find(name); it != strings.end()) s.*(it->second) = value;
     if (auto it = numbers.find(name); it != numbers.end()) s.*(it->second) = to_int(value);
+    if (auto it = optional_numbers.find(name); it != optional_numbers.end()) s.*(it->second) = to_optional_count(value);
+    if (name == "own_modseqs") decode_own_modseqs(value, s);
     if (name == "kind") s.kind = matching::parse_datastore_name(value).value_or(s.kind);
     if (name == "mode") s.mode = static_cast<int>(to_int(value));
     if (name == "client_done") s.client_sync_done = value == "1";
@@ -236,11 +303,8 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "slow_required") s.slow_sync_required = value == "1";
     if (name == "rescan") s.rescan = value == "1";
     if (name == "delivery_marked") s.delivery_marked = value == "1";
-    if (name == "out" || name == "flight" || name == "removal") {
-        outgoing_change change;
-        if (!decode_change(value, change)) return false;
-        (name == "out" ? s.outgoing : name == "flight" ? s.in_flight : s.removals).push_back(std::move(change));
-    }
+    decode_count(name, value, s.counts);
+    if (!decode_package_field(name, value, s.out)) return false;
     if (name == "partial") {
         incoming_chunks partial;
         if (!decode_partial(value, partial)) return false;
@@ -253,10 +317,10 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
 // queue, so the cursor stands just before the front (modseqs of a datastore are unique) and the page reads
 // the rest again as it is now.
 void cursor_from_list(store_state& s) {
-    s.out_position = s.outgoing.empty() ? s.upto_modseq : s.outgoing.front().modseq - 1;
-    if (!s.outgoing.empty()) s.out_partial = s.outgoing.front().guid;
-    s.out_count = static_cast<std::int64_t>(s.outgoing.size());
-    s.outgoing.clear();
+    s.out.position = s.out.page.empty() ? s.upto_modseq : s.out.page.front().modseq - 1;
+    if (!s.out.page.empty()) s.out.partial_guid = s.out.page.front().guid;
+    s.out.count = static_cast<std::int64_t>(s.out.page.size());
+    s.out.page.clear();
 }
 
 bool decode_store(std::string_view text, store_state& s) {

@@ -20,6 +20,13 @@ enum class phase : int {
     done = 4,
 };
 
+// What a slow sync found in the datastore before it stored anything (store_state::own_modseqs).
+enum class datastore_start : std::uint8_t {
+    not_checked,
+    was_empty,
+    was_not_empty,
+};
+
 struct outgoing_change {
     std::string guid;
     std::int64_t modseq = 0;
@@ -33,17 +40,56 @@ struct outgoing_change {
     int client_status = 0;
 };
 
+// The command whose item arrives in chunks.
+enum class chunk_command : std::uint8_t { add, replace };
+
 // A large object being received in chunks (MoreData). Its bytes are not here: the session row is rewritten by
 // every message, so they go to sync_store::append_chunk, one row per chunk, and the state keeps their count.
 struct incoming_chunks {
-    std::string command;  // Add or Replace
-    std::string luid;     // Source LocURI of the item (client id)
-    std::string target;   // Target LocURI (server id) for Replace
+    std::optional<chunk_command> command;  // empty: the object was refused at its first chunk
+    std::string luid;                      // Source LocURI of the item (client id)
+    std::string target;                    // Target LocURI (server id) for Replace
     std::string mime;
-    std::int64_t declared_size = -1;  // Size of the item's Meta (-1: none sent)
-    std::int64_t received = 0;        // bytes of the object stored with append_chunk so far
-    int refused = 0;                  // the status it was refused with (413, 424): its further chunks get it too
-    std::string legacy_data;          // bytes an older version kept in the state, for the chunk store
+    std::optional<std::int64_t> declared_size;  // Size of the item's Meta (empty: none sent)
+    std::int64_t received = 0;                  // bytes of the object stored with append_chunk so far
+    int refused = 0;          // the status it was refused with (413, 424): its further chunks get it too
+    std::string legacy_data;  // bytes an older version kept in the state, for the chunk store
+};
+
+// Package 4 is a cursor over the changes in (position, store_state::upto_modseq]: each message reads the next
+// page after the cursor (sync_store::change_page), so the session row stays small however much is pending.
+struct server_package {
+    std::int64_t position = 0;  // modseq of the last change taken off the queue (sent or skipped)
+    std::string partial_guid;   // GUID of the item whose first `offset` bytes were sent
+    std::int64_t offset = 0;    // bytes of partial_guid already sent as a large object
+    std::int64_t count = 0;     // changes in the package when it started (NumberOfChanges of its first Sync)
+    // The page being sent; not stored (a state of an older version that still has the whole list is turned
+    // into a cursor at its front when decoded).
+    std::vector<outgoing_change> page;
+    bool loaded_all = false;  // not stored: `page` holds every change left up to upto_modseq
+    // Sent in our last reply; recorded as held by the device only once the client's next message
+    // shows that the reply arrived, so that a resumed session sends them again.
+    std::vector<outgoing_change> in_flight;
+    // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
+    // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
+    std::vector<outgoing_change> removals;
+    // Under an item limit (LIMIT, MAXCOUNT, /max, a window's max_items): how many more items package 4 may add to
+    // the device (empty: no limit). Set when package 4 starts from the items the device holds then.
+    std::optional<std::int64_t> limit_room;
+};
+
+// The commands received and sent, for metrics and the session log line.
+struct command_counts {
+    std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
+    std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
+};
+
+// What one message learns and keeps while it runs; never stored in the session row.
+struct per_message_cache {
+    // The datastore's live items as this message knows them (empty: not looked at yet), an upper bound (its
+    // modseq: every item took one when added) until live_items_exact, and the new items this message added.
+    std::optional<std::int64_t> live_items;
+    bool live_items_exact = false;
 };
 
 struct store_state {
@@ -57,9 +103,9 @@ struct store_state {
     std::string client_next;  // anchors to store when the session completes
     std::string server_next;
     std::int64_t upto_modseq = 0;  // modseq the device has seen once package 4 is acknowledged
-    // The modseq the device had seen by its last completed sync (-1: unknown, state of an older version). A slow sync
-    // takes a server item changed after it as newer than the device's copy (engine_match.hpp).
-    std::int64_t last_seen_modseq = -1;
+    // The modseq the device had seen by its last completed sync (empty: unknown, state of an older version). A slow
+    // sync takes a server item changed after it as newer than the device's copy (engine_match.hpp).
+    std::optional<std::int64_t> last_seen_modseq;
     // This session recorded something of its package 4 as held by the device before completing: the device store
     // then needs a slow sync unless this session completes or is resumed (engine_out.cpp, mark_delivery).
     bool delivery_marked = false;
@@ -67,21 +113,10 @@ struct store_state {
     std::string device_version;
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
-    // Package 4 is a cursor over the changes in (out_position, upto_modseq]: each message reads the next page
-    // after the cursor (sync_store::change_page), so the session row stays small however much is pending.
-    std::int64_t out_position = 0;  // modseq of the last change taken off the queue (sent or skipped)
-    std::string out_partial;        // GUID of the item whose first out_offset bytes were sent
-    std::int64_t out_count = 0;     // changes in the package when it started (NumberOfChanges of its first Sync)
-    // The page being sent; not stored (a state of an older version that still has the whole list is turned
-    // into a cursor at its front when decoded).
-    std::vector<outgoing_change> outgoing;
-    bool out_loaded_all = false;  // not stored: `outgoing` holds every change left up to upto_modseq
-    // Sent in our last reply; recorded as held by the device only once the client's next message
-    // shows that the reply arrived, so that a resumed session sends them again.
-    std::vector<outgoing_change> in_flight;
-    // Lowest modseq minus one of a change the client refused (-1: none): the device's last seen modseq is stored no
-    // higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
-    std::int64_t resend_after = -1;
+    server_package out;
+    // Lowest modseq minus one of a change the client refused (empty: none): the device's last seen modseq is stored
+    // no higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
+    std::optional<std::int64_t> resend_after;
     bool slow_sync_required = false;  // the client answered our Alert with 508: its next sync is a slow sync
     // The filter of this sync (matching/filter/filter_codec.hpp text; empty: the whole datastore): the client's ANDed
     // with the device's sync window (store_filter.hpp). `rescan`: package 4 looks at every item the device does not
@@ -89,26 +124,15 @@ struct store_state {
     std::string filter;
     bool rescan = false;
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
-    // Under an item limit (LIMIT, MAXCOUNT, /max, a window's max_items): how many more items package 4 may add to
-    // the device (-1: no limit). Set when package 4 starts from the items the device holds then.
-    std::int64_t limit_room = -1;
-    // Items the device holds that are outside an EXCLUSIVE filter: package 4 sends a Delete for each before its
-    // changes; the server keeps the item, only the device's mapping goes (engine_filter.hpp).
-    std::vector<outgoing_change> removals;
-    bool resumed = false;         // continues an interrupted session (Alert 225)
-    std::int64_t out_offset = 0;  // bytes of out_partial already sent as a large object
+    bool resumed = false;           // continues an interrupted session (Alert 225)
     std::optional<incoming_chunks> partial;
-    // Not stored: the datastore's live items as this message knows them (-1: not looked at yet), an upper bound
-    // (its modseq: every item took one when added) until live_items_exact, and the new items this message added.
-    std::int64_t live_items = -1;
-    bool live_items_exact = false;
-    // Slow sync: modseqs this session took in a datastore that was empty when it started (-1: not checked
-    // yet, -2: it was not empty). While the datastore's modseq equals it, every stored item is one the
+    per_message_cache per_message;
+    // Slow sync: whether the datastore was empty when this session started and, if it was, the modseqs this
+    // session took in it since. While the datastore's modseq equals own_modseqs, every stored item is one the
     // device sent in this sync and holds, so there is no twin to look up.
-    std::int64_t own_modseqs = -1;
-    // Counters for metrics and the session log line.
-    std::int64_t received_add = 0, received_replace = 0, received_delete = 0;
-    std::int64_t sent_add = 0, sent_replace = 0, sent_delete = 0;
+    datastore_start start_contents = datastore_start::not_checked;
+    std::int64_t own_modseqs = 0;  // counted only while start_contents is was_empty
+    command_counts counts;
 };
 
 struct session_state {
