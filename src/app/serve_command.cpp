@@ -18,6 +18,23 @@
 
 namespace syncml::server {
 
+namespace {
+
+// The line operators wait for: where the server listens, and how long it took to get there.
+void log_listening(const server_config& config, spdlog::logger& log, std::chrono::steady_clock::time_point started) {
+    const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
+    common::log_event(
+        log, spdlog::level::info, "listening",
+        {{"sync", (config.http.tls_enabled() ? "https://" : "http://") + format_endpoint(config.http.listen)},
+         {"metrics", format_endpoint(config.metrics.listen)},
+         {"admin", config.admin.listen ? format_endpoint(*config.admin.listen) : "off"},
+         {"io_threads", config.http.io_threads},
+         {"workers", config.pool.worker_threads},
+         {"startup_ms", startup.count(), 0}});
+}
+
+}  // namespace
+
 int run_serve(const server_config& config, spdlog::logger& log) {
     const auto started = std::chrono::steady_clock::now();
     database_target target(config.database, process_role::server, log);
@@ -42,15 +59,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     server.start();
     readiness.start();
     janitor.start();
-    const auto startup = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started);
-    common::log_event(
-        log, spdlog::level::info, "listening",
-        {{"sync", (config.http.tls_enabled() ? "https://" : "http://") + format_endpoint(config.http.listen)},
-         {"metrics", format_endpoint(config.metrics.listen)},
-         {"admin", config.admin.listen ? format_endpoint(*config.admin.listen) : "off"},
-         {"io_threads", config.http.io_threads},
-         {"workers", config.pool.worker_threads},
-         {"startup_ms", startup.count(), 0}});
+    log_listening(config, log, started);
 
     server.run(true);
     // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.
