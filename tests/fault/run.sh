@@ -23,7 +23,8 @@ items="python3 $here/fault_items.py"
 # shellcheck source=../integration/lib/wait.bash
 source "$here/../integration/lib/wait.bash"
 db=$SYNCML_TEST_DATABASE_URL
-work=$(mktemp -d /tmp/fault-injection.XXXXXX)
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/fault-injection.XXXXXX)}/fault
+rm -rf "$work" && mkdir -p "$work"
 tenant=fault
 msg_size=${SYNCML_FAULT_MSG_SIZE:-10240}
 first_port=${SYNCML_FAULT_FIRST_PORT:-18600}
@@ -275,6 +276,7 @@ spawn() { job "$@"; }
 
 proxy_pid=""
 trap 'kill $(jobs -p) 2> /dev/null' INT TERM
+# The work directory (a server copy and every case's data, some 300 MB) is kept only for a failed run to inspect.
 trap 'echo "work directory: $work"' EXIT
 modes=${SYNCML_FAULT_MODES:-two-way slow one-way-from-client refresh-from-client one-way-from-server refresh-from-server}
 faults=${SYNCML_FAULT_FAULTS:-drop-request drop-reply kill-server}
@@ -313,4 +315,9 @@ cat "$work"/*.out
 passed=$(cat "$work"/*.out | grep -c '^PASS')
 failed=$(cat "$work"/*.out | grep -c '^FAIL')
 echo "fault injection: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+if [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; then
+    trap - EXIT
+    rm -rf "$work"
+    exit 0
+fi
+exit 1

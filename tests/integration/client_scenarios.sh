@@ -20,7 +20,8 @@ server=$SYNCML_BUILD_DIR/src/syncml-server
 interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
 tools="python3 $here/client_scenarios_tools.py"
 db=$SYNCML_TEST_DATABASE_URL
-work=$(mktemp -d /tmp/client-scenarios.XXXXXX)
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/client-scenarios.XXXXXX)}/scenarios
+mkdir -p "$work"
 tenant=scen
 range=${SYNCML_SCENARIO_PORTS:-18400-18499}
 # wiretap rewrites the server's RespURI byte for byte: all ports need the same number of digits.

@@ -25,7 +25,8 @@ server=$SYNCML_BUILD_DIR/src/syncml-server
 interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
 tools="python3 $here/filtered_sync_tools.py"
 db=$SYNCML_TEST_DATABASE_URL
-work=$(mktemp -d /tmp/filtered-sync.XXXXXX)
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/filtered-sync.XXXXXX)}/filtered
+mkdir -p "$work"
 tenant=filt
 user=fuser
 events=${SYNCML_FILTER_EVENTS:-2000}

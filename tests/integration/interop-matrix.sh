@@ -7,7 +7,8 @@ set -euo pipefail
 server=$SYNCML_BUILD_DIR/src/syncml-server
 interop=${SYNCML_INTEROP_DIR:-$SYNCML_SOURCE_DIR/../shared/interop}
 port=${SYNCML_INTEROP_PORT:-18150}
-work=$(mktemp -d /tmp/interop-matrix.XXXXXX)
+work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/interop-matrix.XXXXXX)}/matrix-run
+mkdir -p "$work"
 
 export SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL
 export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$((port + 1)) SYNCML_LOG_LEVEL=warn
