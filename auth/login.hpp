@@ -1,9 +1,11 @@
 #pragma once
 // The one login of both front ends: SyncML (basic and md5 Cred) and CardDAV/CalDAV (HTTP basic). The auth throttle
-// (persistence/accounts/auth_throttle.hpp) is asked first; a blocked or unknown user is refused after a hash that
-// costs what a real check costs (the answer's timing tells nothing about who exists); a basic password is checked
-// against the stored hash, or found in the credential cache, and a hash of an older cost is stored anew. A new auth
-// rule goes here, for every front end.
+// (persistence/accounts/auth_throttle.hpp) is asked first; a blocked user is refused without a hash (the block says
+// nothing about the password, and a hash is what a flood wants to cost us); an unknown user is refused after a hash
+// that costs what a real check costs (the answer's timing tells nothing about who exists); a basic password is checked
+// against the stored hash, or found in the credential cache, and a hash of an older cost is stored anew. Every hash
+// runs within the login guard (auth/login_guard.hpp): the client's address pays for it and it waits for a slot, or
+// the login is not checked and the client comes back later. A new auth rule goes here, for every front end.
 //
 // SyncML decides some throttle effects after its engine ran (whose session a message continued), so the accounting
 // is in pieces it calls then; a client without a device id (DAV) takes the whole login at once (log_in_basic).
@@ -15,6 +17,7 @@
 
 #include "auth/credential_cache.hpp"
 #include "auth/credentials/basic_credentials.hpp"
+#include "auth/login_guard.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 
 namespace syncml::persistence {
@@ -27,6 +30,8 @@ struct login_context {
     persistence::database& db;               // where a verified password of an older hash cost is stored anew
     const persistence::secret_key* md5_key;  // seals the md5 secret stored then (nullptr: the database's own)
     credential_cache& cache;
+    login_guard* guard = nullptr;  // null: hashes are not bounded (tests, admin commands)
+    std::string address{};         // the client's, which pays for the hashes
 };
 
 // Whom the throttle counts a login for: the tenant, the user the credentials name, the device id (empty for DAV)
@@ -42,6 +47,7 @@ enum class login_verdict {
     blocked,         // too many failures: not checked at all
     unknown_user,    // no such user
     wrong_password,  // or a malformed stored hash
+    busy,            // not checked: the client's address is over its budget, or too many hashes wait already
     ok,
 };
 
@@ -49,7 +55,7 @@ enum class login_verdict {
 std::optional<login_verdict> refusal_of(const persistence::credential_check& check);
 
 // A basic password against the account `check` found, whatever the tenant allows (the caller decides that). Each
-// verdict costs one password hash, except a password verified a moment ago (cache).
+// verdict costs one password hash, except blocked and busy, and a password verified a moment ago (cache).
 login_verdict check_password(const login_context& login, const persistence::credential_check& check,
                              std::int64_t tenant, const basic_credentials& basic);
 
@@ -63,9 +69,12 @@ void record_success(persistence::auth_throttle& throttle, const persistence::cre
 
 struct basic_login {
     login_verdict verdict = login_verdict::unknown_user;
-    std::chrono::seconds blocked{0};  // how long a blocked client must wait
+    std::chrono::seconds blocked{0};  // how long a blocked or busy client must wait
     std::int64_t user_id = 0;         // of a verified login
 };
+
+// How long a client whose login was busy should wait: its address's wait, at least a second.
+std::chrono::seconds busy_wait(const login_context& login);
 
 // The whole login of a client without a device id (attempt.device empty): check, password, accounting. A verified
 // client is remembered at its address, so that strangers' failures elsewhere do not lock it out.

@@ -114,5 +114,34 @@ TEST_F(login_test, the_pieces_a_deferred_login_uses_keep_the_same_rules) {
               (std::vector<std::string>{"reset alice IMEI:1 192.0.2.1", "failure alice IMEI:1 192.0.2.1"}));
 }
 
+// Issue 35: a blocked user costs no hash at all, an unknown user costs the address one, and an address over its budget
+// gets no check (busy) and nothing counted against the user.
+TEST_F(login_test, the_guard_charges_the_address_for_each_hash_and_refuses_it_when_it_is_spent) {
+    login_guard guard({.budget = {.per_second = 0.001, .burst = 2, .max_clients = 10}, .hashes = {}});
+    context_.guard = &guard;
+    context_.address = "192.0.2.1";
+    throttle_.answer.blocked = 60s;
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(log_in("guess").verdict, login_verdict::blocked);
+    EXPECT_EQ(guard.wait("192.0.2.1"), 0s) << "a blocked login hashed nothing";
+
+    throttle_.answer.blocked = 0s;
+    const auto account = throttle_.answer.account;
+    throttle_.answer.account.reset();
+    EXPECT_EQ(log_in("guess").verdict, login_verdict::unknown_user);
+    throttle_.answer.account = account;
+    EXPECT_EQ(log_in("guess").verdict, login_verdict::wrong_password);
+    EXPECT_GT(guard.wait("192.0.2.1"), 0s);
+    throttle_.calls.clear();
+    const auto busy = log_in("pw");
+    EXPECT_EQ(busy.verdict, login_verdict::busy) << "not checked, even with the right password";
+    EXPECT_GT(busy.blocked, 0s);
+    EXPECT_TRUE(throttle_.calls.empty()) << "nothing counted against the user";
+
+    context_.address = "198.51.100.7";
+    EXPECT_EQ(log_in("pw").verdict, login_verdict::ok) << "another address has its own budget";
+    EXPECT_EQ(log_in("pw").verdict, login_verdict::ok);
+    EXPECT_EQ(guard.wait("198.51.100.7"), 0s) << "a remembered password costs nothing";
+}
+
 }  // namespace
 }  // namespace syncml::auth

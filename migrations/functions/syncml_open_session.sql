@@ -9,7 +9,8 @@
 --   3. else, for a message other than MsgID 1 and with p_address_idle_secs > 0, by (device, SessionID) among the
 --      sessions last authenticated from p_address and active within the idle window, credentials unchanged; without
 --      an owner none while another user has a live session of the device with that SessionID (it could be that
---      user's phone).
+--      user's phone). r_by_address says so: such a message never gets the stored reply of a resend, and the
+--      device's address_continued_at shows the operator (at most once a minute) that it continues this way.
 -- No row at all when none applies: the caller answers with a challenge and writes nothing. The device row of p_user
 -- is upserted (last seen); r_device_refused says the user has p_max_devices devices already and this one is new.
 -- Times are taken once into variables: a distributed database routes a statement before it runs, so values, not
@@ -21,13 +22,15 @@ CREATE OR REPLACE FUNCTION syncml_open_session(p_owner bigint, p_tenant bigint, 
 RETURNS TABLE (r_session_id bigint, r_syncml_session_id text, r_device_uri text, r_user_id bigint, r_state bytea,
                r_last_msg_id text, r_last_response bytea, r_last_response_type text, r_device_id bigint,
                r_device_user_id bigint, r_nonce bytea, r_devinf bytea, r_superseded boolean, r_device_touched boolean,
-               r_device_refused boolean, r_sessions_refused boolean, r_last_request_digest bytea)
+               r_device_refused boolean, r_sessions_refused boolean, r_last_request_digest bytea,
+               r_by_address boolean)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     s sessions%ROWTYPE;
     d devices%ROWTYPE;
     touched boolean := false;
     refused boolean := false;
+    by_address boolean := false;
     v_now timestamptz := now();
     v_oldest timestamptz := now() - make_interval(secs => p_max_age_secs);
     v_expires timestamptz := now() + interval '30 minutes';
@@ -64,7 +67,7 @@ BEGIN
                                           LIMIT p_max_sessions) live) >= p_max_sessions THEN
                 RETURN QUERY SELECT NULL::bigint, NULL::text, NULL::text, NULL::bigint, NULL::bytea, NULL::text,
                     NULL::bytea, NULL::text, NULL::bigint, NULL::bigint, NULL::bytea, NULL::bytea, false, false,
-                    false, true, NULL::bytea;
+                    false, true, NULL::bytea, false;
                 RETURN;
             END IF;
         END IF;
@@ -132,7 +135,13 @@ BEGIN
     IF s.session_id IS NULL THEN
         RETURN;
     END IF;
+    by_address := p_user = 0 AND (p_key IS NULL OR s.session_id <> p_key);
     IF s.device_id IS NOT NULL THEN
+        IF by_address THEN
+            UPDATE devices SET address_continued_at = v_now
+            WHERE tenant_id = p_tenant AND user_id = s.user_id AND device_id = s.device_id
+              AND (address_continued_at IS NULL OR address_continued_at < v_now - interval '1 minute');
+        END IF;
         SELECT * INTO d FROM devices WHERE tenant_id = p_tenant AND user_id = s.user_id AND device_id = s.device_id;
     END IF;
     IF p_user <> 0 AND s.last_msg_id IS DISTINCT FROM p_msg_id
@@ -156,6 +165,6 @@ BEGIN
         EXISTS (SELECT 1 FROM sessions n WHERE n.tenant_id = s.tenant_id AND n.user_id = s.user_id
                 AND n.device_uri = s.device_uri AND n.syncml_session_id <> s.syncml_session_id
                 AND n.expires_at > v_now AND coalesce(n.last_msg_id, '') <> '' AND n.created_at > s.created_at),
-        touched, refused, false, coalesce(s.last_request_digest, '\x'::bytea);
+        touched, refused, false, coalesce(s.last_request_digest, '\x'::bytea), by_address;
 END
 $$;

@@ -44,7 +44,8 @@ constexpr const char* k_datastore_usage =
 // $3 the device id; no row for an unknown user or device.
 constexpr const char* k_device_row =
     "SELECT u.user_id, d.device_id, " SYNCML_ISO_UTC("d.first_seen") " AS first_seen, "
-    SYNCML_ISO_UTC("d.last_seen") " AS last_seen, d.devinf IS NOT NULL AS has_devinf "
+    SYNCML_ISO_UTC("d.last_seen") " AS last_seen, " SYNCML_ISO_UTC("d.address_continued_at") " AS address_continued, "
+    "d.devinf IS NOT NULL AS has_devinf "
     "FROM users u LEFT JOIN devices d ON d.tenant_id = $1 AND d.user_id = " SYNCML_USER_KEY " AND d.device_uri = $3 "
     "WHERE u.tenant_id = $1 AND u.user_id = " SYNCML_USER_KEY " AND u.name = $2";
 
@@ -124,6 +125,7 @@ device_details show_device(database& db, std::string_view tenant, std::string_vi
                                .user = std::string(user),
                                .first_seen = row["first_seen"].as<std::string>(),
                                .last_seen = optional_text(row["last_seen"]),
+                               .address_continued = optional_text(row["address_continued"]),
                                .has_devinf = row["has_devinf"].as<bool>(),
                                .stores = {}};
         for (const auto& store : tx.exec_params(k_device_stores, tenant_id, row["user_id"].as<std::int64_t>(),

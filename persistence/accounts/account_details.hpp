@@ -54,6 +54,9 @@ struct device_details {
     std::string user;
     std::string first_seen;
     std::optional<std::string> last_seen;
+    // The last time (at most once a minute) a message of the device went on by its client address alone: it ignores
+    // RespURI and needs the tenant's opt-in (README, "Sessions").
+    std::optional<std::string> address_continued;
     bool has_devinf = false;
     std::vector<device_store_details> stores;
 };

@@ -26,7 +26,7 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.auth_md5 = row[4].as<bool>();
     tenant.settings.dav = row["dav_enabled"].as<bool>();
     tenant.settings.binding =
-        parse_session_binding(row["session_binding"].as<std::string>()).value_or(session_binding::token_or_address);
+        parse_session_binding(row["session_binding"].as<std::string>()).value_or(session_binding::token);
     tenant.settings.max_sessions = row[5].as<int>();
     tenant.settings.max_devices_per_user = row[6].as<int>();
     tenant.settings.max_items_per_datastore = row[7].as<int>();

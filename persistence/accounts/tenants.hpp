@@ -25,16 +25,17 @@ using common::conflict_policy;
 using common::parse_conflict_policy;
 using common::to_string;
 
-// How a message without credentials proves it may continue a session: by the signed RespURI token only, or also
-// by coming from the address that authenticated the session, shortly after its last message (for the many
-// phones that ignore RespURI). Stored as "token" and "token-or-address".
+// How a message without credentials proves it may continue a session: by the signed RespURI token only (the default:
+// OMA DS requires clients to use the RespURI), or also by coming from the address that authenticated the session,
+// shortly after its last message: an opt-in for phones that ignore RespURI, which gives up the session to anyone
+// behind the same public address (README, "Sessions"). Stored as "token" and "token-or-address".
 enum class session_binding { token, token_or_address };
 std::string_view to_string(session_binding binding);
 std::optional<session_binding> parse_session_binding(std::string_view text);
 
 struct tenant_settings {
     conflict_policy on_conflict = conflict_policy::merge;
-    session_binding binding = session_binding::token_or_address;
+    session_binding binding = session_binding::token;
     bool auth_basic = true;
     bool auth_md5 = true;
     bool dav = false;        // CardDAV and CalDAV under /dav/<tenant>/ with the same accounts

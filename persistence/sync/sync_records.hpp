@@ -126,6 +126,8 @@ struct session_record {
     bool device_refused = false;
     // open_message_session started no session: the tenant has max_sessions live ones; nothing else is set.
     bool sessions_refused = false;
+    // open_message_session found the session by the message's client address (no token, no valid credentials).
+    bool continued_by_address = false;
     // save_session: this message carried valid credentials; the session is now bound to `client_address`.
     bool credentials_verified = false;
     std::string client_address;

@@ -118,6 +118,7 @@ std::optional<session_record> pg_session_store::open_message_session(int64_t ten
     bind_owner(s.user_id);
     s.device_touched = rows[0]["r_device_touched"].as<bool>();
     s.device_refused = rows[0]["r_device_refused"].as<bool>();
+    s.continued_by_address = rows[0]["r_by_address"].as<bool>();
     return s;
 }
 

@@ -60,13 +60,31 @@ const char* limit_name(engine_metrics::limit which) {
             return "devices_per_user";
         case engine_metrics::limit::sessions:
             return "sessions";
+        case engine_metrics::limit::client_address:
+            return "client_address";
     }
     return "other";
 }
 
 constexpr std::array k_limits{engine_metrics::limit::object_bytes,     engine_metrics::limit::items_per_datastore,
                               engine_metrics::limit::message_bytes,    engine_metrics::limit::worker_share,
-                              engine_metrics::limit::devices_per_user, engine_metrics::limit::sessions};
+                              engine_metrics::limit::devices_per_user, engine_metrics::limit::sessions,
+                              engine_metrics::limit::client_address};
+
+const char* continuation_name(engine_metrics::continuation by) {
+    switch (by) {
+        case engine_metrics::continuation::token:
+            return "token";
+        case engine_metrics::continuation::credentials:
+            return "credentials";
+        case engine_metrics::continuation::address:
+            return "address";
+    }
+    return "token";
+}
+
+constexpr std::array k_continuations{engine_metrics::continuation::token, engine_metrics::continuation::credentials,
+                                     engine_metrics::continuation::address};
 
 constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
 constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
@@ -123,13 +141,21 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
       limit_refusals_(prometheus::BuildCounter()
                           .Name("syncml_limit_refusals_total")
                           .Help("Requests and items refused by a server or tenant limit, by limit")
-                          .Register(registry)) {
+                          .Register(registry)),
+      continuations_(prometheus::BuildCounter()
+                         .Name("syncml_session_continuations_total")
+                         .Help("Later messages of a session, by what let them continue it: token, credentials or "
+                               "address")
+                         .Register(registry)) {
     // Every combination exists from the start, so dashboards and alerts see zeros rather than no data.
     for (const char* policy : k_policies) {
         for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});
     }
     for (auto which : k_limits) limit_refusals_.Add({{"limit", limit_name(which)}});
+    for (auto by : k_continuations) continuations_.Add({{"by", continuation_name(by)}});
 }
+
+void engine_metrics::continued(continuation by) { continuations_.Add({{"by", continuation_name(by)}}).Increment(); }
 
 void engine_metrics::conflict(std::string_view policy, std::string_view resolution) {
     conflicts_.Add({{"policy", std::string(policy)}, {"resolution", std::string(resolution)}}).Increment();

@@ -33,8 +33,23 @@ class engine_metrics {
     void statuses_sent(const session::message& reply);
 
     // A request or item refused by a server or tenant limit.
-    enum class limit { object_bytes, items_per_datastore, message_bytes, worker_share, devices_per_user, sessions };
+    // client_address: a password check or session lookup refused because the client's address spent its budget, or
+    // because too many password checks wait already (auth/login_guard.hpp).
+    enum class limit {
+        object_bytes,
+        items_per_datastore,
+        message_bytes,
+        worker_share,
+        devices_per_user,
+        sessions,
+        client_address
+    };
     void limit_refused(limit which);
+
+    // A later message of a session went on by what: its RespURI token, its credentials, or (a tenant's opt-in for
+    // phones that ignore RespURI) its client address. Operators watch the last to see who relies on the opt-in.
+    enum class continuation { token, credentials, address };
+    void continued(continuation by);
 
   private:
     prometheus::Family<prometheus::Counter>& messages_;
@@ -48,6 +63,7 @@ class engine_metrics {
     prometheus::Family<prometheus::Counter>& conflicts_;
     prometheus::Family<prometheus::Counter>& statuses_;
     prometheus::Family<prometheus::Counter>& limit_refusals_;
+    prometheus::Family<prometheus::Counter>& continuations_;
 };
 
 }  // namespace syncml::session

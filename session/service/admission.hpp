@@ -39,7 +39,7 @@ struct admission_input {
     std::optional<session_token> token;          // a valid RespURI token
     const std::optional<account_info>& account;  // find_account's answer (login.hpp)
     const persistence::credential_check& check;  // the throttle's, with the account the credentials name
-    persistence::session_binding binding = persistence::session_binding::token_or_address;
+    persistence::session_binding binding = persistence::session_binding::token;
     // The user the session starts of the device name (distributed schema); asked only for a message without token
     // and without credentials that name a user. Empty: nobody.
     std::function<std::int64_t()> route_of;

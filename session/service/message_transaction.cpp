@@ -53,6 +53,14 @@ std::optional<sync_failure> refusal_of(const persistence::session_record& rec, c
     return std::nullopt;
 }
 
+// What let a later message of a session go on; also a message 1 that reuses the SessionID of a live session counts
+// as a continuation here (it is one until the engine starts over).
+engine_metrics::continuation continuation_of(const persistence::session_record& rec, const message_run& run) {
+    if (rec.continued_by_address) return engine_metrics::continuation::address;
+    if (run.admitted.verified_user != 0) return engine_metrics::continuation::credentials;
+    return engine_metrics::continuation::token;
+}
+
 message_report refused(sync_failure failure, const message_run& run, engine_metrics* metrics) {
     message_report report;
     report.result = message_result_of(failure);
@@ -107,6 +115,8 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
         // A later message that finds no session: expired, finished, another user's, or (on a distributed schema) not
         // where it was written. The phone gets a challenge; the line says which session it asked for.
         if (in.header.msg_id != "1") {
+            // A guessed SessionID looks like this: the address pays for the lookup (auth/address_budget.hpp).
+            if (settings_.guard) settings_.guard->budget().charge(run.request.remote_addr);
             common::log_event(spdlog::level::info, "sync: no session to continue",
                               {{"msg_id", in.header.msg_id},
                                {"token_user", run.admitted.token ? run.admitted.token->user : 0},
@@ -121,8 +131,20 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
         report = refused(*failure, run, metrics_);
         return false;
     }
+    if (!rec->last_msg_id.empty() && metrics_) metrics_->continued(continuation_of(*rec, run));
+    // Every line of the message says so when it went on by its address alone (an operator sees which devices need
+    // the tenant's opt-in).
+    std::optional<common::log_context> by_address;
+    if (rec->continued_by_address)
+        by_address.emplace(std::initializer_list<common::log_field>{{"continued_by", "address"}});
     const auto digest = common::sha256(run.request.body);
     if (is_resend(*rec, in, digest)) {
+        // The stored reply holds the user's items; on the address path the sender may be anyone behind the phone's
+        // public address. The phone gets a challenge and resends with credentials, which find the reply.
+        if (rec->continued_by_address) {
+            report = challenge(store, run);
+            return false;
+        }
         report.result = engine_metrics::message_result::resend;
         report.response.content_type = rec->last_reply_type;
         report.response.body = rec->last_reply;

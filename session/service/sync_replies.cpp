@@ -45,6 +45,8 @@ failure_rule rule_of(sync_failure failure, const failure_scene& scene) {
             return http_status(503, 5s);
         case sync_failure::login_throttled:
             return http_status(scene.challenge.http_status, scene.blocked);
+        case sync_failure::address_busy:
+            return http_status(503, scene.blocked);
     }
     throw std::logic_error("sync_failure out of range");
 }
@@ -93,6 +95,8 @@ void log_failure(sync_failure failure, const failure_scene& scene, const failure
             return;
         case sync_failure::login_throttled:
             return;  // the throttle's refusal is the challenge the engine answered
+        case sync_failure::address_busy:
+            return;  // a flood's every message: counted (syncml_limit_refusals_total), not logged
         default:
             log_rejected(failure, scene, rule.syncml_status != 0 ? rule.syncml_status : rule.http_status);
     }
@@ -103,6 +107,7 @@ void count_limit(sync_failure failure, engine_metrics* metrics) {
     if (failure == sync_failure::oversized) metrics->limit_refused(engine_metrics::limit::message_bytes);
     if (failure == sync_failure::too_many_devices) metrics->limit_refused(engine_metrics::limit::devices_per_user);
     if (failure == sync_failure::too_many_sessions) metrics->limit_refused(engine_metrics::limit::sessions);
+    if (failure == sync_failure::address_busy) metrics->limit_refused(engine_metrics::limit::client_address);
 }
 
 }  // namespace

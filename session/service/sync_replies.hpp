@@ -27,6 +27,7 @@ enum class sync_failure {
     too_many_sessions,     // HTTP 503, Retry-After 30: the tenant has its maximum of live sessions (phones retry)
     database_unavailable,  // HTTP 503, Retry-After 5
     login_throttled,       // the engine's challenge, Retry-After the rest of the block
+    address_busy,          // HTTP 503, Retry-After: the password was not checked (auth::login_verdict::busy)
 };
 
 // Where a failure happened: what its reply answers and its log line names.
@@ -38,7 +39,7 @@ struct failure_scene {
     // malformed: why; database_unavailable: the error to log (nullopt: persistence logged it).
     std::optional<std::string> detail;
     std::size_t bytes = 0;            // oversized: the body's size
-    std::chrono::seconds blocked{0};  // login_throttled: how long the credentials stay blocked
+    std::chrono::seconds blocked{0};  // login_throttled, address_busy: how long the client should wait
     sync_response challenge;          // login_throttled: the engine's answer
 };
 // The scene of a decoded message, in its tenant when known.

@@ -74,9 +74,19 @@ struct sync_service::impl {
             check = throttle.check(tenant.id, credential_user(in.header).value_or(""), in.header.source.loc_uri,
                                    request.remote_addr);
             login_context login{
-                {db, persistence::md5_key_of(settings.auth_throttle), credentials},
+                {db, persistence::md5_key_of(settings.auth_throttle), credentials, settings.guard, request.remote_addr},
                 stateless_nonces(secrets.get(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
-            acct = find_account(check, tenant, in.header, login);
+            auto found = find_account(check, tenant, in.header, login);
+            if (found.busy) {
+                failure_scene scene = scene_of(in, &tenant);
+                scene.blocked = found.wait;
+                message_report report;
+                report.result = message_result_of(sync_failure::address_busy);
+                report.response = failure_reply(sync_failure::address_busy, std::move(scene), metrics);
+                finish(report, tenant.name, start);
+                return std::move(report.response);
+            }
+            acct = std::move(found.account);
         }
         // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
         const bool at_cap = in.header.cred && distributed.beyond_session_cap(db, tenant);

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+#include "auth/login_guard.hpp"
 #include "auth/throttle_source.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 #include "session/service/device_trace.hpp"
@@ -40,6 +41,9 @@ struct service_settings {
     std::chrono::seconds session_address_idle{300};
     std::chrono::seconds session_max_age{4 * 3600};  // absolute lifetime of a session
     trace_settings trace;                            // devices whose messages go to files (device_trace.hpp)
+    // Bounds the password hashes and the failed session lookups of each client address (auth/login_guard.hpp),
+    // shared with the DAV front end and the HTTP layer; null: unbounded.
+    auth::login_guard* guard = nullptr;
     // Whether the schema is distributed over Citus nodes (persistence/DISTRIBUTED.md), asked per message: the front
     // end learns it when the database is first reachable, which may be after start. Empty: one database.
     std::function<bool()> distributed_schema;

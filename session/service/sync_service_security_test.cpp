@@ -43,13 +43,6 @@ class session_security_test : public testing::sync_service_test {
                      "' AND NOT i.deleted");
     }
 
-    template <class Change>
-    void change_tenant(Change&& change) {
-        auto tenant = persistence::find_tenant(*db_, tenant_).value();
-        change(tenant.settings);
-        persistence::update_tenant(*db_, tenant_, tenant.settings);
-    }
-
     sync_response last_reply_;
 };
 
@@ -59,6 +52,7 @@ message without_cred(message m) {
 }
 
 TEST_F(session_security_test, a_stranger_who_knows_device_id_and_session_id_can_neither_read_nor_change_the_session) {
+    allow_address_continuation();
     sync_service service;
     phone_syncs_two_contacts(service, "IMEI:1");
     const auto items = live_items();
@@ -89,6 +83,65 @@ TEST_F(session_security_test, a_stranger_who_knows_device_id_and_session_id_can_
     auto done = decoded(post(service, map, url()));
     EXPECT_EQ(status_codes(done, "SyncHdr")[0], "200");
     EXPECT_EQ(live_items(), items);
+}
+
+// Issue 35: behind a carrier's or an office's NAT everyone shares the phone's public address. By default a message
+// from there with the phone's device id and live SessionID, without token or credentials, continues nothing.
+TEST_F(session_security_test, by_default_the_phones_own_address_without_token_or_credentials_continues_nothing) {
+    sync_service service;
+    auto reply = decoded(post(service, alert_message("IMEI:nat"), url()));
+    ASSERT_EQ(status_codes(reply, "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("IMEI:nat", 1), url(), k_phone_address)), "SyncHdr")[0],
+              "407");
+    EXPECT_EQ(live_items(), 0);
+    // The phone follows the RespURI and goes on.
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("IMEI:nat", 1), resp_path(reply))), "Add"),
+              std::vector<std::string>{"201"});
+}
+
+// With the tenant's opt-in a message from the phone's address continues its session, but the stored reply of a resend
+// (the user's items) goes only to the token or the credentials; the device shows that it continues by address.
+TEST_F(session_security_test, with_address_continuation_a_resend_gets_a_challenge_not_the_stored_reply) {
+    allow_address_continuation();
+    sync_service service;
+    phone_syncs_two_contacts(service, "IMEI:resend");
+    auto again = post(service, sync_message("IMEI:resend", 2), url());
+    EXPECT_NE(again.body, last_reply_.body);
+    EXPECT_EQ(status_codes(decoded(again), "SyncHdr")[0], "407");
+    EXPECT_EQ(live_items(), 2);
+    auto with_cred = sync_message("IMEI:resend", 2);
+    with_cred.header.cred = alert_message("IMEI:resend").header.cred;
+    EXPECT_EQ(post(service, with_cred, url()).body, last_reply_.body);
+    EXPECT_EQ(count("SELECT count(*) FROM devices d JOIN tenants t USING (tenant_id) WHERE t.name = '" + tenant_ +
+                    "' AND d.device_uri = 'IMEI:resend' AND d.address_continued_at IS NOT NULL"),
+              1);
+}
+
+// Issue 35: guessed SessionIDs and password guesses cost the client's address; once it spent its budget its
+// credentials are not even checked (503, Retry-After), while another address logs in as before.
+TEST_F(session_security_test, an_address_that_guessed_sessions_and_passwords_is_refused_before_any_check) {
+    auth::login_guard guard({.budget = {.per_second = 0.001, .burst = 4, .max_clients = 100}, .hashes = {}});
+    service_settings settings;
+    settings.guard = &guard;
+    sync_service service(settings);
+    for (int guess = 0; guess < 3; ++guess) {
+        auto m = with_session(sync_message("IMEI:victim", 1), std::to_string(100 + guess), "2");
+        EXPECT_EQ(status_codes(decoded(post(service, m, url(), k_attacker_address)), "SyncHdr")[0], "407");
+    }
+    auto wrong = alert_message("IMEI:guesser");
+    wrong.header.cred->data = common::base64_encode("u1:guess");
+    EXPECT_EQ(status_codes(decoded(post(service, wrong, url(), k_attacker_address)), "SyncHdr")[0], "401");
+    const auto refused = post(service, alert_message("IMEI:guesser"), url(), k_attacker_address);
+    EXPECT_EQ(refused.http_status, 503) << "even the right password is not checked now";
+    EXPECT_TRUE(std::any_of(refused.headers.begin(), refused.headers.end(),
+                            [](const auto& h) { return h.first == "Retry-After"; }));
+    EXPECT_EQ(count("SELECT coalesce(sum(failures), 0) FROM auth_failures WHERE scope = 'user' AND subject = 'u1' AND "
+                    "tenant_id = (SELECT tenant_id FROM tenants WHERE name = '" +
+                    tenant_ + "')"),
+              1)
+        << "a refusal counts nothing against the user";
+    EXPECT_EQ(status_codes(decoded(post(service, alert_message("IMEI:phone"), url(), k_phone_address)), "SyncHdr")[0],
+              "212");
 }
 
 TEST_F(session_security_test, with_token_binding_only_the_resp_uri_token_continues_a_session_without_credentials) {
@@ -157,6 +210,7 @@ TEST_F(session_security_test, a_wrong_password_in_ones_own_continued_session_doe
 }
 
 TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_separate) {
+    allow_address_continuation();
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     sync_service service;
     phone_syncs_two_contacts(service, "IMEI:3");
@@ -198,6 +252,7 @@ TEST_F(session_security_test, a_message_whose_credentials_fail_goes_on_in_no_oth
 // Credentials that name nobody (md5 without LocName: the digest carries no name) count as none: a phone that repeats
 // such a Cred in its session's later messages goes on by its address as before.
 TEST_F(session_security_test, credentials_that_name_nobody_leave_address_binding_as_it_is) {
+    allow_address_continuation();
     sync_service service;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:10"), url())), "SyncHdr")[0], "212");
     auto next = sync_message("IMEI:10", 2);
@@ -211,6 +266,7 @@ TEST_F(session_security_test, credentials_that_name_nobody_leave_address_binding
 }
 
 TEST_F(session_security_test, a_changed_password_ends_address_bound_sessions) {
+    allow_address_continuation();
     sync_service service;
     ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:4"), url())), "SyncHdr")[0], "212");
     persistence::set_password(*db_, tenant_, "u1", "new-pw");
@@ -218,6 +274,7 @@ TEST_F(session_security_test, a_changed_password_ends_address_bound_sessions) {
 }
 
 TEST_F(session_security_test, messages_that_never_authenticate_write_nothing) {
+    allow_address_continuation();
     sync_service service;
     phone_syncs_two_contacts(service, "IMEI:5");
     const auto sessions = rows_of_tenant("sessions");
@@ -295,7 +352,8 @@ TEST_F(session_security_test, a_user_at_the_device_maximum_cannot_add_another_de
 TEST_F(session_security_test, a_session_beyond_the_tenants_maximum_is_told_to_come_back_later_and_leaves_no_row) {
     change_tenant([](persistence::tenant_settings& s) { s.max_sessions = 1; });
     sync_service service;
-    ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:10"), url())), "SyncHdr")[0], "212");
+    auto started = decoded(post(service, alert_message("IMEI:10"), url()));
+    ASSERT_EQ(status_codes(started, "SyncHdr")[0], "212");
     const auto sessions = rows_of_tenant("sessions");
     auto refused = post(service, alert_message("IMEI:11"), url());
     EXPECT_EQ(refused.http_status, 503);
@@ -303,7 +361,7 @@ TEST_F(session_security_test, a_session_beyond_the_tenants_maximum_is_told_to_co
                             [](const auto& h) { return h.first == "Retry-After"; }));
     EXPECT_EQ(rows_of_tenant("sessions"), sessions);
     // The live session goes on.
-    EXPECT_EQ(status_codes(decoded(post(service, sync_message("IMEI:10", 2), url())), "Add"),
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("IMEI:10", 2), resp_path(started))), "Add"),
               (std::vector<std::string>{"201", "201"}));
 }
 

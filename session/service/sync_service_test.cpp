@@ -38,7 +38,7 @@ TEST_F(sync_service_test, two_instances_serve_alternate_messages_and_a_resend_ap
     // A second device receives the two items exactly once.
     auto b = decoded(post(second, alert_message("dev-b"), "/sync/" + tenant_));
     ASSERT_EQ(status_codes(b, "SyncHdr"), std::vector<std::string>{"212"});
-    auto b_changes = decoded(post(first, sync_message("dev-b", 0), "/sync/" + tenant_));
+    auto b_changes = decoded(post(first, sync_message("dev-b", 0), resp_path(b)));
     EXPECT_EQ(server_adds(b_changes), 2u);
 
     // A client that reuses its SessionID for the next sync starts a fresh session (authenticates again).
@@ -73,7 +73,7 @@ TEST_F(sync_service_test, a_different_message_1_with_the_sessions_id_starts_a_ne
     EXPECT_EQ(status_codes(sync_start, "SyncHdr"), std::vector<std::string>{"212"});
     EXPECT_EQ(status_codes(sync_start, "Alert"), std::vector<std::string>{"200"});
     EXPECT_TRUE(status_codes(sync_start, "Get").empty());
-    auto changes = post(service, sync_message("dev-d", 1), url);
+    auto changes = post(service, sync_message("dev-d", 1), resp_path(sync_start));
     EXPECT_EQ(status_codes(decoded(changes), "Add"), std::vector<std::string>{"201"});
 }
 
@@ -135,21 +135,22 @@ TEST_F(sync_service_test, rejects_a_forged_session_token_and_a_wrong_password) {
 TEST_F(sync_service_test, a_new_session_of_a_device_takes_over_and_the_old_one_gets_busy) {
     sync_service first, second;
     auto url = "/sync/" + tenant_;
-    ASSERT_EQ(status_codes(decoded(post(first, alert_message("dev-busy"), url)), "SyncHdr"),
-              std::vector<std::string>{"212"});
-    EXPECT_EQ(status_codes(decoded(post(first, sync_message("dev-busy", 1), url)), "Add"),
+    auto old_session = decoded(post(first, alert_message("dev-busy"), url));
+    ASSERT_EQ(status_codes(old_session, "SyncHdr"), std::vector<std::string>{"212"});
+    EXPECT_EQ(status_codes(decoded(post(first, sync_message("dev-busy", 1), resp_path(old_session))), "Add"),
               std::vector<std::string>{"201"});
     // The client restarts (killed, or gave up waiting) with a new SessionID: it is not blocked.
-    ASSERT_EQ(status_codes(decoded(post(second, with_session(alert_message("dev-busy"), "2", "1"), url)), "SyncHdr"),
-              std::vector<std::string>{"212"});
+    auto new_session = decoded(post(second, with_session(alert_message("dev-busy"), "2", "1"), url));
+    ASSERT_EQ(status_codes(new_session, "SyncHdr"), std::vector<std::string>{"212"});
     // The abandoned session's next message, on any instance, gets 101 and changes nothing.
     auto late = sync_message("dev-busy", 3);
     late.header.msg_id = "3";
-    auto reply = decoded(post(second, late, url));
+    auto reply = decoded(post(second, late, resp_path(old_session)));
     EXPECT_EQ(status_codes(reply, "SyncHdr"), std::vector<std::string>{"101"});
     EXPECT_TRUE(status_codes(reply, "Add").empty());
     // The new session goes on, and another device is not affected.
-    EXPECT_EQ(status_codes(decoded(post(first, with_session(blank("dev-busy", "2"), "2", "2"), url)), "SyncHdr"),
+    EXPECT_EQ(status_codes(decoded(post(first, with_session(blank("dev-busy", "2"), "2", "2"), resp_path(new_session))),
+                           "SyncHdr"),
               std::vector<std::string>{"200"});
     EXPECT_EQ(status_codes(decoded(post(first, with_session(alert_message("dev-other"), "1", "1"), url)), "SyncHdr"),
               std::vector<std::string>{"212"});
@@ -161,11 +162,12 @@ TEST_F(sync_service_test, a_new_session_of_a_device_takes_over_and_the_old_one_g
 TEST_F(sync_service_test, a_wrong_password_in_a_new_session_does_not_take_over) {
     sync_service service;
     auto url = "/sync/" + tenant_;
-    ASSERT_EQ(status_codes(decoded(post(service, alert_message("dev-keep"), url)), "SyncHdr")[0], "212");
+    auto started = decoded(post(service, alert_message("dev-keep"), url));
+    ASSERT_EQ(status_codes(started, "SyncHdr")[0], "212");
     auto intruder = with_session(alert_message("dev-keep"), "2", "1");
     intruder.header.cred->data = common::base64_encode("u1:guess");
     EXPECT_EQ(status_codes(decoded(post(service, intruder, url)), "SyncHdr")[0], "401");
-    EXPECT_EQ(status_codes(decoded(post(service, sync_message("dev-keep", 1), url)), "Add"),
+    EXPECT_EQ(status_codes(decoded(post(service, sync_message("dev-keep", 1), resp_path(started))), "Add"),
               std::vector<std::string>{"201"});
 }
 

@@ -98,6 +98,26 @@ class sync_service_test : public ::testing::Test {
         return service.handle(request, *db_);
     }
 
+    template <class Change>
+    void change_tenant(Change&& change) {
+        auto tenant = persistence::find_tenant(*db_, tenant_).value();
+        change(tenant.settings);
+        persistence::update_tenant(*db_, tenant_, tenant.settings);
+    }
+
+    // The tenant's opt-in for phones that ignore RespURI: a session goes on from the address that authenticated it.
+    void allow_address_continuation() {
+        change_tenant(
+            [](persistence::tenant_settings& s) { s.binding = persistence::session_binding::token_or_address; });
+    }
+
+    // The path of a reply's RespURI: its token continues the session without credentials.
+    static std::string resp_path(const message& reply) {
+        EXPECT_TRUE(reply.header.resp_uri);
+        if (!reply.header.resp_uri) return {};
+        return reply.header.resp_uri->substr(reply.header.resp_uri->find("/sync"));
+    }
+
     static message decoded(const sync_response& response) {
         auto result = decode(response.body);
         EXPECT_TRUE(result) << response.http_status << " " << response.body;

@@ -1,7 +1,9 @@
 #include "src/app/engine_wiring.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "common/log/log_event.hpp"
 
@@ -42,17 +44,31 @@ persistence::throttle_settings throttle_settings_of(const server_config& config)
 
 }  // namespace
 
-dav_settings dav_settings_of(const server_config& config) {
+dav_settings dav_settings_of(const server_config& config, auth::login_guard& guard) {
     dav_settings settings;
     settings.throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
+    settings.guard = &guard;
+    return settings;
+}
+
+auth::login_guard_settings login_guard_settings_of(const server_config& config) {
+    auth::login_guard_settings settings;
+    settings.budget.per_second = config.engine.client_logins_per_minute / 60.0;
+    settings.budget.burst = config.engine.client_login_burst;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned at_once =
+        config.engine.password_checks_at_once != 0 ? config.engine.password_checks_at_once : std::max(1u, cores / 2);
+    settings.hashes.concurrent = static_cast<int>(at_once);
+    settings.hashes.waiting = static_cast<int>(2 * at_once + 2);
     return settings;
 }
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
-                                                         spdlog::logger& log,
+                                                         auth::login_guard& guard, spdlog::logger& log,
                                                          std::shared_ptr<const persistence::database_profile> profile) {
     session::service_settings settings;
+    settings.guard = &guard;
     settings.auth_throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
     settings.tenant_cache_ttl = whole_seconds(config.engine.tenant_cache_ttl);

@@ -23,10 +23,14 @@ namespace syncml::server {
 // `profile`: the database topology the process's connections share (readiness updates it once the schema is known).
 // `metrics` (on the shared registry) outlives the handler.
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
-                                                         spdlog::logger& log,
+                                                         auth::login_guard& guard, spdlog::logger& log,
                                                          std::shared_ptr<const persistence::database_profile> profile);
 
-// The DAV front end authenticates as the sync engine does: the same throttle, key and credential cache lifetime.
-dav_settings dav_settings_of(const server_config& config);
+// The DAV front end authenticates as the sync engine does: the same throttle, key, credential cache lifetime and
+// login guard.
+dav_settings dav_settings_of(const server_config& config, auth::login_guard& guard);
+
+// The budget of each client address and the password hashes at once, from the engine's settings.
+auth::login_guard_settings login_guard_settings_of(const server_config& config);
 
 }  // namespace syncml::server

@@ -2,6 +2,7 @@
 
 #include <prometheus/registry.h>
 
+#include "auth/login_guard.hpp"
 #include "common/log/log_event.hpp"
 #include "persistence/pg/worker_pool.hpp"
 #include "session/engine/engine_metrics.hpp"
@@ -46,15 +47,18 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     readiness.check_now();  // applies pending migrations before the first request
     prepare_secret_key_at_start(config.database, target.url(), target.profile(), log);
     session::engine_metrics engine_metrics(registry);
-    auto handler = make_sync_handler(config, engine_metrics, log, target.profile());
+    // One guard for both front ends and the HTTP layer: a client's address has one budget wherever it logs in.
+    auth::login_guard guard(login_guard_settings_of(config));
+    auto handler = make_sync_handler(config, engine_metrics, guard, log, target.profile());
     persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics,
                                   target.profile());
     pool_dispatcher dispatcher(pool, *handler, metrics, log, &engine_metrics);
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;
     if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
-    dav_service dav(pool, dispatcher.shares(), dav_settings_of(config), registry, log);
-    http_server server(config, {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav});
+    dav_service dav(pool, dispatcher.shares(), dav_settings_of(config, guard), registry, log);
+    http_server server(config,
+                       {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav, &guard});
     janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log, target.profile());
     server.start();
     readiness.start();

@@ -40,7 +40,7 @@ std::string to_string(std::chrono::milliseconds value) { return format_duration(
 std::string to_string(const std::string& value) { return value; }
 std::string to_string(const endpoint& value) { return format_endpoint(value); }
 std::string to_string(log_format value) { return value == log_format::json ? "json" : "text"; }
-std::string to_string(const std::vector<ip_network>& value) { return format_trusted_proxies(value); }
+std::string to_string(const std::vector<common::ip_network>& value) { return format_trusted_proxies(value); }
 template <typename T>
 requires std::is_arithmetic_v<T> std::string to_string(T value) { return std::to_string(value); }
 
@@ -161,6 +161,19 @@ std::vector<config_key> log_and_login_keys() {
          "how long a verified basic-auth password is remembered in memory; 0 disables", false,
          assign(&server_config::engine, &engine_config::credential_cache_ttl, duration_in(0, 3'600'000)),
          read(&server_config::engine, &engine_config::credential_cache_ttl)},
+        {"client_logins_per_minute", "SYNCML_CLIENT_LOGINS_PER_MINUTE",
+         "password checks and lookups of unknown sessions per client address (IPv6: per /64) and minute; more are "
+         "refused with 503 before they are queued (1-100000)",
+         false, assign(&server_config::engine, &engine_config::client_logins_per_minute, unsigned_in(1, 100'000)),
+         read(&server_config::engine, &engine_config::client_logins_per_minute)},
+        {"client_login_burst", "SYNCML_CLIENT_LOGIN_BURST",
+         "how many of them one client address may spend at once (1-100000)", false,
+         assign(&server_config::engine, &engine_config::client_login_burst, unsigned_in(1, 100'000)),
+         read(&server_config::engine, &engine_config::client_login_burst)},
+        {"password_checks_at_once", "SYNCML_PASSWORD_CHECKS_AT_ONCE",
+         "password hashes computed at once; a few more logins wait, the rest get 503 (0: half the cores, 0-1024)",
+         false, assign(&server_config::engine, &engine_config::password_checks_at_once, unsigned_in(0, 1024)),
+         read(&server_config::engine, &engine_config::password_checks_at_once)},
     };
 }
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "src/config/ip_network.hpp"
+#include "common/net/ip_network.hpp"
 
 namespace syncml::server {
 
@@ -40,7 +40,7 @@ struct http_config {
     // X-Forwarded-Host/-Proto, else the listener's own address.
     std::string public_url;
     // Peers whose X-Forwarded-For/-Host/-Proto are believed (reverse proxies, load balancers).
-    std::vector<ip_network> trusted_proxies;
+    std::vector<common::ip_network> trusted_proxies;
     // Open connections per listener; more are closed at once.
     std::size_t max_connections = 10'000;
 };
@@ -80,6 +80,12 @@ struct engine_config {
     std::chrono::milliseconds auth_failure_window{300'000};
     // How long a verified basic-auth password is remembered in memory; 0 turns the cache off.
     std::chrono::milliseconds credential_cache_ttl{60'000};
+    // What one client address (an IPv6 /64) may cost in password hashes and session lookups that find nothing:
+    // this many per minute, and this many at once (auth/address_budget.hpp).
+    unsigned client_logins_per_minute = 60;
+    unsigned client_login_burst = 30;
+    // Password hashes computed at once on this instance; 0: half the cores, at least one (auth/hash_slots.hpp).
+    unsigned password_checks_at_once = 0;
     std::chrono::milliseconds tenant_cache_ttl{60'000};
     // Session binding (migrations/0010_session_binding.sql): the idle window of the address binding, and the
     // absolute lifetime of any session.

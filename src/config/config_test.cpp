@@ -194,7 +194,7 @@ TEST(config, trusted_proxies_take_addresses_and_networks_and_print_back) {
     auto set = parse("trusted_proxies = 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32\n");
     ASSERT_TRUE(set.ok()) << set.errors.front();
     ASSERT_EQ(set.config.http.trusted_proxies.size(), 3u);
-    EXPECT_TRUE(contains(set.config.http.trusted_proxies[0], *parse_ip_address("10.9.8.7")));
+    EXPECT_TRUE(contains(set.config.http.trusted_proxies[0], *common::parse_ip_address("10.9.8.7")));
     EXPECT_NE(print_config(set.config).find("trusted_proxies = 10.0.0.0/8,192.0.2.7,2001:db8::/32"), std::string::npos);
     EXPECT_TRUE(mentions(parse("", {{"SYNCML_TRUSTED_PROXIES", "10.0.0.0/8,haproxy"}}), "trusted_proxies"));
     EXPECT_TRUE(mentions(parse("trusted_proxies = 10.0.0.1/8\n"), "trusted_proxies"));

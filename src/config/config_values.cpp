@@ -102,8 +102,8 @@ parsed<std::string> parse_public_url(const std::string& text) {
     return {*url, {}};
 }
 
-parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text) {
-    std::vector<ip_network> networks;
+parsed<std::vector<common::ip_network>> parse_trusted_proxies(const std::string& text) {
+    std::vector<common::ip_network> networks;
     std::size_t start = 0;
     while (start <= text.size()) {
         auto comma = text.find(',', start);
@@ -111,9 +111,9 @@ parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text) {
         const std::string item(common::trim(text.substr(start, comma - start), k_white_space));
         start = comma + 1;
         if (item.empty()) continue;
-        auto network = parse_ip_network(item);
+        auto network = common::parse_ip_network(item);
         if (!network) {
-            return parsed<std::vector<ip_network>>::fail(
+            return parsed<std::vector<common::ip_network>>::fail(
                 "expected comma-separated IP addresses or networks with zero host bits (e.g. 10.0.0.0/8, ::1), "
                 "got '" +
                 item + "'");
@@ -123,7 +123,7 @@ parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text) {
     return {std::move(networks), {}};
 }
 
-std::string format_trusted_proxies(const std::vector<ip_network>& networks) {
+std::string format_trusted_proxies(const std::vector<common::ip_network>& networks) {
     std::string out;
     for (const auto& network : networks) out += (out.empty() ? "" : ",") + network.text;
     return out;

@@ -33,8 +33,8 @@ parsed<std::string> parse_log_level(const std::string& text);
 // http or https URL of scheme, host and optional port only; normalised (see normalize_public_url). Empty is allowed.
 parsed<std::string> parse_public_url(const std::string& text);
 // Comma-separated IP addresses and CIDR networks; empty is allowed.
-parsed<std::vector<ip_network>> parse_trusted_proxies(const std::string& text);
-std::string format_trusted_proxies(const std::vector<ip_network>& networks);
+parsed<std::vector<common::ip_network>> parse_trusted_proxies(const std::string& text);
+std::string format_trusted_proxies(const std::vector<common::ip_network>& networks);
 
 std::function<parsed<unsigned>(const std::string&)> unsigned_in(unsigned low, unsigned high);
 std::function<parsed<std::size_t>(const std::string&)> size_in(std::size_t low, std::size_t high);

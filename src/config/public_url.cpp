@@ -4,8 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/net/ip_network.hpp"
 #include "common/text/ascii_case.hpp"
-#include "src/config/ip_network.hpp"
 
 namespace syncml::server {
 namespace {
@@ -38,7 +38,7 @@ std::optional<std::string> make_public_base(std::string_view scheme, std::string
         const auto close = authority.find(']');
         if (close == std::string_view::npos) return std::nullopt;
         const auto literal = authority.substr(1, close - 1);
-        auto address = parse_ip_address(literal);
+        auto address = common::parse_ip_address(literal);
         if (!address || literal.find(':') == std::string_view::npos) return std::nullopt;
         host = "[" + common::to_lower(literal) + "]";
         rest = authority.substr(close + 1);

@@ -25,9 +25,9 @@ http_reply challenge(const std::string& tenant, std::string why) {
 
 // A request that fails for a reason of the server's, not of the request's content.
 struct dav_failure {
-    enum class kind { db_unavailable, internal, throttled };
+    enum class kind { db_unavailable, internal, throttled, busy };
     kind what = kind::internal;
-    std::chrono::seconds retry_after{0};  // throttled: the rest of the block
+    std::chrono::seconds retry_after{0};  // throttled: the rest of the block; busy: the address's wait
 };
 
 http_reply reply_of(const dav_failure& failure) {
@@ -39,6 +39,11 @@ http_reply reply_of(const dav_failure& failure) {
         }
         case dav_failure::kind::throttled: {
             auto reply = plain(429, "too many failed logins, try again later\n");
+            reply.headers.push_back(common::retry_after(failure.retry_after));
+            return reply;
+        }
+        case dav_failure::kind::busy: {
+            auto reply = plain(503, "too many password checks, try again later\n");
             reply.headers.push_back(common::retry_after(failure.retry_after));
             return reply;
         }
@@ -133,8 +138,11 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
         return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
 
     const auto throttle = settings_.open_throttle(db);
-    const auto login = auth::log_in_basic(*throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_},
-                                          {tenant->id, basic->user, {}, request.client_address}, *basic);
+    const auto login = auth::log_in_basic(
+        *throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard, request.client_address},
+        {tenant->id, basic->user, {}, request.client_address}, *basic);
+    if (login.verdict == auth::login_verdict::busy)
+        return counted(request, reply_of(dav_failure{dav_failure::kind::busy, login.blocked}), "refused");
     if (login.verdict == auth::login_verdict::blocked)
         return counted(request, reply_of(dav_failure{dav_failure::kind::throttled, login.blocked}), "unauthorized");
     if (login.verdict != auth::login_verdict::ok) {

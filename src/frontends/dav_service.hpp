@@ -13,6 +13,7 @@
 #include <prometheus/registry.h>
 #include <spdlog/logger.h>
 
+#include "auth/login_guard.hpp"
 #include "auth/throttle_source.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
 #include "src/frontends/tenant_share.hpp"
@@ -54,6 +55,8 @@ struct dav_settings {
     std::chrono::seconds credential_cache_ttl{60};
     // Where each request's login is counted; empty: the database's throttle with `throttle`'s settings.
     auth::throttle_source open_throttle{};
+    // Bounds each client address's password hashes (auth/login_guard.hpp), shared with SyncML; null: unbounded.
+    auth::login_guard* guard = nullptr;
 };
 
 class dav_service final : public dav_dispatcher {

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/net/ip_network.hpp"
 #include "common/text/ascii_case.hpp"
 #include "common/text/trim.hpp"
-#include "src/config/ip_network.hpp"
 #include "src/config/public_url.hpp"
 
 namespace syncml::server {
@@ -21,26 +21,26 @@ std::string_view last_element(const std::vector<std::string>& lines) {
 }
 
 // Some proxies write "192.0.2.7:5123" or "[2001:db8::7]:5123" into X-Forwarded-For.
-std::optional<ip_address> forwarded_address(std::string_view item) {
-    if (auto address = parse_ip_address(item)) return address;
+std::optional<common::ip_address> forwarded_address(std::string_view item) {
+    if (auto address = common::parse_ip_address(item)) return address;
     if (item.starts_with('[')) {
         const auto close = item.find("]:");
         if (close != std::string_view::npos && parse_port(item.substr(close + 2))) {
-            return parse_ip_address(item.substr(0, close + 1));
+            return common::parse_ip_address(item.substr(0, close + 1));
         }
         return std::nullopt;
     }
     const auto colon = item.find(':');
     if (colon != std::string_view::npos && item.find(':', colon + 1) == std::string_view::npos &&
         parse_port(item.substr(colon + 1))) {
-        return parse_ip_address(item.substr(0, colon));
+        return common::parse_ip_address(item.substr(0, colon));
     }
     return std::nullopt;
 }
 
 bool is_unspecified(const std::string& host) {
     if (host.empty()) return true;
-    auto address = parse_ip_address(host);
+    auto address = common::parse_ip_address(host);
     if (!address) return false;
     const auto& b = address->bytes;
     return address->v4 ? std::all_of(b.begin() + 12, b.end(), [](auto x) { return x == 0; })
@@ -68,11 +68,11 @@ std::string listener_base(const http_config& config, const socket_ends& socket) 
 client_origin decide_origin(const http_config& config, const socket_ends& socket, const forwarded_headers& headers) {
     client_origin origin;
     origin.client_address = socket.peer_address;
-    const auto peer = parse_ip_address(socket.peer_address);
-    const bool trusted = peer && contains_any(config.trusted_proxies, *peer);
+    const auto peer = common::parse_ip_address(socket.peer_address);
+    const bool trusted = peer && common::contains_any(config.trusted_proxies, *peer);
     if (trusted) {
         if (auto client = forwarded_address(last_element(headers.forwarded_for))) {
-            origin.client_address = format_ip_address(*client);
+            origin.client_address = common::format_ip_address(*client);
             origin.via_proxy = true;
         }
     }

@@ -14,7 +14,7 @@
 
 namespace syncml::server {
 
-// The accepted socket's two ends (addresses as format_ip_address prints them).
+// The accepted socket's two ends (addresses as common::format_ip_address prints them).
 struct socket_ends {
     std::string peer_address;
     std::string local_address;

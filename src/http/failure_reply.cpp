@@ -12,6 +12,8 @@ failure_terms terms_of(http_failure failure) {
     switch (failure) {
         case http_failure::server_busy:
             return {503, "server busy, try again later", seconds(1)};
+        case http_failure::client_over_budget:
+            return {503, "too many password checks or unknown sessions from this address, try again later", seconds(1)};
         // A database outage lasts longer than a full queue: clients come back later.
         case http_failure::database_unavailable:
             return {503, "database unavailable, try again later", seconds(5)};
@@ -36,8 +38,10 @@ http_reply with_retry_after(http_reply reply, const failure_terms& terms) {
     return reply;
 }
 
-http_reply text_failure_reply(http_failure failure, std::optional<std::string_view> detail) {
-    const failure_terms terms = terms_of(failure);
+http_reply text_failure_reply(http_failure failure, std::optional<std::string_view> detail,
+                              std::optional<std::chrono::seconds> wait) {
+    failure_terms terms = terms_of(failure);
+    if (wait) terms.retry_after = wait;
     std::string body(terms.message);
     if (detail) body.append(": ").append(*detail);
     return with_retry_after(text_reply(terms.status, body + "\n"), terms);

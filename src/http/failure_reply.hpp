@@ -15,6 +15,7 @@ namespace syncml::server {
 
 enum class http_failure {
     server_busy,           // the worker queue is full
+    client_over_budget,    // the client's address spent its budget of password checks and failed session lookups
     database_unavailable,  // a database error that a retry may not meet
     not_ready,             // the readiness probe fails
     internal_error,        // a bug reached the request's handler
@@ -35,8 +36,9 @@ failure_terms terms_of(http_failure failure);
 // The reply with Retry-After added when the terms ask the client to come back later.
 http_reply with_retry_after(http_reply reply, const failure_terms& terms);
 
-// "message\n", or "message: detail\n" when a detail is given.
-http_reply text_failure_reply(http_failure failure, std::optional<std::string_view> detail = std::nullopt);
+// "message\n", or "message: detail\n" when a detail is given; `wait` replaces the terms' Retry-After.
+http_reply text_failure_reply(http_failure failure, std::optional<std::string_view> detail = std::nullopt,
+                              std::optional<std::chrono::seconds> wait = std::nullopt);
 
 // The log line's reason for a refused request: the first line of its plain-text or JSON reply; empty below 400.
 std::string refusal_reason(const http_reply& reply);

@@ -106,6 +106,16 @@ std::optional<http_reply> body_refusal(body_read read) {
     return std::nullopt;
 }
 
+// A client whose address spent its budget of password checks and failed session lookups is refused before its
+// request takes a place in the worker queue: a flood from one address never reaches the workers.
+template <class State>
+std::optional<http_reply> over_budget(State& state, const std::string& client_address) {
+    if (!state.services.guard) return std::nullopt;
+    const auto wait = state.services.guard->wait(client_address);
+    if (wait.count() == 0) return std::nullopt;
+    return text_failure_reply(http_failure::client_over_budget, std::nullopt, wait);
+}
+
 // Reads the body, queues the job, waits for the worker's answer without holding the io thread.
 template <class Stream>
 net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn, route_decision route) {
@@ -123,6 +133,7 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     conn->client = origin.client_address;
     job.encoding = route.encoding;
     job.body = std::move(request.body());
+    if (auto refused = over_budget(*conn->state, origin.client_address)) co_return std::move(*refused);
 
     auto slot = co_await make_slot<sync_outcome>();
     const bool queued =
@@ -192,6 +203,7 @@ net::awaitable<http_reply> answer_dav(std::shared_ptr<connection<Stream>> conn, 
     }
     auto* dav = conn->state->services.dav;
     if (!dav) co_return text_reply(404, "not found\n");
+    if (auto refused = over_budget(*conn->state, origin.client_address)) co_return std::move(*refused);
     auto slot = co_await make_slot<http_reply>();
     if (!dav->submit(dav_job(request, route, origin), job_slot<http_reply>::completion(slot))) {
         co_return text_failure_reply(http_failure::server_busy);

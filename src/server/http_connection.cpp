@@ -4,7 +4,7 @@
 #include "src/server/http_connection.hpp"
 
 #include "common/log/log_event.hpp"
-#include "src/config/ip_network.hpp"
+#include "common/net/ip_network.hpp"
 
 namespace syncml::server {
 namespace {
@@ -88,8 +88,8 @@ net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state
 
 // Canonical form: an IPv4 peer of a dual-stack listener is 192.0.2.7, not ::ffff:192.0.2.7.
 std::string address_text(const net::ip::address& address) {
-    auto parsed = parse_ip_address(address.to_string());
-    return parsed ? format_ip_address(*parsed) : address.to_string();
+    auto parsed = common::parse_ip_address(address.to_string());
+    return parsed ? common::format_ip_address(*parsed) : address.to_string();
 }
 
 accepted_socket describe(const tcp::socket& socket, bool tls) {

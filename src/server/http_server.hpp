@@ -26,6 +26,9 @@ struct http_services {
     spdlog::logger& log;
     admin_dispatcher* admin = nullptr;  // serves the admin listener; config.admin.listen needs it
     dav_dispatcher* dav = nullptr;      // serves /dav/ on the sync listener (404 without)
+    // Refuses a SyncML or DAV request before it is queued while its client address is over its budget of password
+    // checks and failed session lookups (auth/login_guard.hpp); null: no such refusal.
+    auth::login_guard* guard = nullptr;
 };
 
 class http_server {

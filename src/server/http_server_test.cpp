@@ -59,7 +59,7 @@ TEST(http_server, forwarded_headers_and_host_of_an_untrusted_peer_are_ignored) {
 
 TEST(http_server, a_trusted_proxy_names_the_client_and_the_public_address) {
     server_config config = test_config();
-    config.http.trusted_proxies = {*parse_ip_network("127.0.0.0/8")};
+    config.http.trusted_proxies = {*common::parse_ip_network("127.0.0.0/8")};
     running_server s(config);
     const auto job = sent_with(s, proxy_headers);
     EXPECT_EQ(job.remote_addr, "203.0.113.9");
@@ -68,7 +68,7 @@ TEST(http_server, a_trusted_proxy_names_the_client_and_the_public_address) {
 
 TEST(http_server, public_url_wins_over_a_trusted_proxys_host) {
     server_config config = test_config();
-    config.http.trusted_proxies = {*parse_ip_network("127.0.0.1")};
+    config.http.trusted_proxies = {*common::parse_ip_network("127.0.0.1")};
     config.http.public_url = "https://sync.example.com";
     running_server s(config);
     const auto job = sent_with(s, proxy_headers);

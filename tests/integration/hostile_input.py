@@ -122,7 +122,7 @@ def setup(ctx):
     # earlier); the large-object cases run against a small tenant object limit.
     ctx.psql("UPDATE tenants SET max_message_bytes = %d WHERE name = 'h-bomb'" % ctx.body_limit)
     ctx.psql("UPDATE tenants SET max_object_bytes = %d WHERE name = 'h-lo'" % hostile_objects.OBJECT_LIMIT)
-    return hostile_session.seed(ctx) and hostile_auth.seed(ctx)
+    return hostile_session.opt_in(ctx) and hostile_session.seed(ctx) and hostile_auth.seed(ctx)
 
 
 CASES = hostile_session.CASES + hostile_bombs.CASES + hostile_objects.CASES + hostile_auth.CASES + hostile_logs.CASES

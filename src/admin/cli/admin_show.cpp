@@ -56,6 +56,7 @@ void show_device(persistence::database& db, const std::string& tenant, const std
         << "user\t" << details.user << "\n"
         << "first_seen\t" << details.first_seen << "\n"
         << "last_seen\t" << details.last_seen.value_or("never") << "\n"
+        << "address_continued\t" << details.address_continued.value_or("never") << "\n"
         << "devinf\t" << (details.has_devinf ? "yes" : "no") << "\n";
     for (const auto& store : details.stores) {
         out << "datastore\t" << store.datastore << "\tremote_uri=" << store.remote_uri

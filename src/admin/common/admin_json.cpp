@@ -171,6 +171,7 @@ std::string device_json(const persistence::device_details& details) {
         o.text("user", details.user);
         o.text("first_seen", details.first_seen);
         o.optional_text("last_seen", details.last_seen);
+        o.optional_text("address_continued", details.address_continued);
         o.boolean("devinf", details.has_devinf);
         o.raw("datastores",
               bare_array_of(details.stores, [](json_object& d, const persistence::device_store_details& s) {

@@ -18,7 +18,7 @@ TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
     persistence::tenant_info tenant;
     tenant.name = "acme";
     const auto json = tenants_json({tenant});
-    EXPECT_NE(json.find("\"name\":\"acme\",\"conflict_policy\":\"merge\",\"session_binding\":\"token-or-address\","
+    EXPECT_NE(json.find("\"name\":\"acme\",\"conflict_policy\":\"merge\",\"session_binding\":\"token\","
                         "\"auth_basic\":true"),
               std::string::npos)
         << json;
@@ -43,9 +43,11 @@ TEST(admin_json, show_is_one_object_with_its_usage_nested) {
     device.device_uri = "IMEI:1";
     device.user = "bob";
     device.first_seen = "x";
-    EXPECT_EQ(device_json(device),
-              "{\"device\":\"IMEI:1\",\"user\":\"bob\",\"first_seen\":\"x\",\"last_seen\":null,\"devinf\":false,"
-              "\"datastores\":[]}\n");
+    EXPECT_EQ(
+        device_json(device),
+        "{\"device\":\"IMEI:1\",\"user\":\"bob\",\"first_seen\":\"x\",\"last_seen\":null,\"address_continued\":null,"
+        "\"devinf\":false,"
+        "\"datastores\":[]}\n");
 }
 
 }  // namespace

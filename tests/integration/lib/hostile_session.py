@@ -1,6 +1,9 @@
 """Issue 15, session hijack: an attacker who knows a device id and SessionID but has no password and no RespURI
 token, sending from another address, can neither read, inject, wipe nor kill a live session; phones that ignore
-RespURI keep working from their own address (session_binding token-or-address, the default), and only there."""
+RespURI keep working from their own address where the tenant opted in (session_binding token-or-address, the tenant
+h-hijack), and only there. Issue 35: by default (session_binding token, the tenant h-token) not even from the
+phone's own address (everyone behind its NAT shares it), and on the opt-in's address path a resend never gets the
+stored reply."""
 
 import syncml_client as sc
 from syncml_phone import Phone
@@ -12,6 +15,13 @@ SECRETS = ["HOSTILE-SECRET-%d" % i for i in range(1, 4)]
 
 def phone(ctx, device, user="alice", password="pw", tenant=TENANT, **kw):
     return Phone(ctx.base, tenant, user, password, device, **kw)
+
+
+def opt_in(ctx):
+    """h-hijack continues sessions by address (its phones ignore RespURI); h-token keeps the default."""
+    out = ctx.admin("tenant", "set", TENANT, "--session-binding", "token-or-address")
+    return ctx.check("setup: admin tenant set %s --session-binding token-or-address" % TENANT, out.returncode == 0,
+                     "" if out.returncode == 0 else (out.stderr or out.stdout).strip())
 
 
 def seed(ctx):
@@ -106,18 +116,30 @@ def hijack_kill(ctx):
 
 
 def address_binding(ctx):
-    name = "token-or-address (default)"
+    name = "token-or-address (the tenant's opt-in)"
     p = phone(ctx, "IMEI:HIJACK-NOTOKEN", use_resp_uri=False)
     problem = p.full_sync([("n1", sc.vcard("No Token", "HOSTILE-NOTOKEN"))])
     ctx.check(name + ": a phone ignoring RespURI, without Cred after MsgID 1, completes from its own address",
               problem is None, problem or "")
+    # Someone behind the phone's address resends its last message: the stored reply (her items) needs the token or
+    # the credentials.
+    seed(ctx)
+    victim = phone(ctx, "IMEI:HIJACK-NAT-RESEND", use_resp_uri=False)
+    if not started(ctx, name, victim):
+        return
+    package4 = victim.send_changes([])
+    if not ctx.check(name + ": setup, package 4 carries alice's contacts",
+                     all(s.encode() in package4.body for s in SECRETS), package4.describe()):
+        return
+    ok, detail = refused(sc.post(victim.url, victim.last_body, source_ip=victim.source_ip))
+    ctx.check(name + ": resending the last MsgID from the phone's own address gets no stored reply", ok, detail)
 
 
 def token_binding(ctx):
-    name = "session_binding=token"
-    out = ctx.admin("tenant", "set", "h-token", "--session-binding", "token")
-    if not ctx.check(name + ": admin tenant set h-token --session-binding token", out.returncode == 0,
-                     "" if out.returncode == 0 else (out.stderr or out.stdout).strip()):
+    name = "session_binding=token (the default)"
+    out = ctx.admin("tenant", "show", "h-token")
+    if not ctx.check(name + ": a new tenant binds sessions to the token", out.returncode == 0 and
+                     "session-binding=token " in out.stdout.replace("\n", " ") + " ", out.stdout.strip()):
         return
     p = phone(ctx, "IMEI:TOKEN-1", tenant="h-token")
     if not started(ctx, name, p):

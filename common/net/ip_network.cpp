@@ -1,11 +1,11 @@
-#include "src/config/ip_network.hpp"
+#include "common/net/ip_network.hpp"
 
 #include <arpa/inet.h>
 
 #include <algorithm>
 #include <charconv>
 
-namespace syncml::server {
+namespace syncml::common {
 namespace {
 
 constexpr std::array<std::uint8_t, 12> v4_mapped_prefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
@@ -73,8 +73,16 @@ bool contains(const ip_network& network, const ip_address& address) {
     return true;
 }
 
+std::string client_group(std::string_view text) {
+    auto address = parse_ip_address(text);
+    if (!address) return std::string(text);
+    if (address->v4) return format_ip_address(*address);
+    std::fill(address->bytes.begin() + 8, address->bytes.end(), std::uint8_t{0});
+    return format_ip_address(*address) + "/64";
+}
+
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address) {
     return std::any_of(networks.begin(), networks.end(), [&](const ip_network& n) { return contains(n, address); });
 }
 
-}  // namespace syncml::server
+}  // namespace syncml::common

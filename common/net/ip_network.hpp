@@ -1,6 +1,6 @@
 #pragma once
-// IP addresses and networks (CIDR) for the trusted-proxy list, without Asio: config parsing and the tests of
-// the forwarding rules need no sockets.
+// IP addresses and networks (CIDR) for the trusted-proxy list, and the client groups that rate limits count, without
+// Asio: config parsing, the limits and the tests of the forwarding rules need no sockets.
 
 #include <array>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace syncml::server {
+namespace syncml::common {
 
 // An IPv4 address is kept as its IPv4-mapped IPv6 form (::ffff:a.b.c.d), so that a peer seen through a
 // dual-stack socket matches a configured IPv4 network.
@@ -34,6 +34,10 @@ std::string format_ip_address(const ip_address& address);
 std::optional<ip_network> parse_ip_network(std::string_view text);
 
 bool contains(const ip_network& network, const ip_address& address);
+
+// The client a rate limit counts `address` as: an IPv4 address itself, an IPv6 address by its /64 ("2001:db8:1:2::/64":
+// one subscriber or LAN gets a /64 and picks any address in it); text that is no address, as it is.
+std::string client_group(std::string_view address);
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address);
 
-}  // namespace syncml::server
+}  // namespace syncml::common
