@@ -5,6 +5,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "common/files/operator_file.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/cli/admin_show.hpp"
@@ -233,6 +234,8 @@ bool run_reporting_failure(const std::function<void()>& command, std::ostream& e
         err << "already exists: " << e.what() << "\n";
     } catch (const std::invalid_argument& e) {
         err << "invalid: " << e.what() << "\n";
+    } catch (const common::file_refused& e) {
+        err << "refused: " << e.what() << "\n";
     } catch (const persistence::db_error& e) {
         err << "database error: " << e.what() << "\n";
     }

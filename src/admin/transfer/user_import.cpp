@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <istream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
+#include "common/files/operator_file.hpp"
 #include "common/text/ascii_case.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/password_hash.hpp"
@@ -126,8 +127,7 @@ std::vector<csv_user> read_user_csv(std::istream& in) {
 
 import_counts import_users(persistence::database& db, const std::string& file, std::ostream& out,
                            const persistence::secret_key* md5_key) {
-    std::ifstream in(file);
-    if (!in) throw std::invalid_argument("cannot read " + file);
+    std::istringstream in(common::read_input_file(file));
     const auto users = read_user_csv(in);
     import_counts counts;
     for (const auto& u : users) {
