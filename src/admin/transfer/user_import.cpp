@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "common/files/operator_file.hpp"
+#include "common/log/log_value.hpp"
 #include "common/text/ascii_case.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/password_hash.hpp"
@@ -134,10 +135,11 @@ import_counts import_users(persistence::database& db, const std::string& file, s
         out << "line " << u.line << ": ";
         if (!u.error.empty()) {
             ++counts.failed;
-            out << "failed: " << u.error << "\n";
+            out << "failed: " << common::printable_text(u.error) << "\n";
             continue;
         }
-        out << u.tenant << "/" << u.user << " " << add_one(db, u, md5_key, counts) << "\n";
+        out << common::printable_text(u.tenant) << "/" << common::printable_text(u.user) << " "
+            << add_one(db, u, md5_key, counts) << "\n";
     }
     out << file << ": " << counts.added << " added, " << counts.skipped << " skipped (exist already), " << counts.failed
         << " failed\n";
