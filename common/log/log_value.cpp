@@ -83,6 +83,12 @@ void escape_log_text(std::string& out, std::string_view text, bool json) {
     }
 }
 
+std::string printable_text(std::string_view text) {
+    std::string out;
+    escape_log_text(out, text, false);
+    return out;
+}
+
 std::string log_value(std::string_view text) {
     if (is_plain_word(text)) return std::string(text);
     std::string out = "\"";

@@ -20,4 +20,9 @@ std::string log_value(std::string_view text);
 // break and is valid UTF-8.
 void escape_log_text(std::string& out, std::string_view text, bool json);
 
+// text with escape_log_text() applied, without quotes: a value that a client controls as the admin CLI prints it
+// among its tab-separated columns, where a line break, a tab or a terminal's escape sequence would forge a line or
+// a column (a device id "x\n2026-01-01\tadmin..." posing as an audit line). Plain text is unchanged.
+std::string printable_text(std::string_view text);
+
 }  // namespace syncml::common

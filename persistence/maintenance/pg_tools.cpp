@@ -1,6 +1,5 @@
 #include "persistence/maintenance/pg_tools.hpp"
 
-#include <fcntl.h>
 #include <libpq-fe.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -10,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/files/operator_file.hpp"
 #include "persistence/pg/detail/process.hpp"
 
 namespace syncml::persistence {
@@ -57,24 +57,13 @@ void run_tool(const std::string& what, const std::vector<std::string>& argv, con
 
 void dump_database(const std::string& url, const std::string& out_file, const std::string& bin_dir) {
     const auto target = target_of(url);
-    const fs::path out = fs::absolute(out_file);
-    const fs::path partial = out.string() + ".partial";
-    {
-        // Created 0600 before pg_dump writes into it: a dump holds password hashes.
-        const int fd = open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd < 0) throw std::runtime_error("cannot create " + partial.string());
-        close(fd);
-    }
-    try {
-        run_tool("pg_dump",
-                 {bin_dir + "/pg_dump", "--format=custom", "--no-password", "--file=" + partial.string(),
-                  "--dbname=" + target.dbname},
-                 target);
-    } catch (...) {
-        fs::remove(partial);
-        throw;
-    }
-    fs::rename(partial, out);
+    // Absolute: pg_dump runs in "/". The file is 0600 before pg_dump writes into it: a dump holds password hashes.
+    common::output_file out(fs::absolute(out_file).string());
+    run_tool("pg_dump",
+             {bin_dir + "/pg_dump", "--format=custom", "--no-password", "--file=" + out.temporary_path(),
+              "--dbname=" + target.dbname},
+             target);
+    out.commit();
 }
 
 namespace {
@@ -103,17 +92,18 @@ class private_directory {
 
 void restore_database(const std::string& url, const std::string& in_file, const std::string& bin_dir) {
     const auto target = target_of(url);
-    const fs::path in = fs::absolute(in_file);
-    if (!fs::is_regular_file(in)) throw std::runtime_error("no backup file " + in.string());
+    // The tools read the file this process opened and checked, by a name no link planted later can redirect.
+    const common::input_file in(in_file);
+    const std::string in_name = in.name_for_child();
     // Reads the table of contents: a file that is no pg_dump archive fails here, cheaply.
-    run_tool("pg_restore --list", {bin_dir + "/pg_restore", "--list", in.string()}, target);
+    run_tool("pg_restore --list", {bin_dir + "/pg_restore", "--list", in_name}, target);
     // Reads every data block into one SQL script (it holds password hashes: a 0700 directory): a damaged or
     // truncated archive fails here, with the database untouched.
     const private_directory scratch;
     const fs::path script = scratch.path() / "restore.sql";
     run_tool("pg_restore",
              {bin_dir + "/pg_restore", "--no-owner", "--no-privileges", "--exit-on-error", "--file=" + script.string(),
-              in.string()},
+              in_name},
              target);
     // The drop and the whole restore in one transaction (PostgreSQL's DDL is transactional): a statement that
     // fails, a lost connection or a killed process leaves the previous contents as they were. Without notices

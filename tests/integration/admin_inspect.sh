@@ -154,5 +154,25 @@ check "a file without the header fails (1)" test "$(status_of admin user import 
 check "and adds nobody" bash -c "! '$bin' admin user list --tenant insp 2>/dev/null | grep -qx ivan"
 check "a missing file fails (1)" test "$(status_of admin user import "$work/missing.csv")" = 1
 
+# --- client values in the text output (issue 35): a device id that a phone chose with a line break, a tab and
+# terminal escapes prints as one escaped value, so it can forge no line of device list, session list or audit list.
+forged=$'forged\n2026-12-07 00:00:00+00\tcli\tuser.delete\ttenant=insp\x1b[2J\xc2\x9b31m'
+tab=$'\t'
+escaped='forged\n2026-12-07 00:00:00+00\tcli\tuser.delete\ttenant=insp\u001b[2J\u009b31m'
+psql -q "$database_url" -v forged="$forged" <<'SQL'
+UPDATE devices SET device_uri = :'forged' WHERE device_uri = 'insp-phone';
+UPDATE sessions SET device_uri = :'forged' WHERE device_uri = 'insp-phone';
+SQL
+check "device list prints the forged id as one escaped value on one line" bash -c "
+    out=\$('$bin' admin device list --tenant insp --user alice 2>/dev/null) &&
+    [ \"\$(wc -l <<<\"\$out\")\" = 1 ] && grep -qF '$escaped' <<<\"\$out\" && ! grep -q \$'\\x1b' <<<\"\$out\""
+check "device show too" bash -c "'$bin' admin device show --tenant insp --user alice --device \"\$1\" 2>/dev/null |
+    grep -qxF 'device${tab}$escaped'" _ "$forged"
+check "session list too" bash -c "'$bin' admin session list --tenant insp 2>/dev/null | grep -qF 'device=$escaped${tab}'"
+admin device reset --tenant insp --device "$forged" >/dev/null
+check "audit list prints an entry of that device as one line" bash -c "
+    out=\$('$bin' admin audit list --tenant insp --limit 1 2>/dev/null) &&
+    [ \"\$(wc -l <<<\"\$out\")\" = 1 ] && grep -qF 'target=$escaped${tab}' <<<\"\$out\""
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

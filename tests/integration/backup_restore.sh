@@ -2,7 +2,8 @@
 # Backup and restore (issue 17): a phone (the real SyncEvolution client) slow-syncs 5 contacts; `backup --out`
 # dumps the database; the tenant is deleted (the wipe); `restore` brings it back; the phone's next two-way sync
 # is a normal two-way sync (mode 200, not a slow sync) and the server holds the 5 contacts. A file that is no
-# backup, a truncated backup and one whose restore fails halfway are refused with nothing changed.
+# backup, a truncated backup and one whose restore fails halfway are refused with nothing changed; so are planted
+# files (a .partial or a link at the target, a link as the backup, a directory everyone may write to).
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL (a database of its own: restore replaces its contents),
 # SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
@@ -77,6 +78,32 @@ check "a file that is no backup is refused" test $? -ne 0
 check "and nothing was dropped" test "$(live_contacts)" = 5
 "$server" restore "$work/missing.dump" >/dev/null 2>&1
 check "a missing file is refused" test $? -ne 0
+
+# --- files planted by someone else (issue 35): no .partial reused, no link followed, no shared directory written ---
+printf 'planted\n' >"$work/planted.dump.partial" && chmod 0666 "$work/planted.dump.partial"
+check "backup beside a planted .partial file" bash -c "'$server' backup --out '$work/planted.dump' >/dev/null 2>&1"
+check "writes the backup (0600)" test "$(stat -c %a "$work/planted.dump")" = 600
+check "and leaves the .partial as it was: it is not reused" test "$(cat "$work/planted.dump.partial")" = planted
+printf 'root only\n' >"$work/victim.conf"
+ln -s "$work/victim.conf" "$work/linked.dump.partial"
+"$server" backup --out "$work/linked.dump" >/dev/null 2>&1
+check "a .partial planted as a link leads nowhere: the file it names is intact" \
+    test "$(cat "$work/victim.conf")" = "root only"
+ln -s "$work/victim.conf" "$work/link-target.dump"
+"$server" backup --out "$work/link-target.dump" >"$work/link-backup.log" 2>&1
+check "backup refuses a target that is a symbolic link (1)" test $? -eq 1
+check "naming the path and why" grep -q "link-target.dump: exists and is a symbolic link" "$work/link-backup.log"
+check "the link and the file it names are as they were" bash -c "[ -L '$work/link-target.dump' ] &&
+    [ \"\$(cat '$work/victim.conf')\" = 'root only' ]"
+mkdir -p "$work/open" && chmod 0777 "$work/open"
+"$server" backup --out "$work/open/x.dump" >"$work/open-backup.log" 2>&1
+check "backup refuses a directory everyone may write to, without the sticky bit (1)" test $? -eq 1
+check "and leaves nothing in it" test -z "$(ls -A "$work/open")"
+ln -s "$backup" "$work/link.dump"
+"$server" restore "$work/link.dump" >"$work/link-restore.log" 2>&1
+check "restore refuses a backup named through a symbolic link (1)" test $? -eq 1
+check "naming the path and why" grep -q "link.dump: is a symbolic link" "$work/link-restore.log"
+check "and nothing was dropped" test "$(live_contacts)" = 5
 
 # A damaged archive whose table of contents still reads (the end of the data cut off): refused, nothing dropped.
 head -c $(($(stat -c %s "$backup") * 97 / 100)) "$backup" >"$work/truncated.dump"

@@ -4,7 +4,8 @@
 # contacts.vcf, calendar.ics, tasks.ics and memos/*.txt; the user is deleted; `user import` into a new user adds
 # the same items (same counts; exporting the new user gives the same files; importing again adds nothing), and a
 # fresh phone of the new user gets them as server adds in its first sync. Bad input (unknown user, non-empty export
-# directory, beyond the item limit) changes nothing. Then with the real SyncEvolution client (../shared/interop): carol's phone sends contacts and
+# directory, beyond the item limit, planted links, a directory of someone else or one everyone may write to) changes
+# nothing. Then with the real SyncEvolution client (../shared/interop): carol's phone sends contacts and
 # events, carol is exported, deleted and imported as dave, and a fresh phone of dave slow-syncs the same items.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
@@ -97,6 +98,42 @@ check "import into an unknown user fails (1)" test "$(status_of admin user impor
 check "import from a missing directory fails (1)" test "$(status_of admin user import --tenant xfer --user bob --in "$work/none")" = 1
 check "import needs all of --tenant, --user and --in (2)" test "$(status_of admin user import --tenant xfer --in "$out")" = 2
 check "and nothing was added" test "$(live_items bob)" = "calendar=0 contacts=0 memos=0 tasks=0"
+
+# --- files planted by someone else (issue 35): links are not followed, foreign or shared directories not written --
+# A "secret" that reads as a vCard and a memo: through a link, the old import took it in as the user's items.
+secret=$work/app.password
+printf 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:server secret\r\nEND:VCARD\r\n' >"$secret"
+mkdir -p "$work/planted" "$work/planted-memo/memos"
+ln -s "$secret" "$work/planted/contacts.vcf"
+check "import refuses a contacts.vcf that is a symbolic link (1)" \
+    test "$(status_of admin user import --tenant xfer --user bob --in "$work/planted")" = 1
+check "naming the file and why" bash -c "'$bin' admin user import --tenant xfer --user bob --in '$work/planted' 2>&1 |
+    grep -q 'refused: $work/planted/contacts.vcf: is a symbolic link'"
+ln -s "$secret" "$work/planted-memo/memos/0001.txt"
+check "and a memo that is a symbolic link (1)" \
+    test "$(status_of admin user import --tenant xfer --user bob --in "$work/planted-memo")" = 1
+rm "$work/planted/contacts.vcf" && ln -s "$work/planted-memo/memos" "$work/planted/memos"
+check "and a memos directory that is a symbolic link (1)" \
+    test "$(status_of admin user import --tenant xfer --user bob --in "$work/planted")" = 1
+check "nothing of the secret was imported" test "$(live_items bob)" = "calendar=0 contacts=0 memos=0 tasks=0"
+mkdir -p "$work/victim" && ln -s "$work/victim" "$work/linked-export"
+check "export refuses a target directory that is a symbolic link (1)" \
+    test "$(status_of admin user export --tenant xfer --user bob --out "$work/linked-export")" = 1
+check "and writes nothing where it leads" test -z "$(ls -A "$work/victim")"
+mkdir -p "$work/open" && chmod 0777 "$work/open"
+check "export refuses a directory everyone may write to, without the sticky bit (1)" \
+    test "$(status_of admin user export --tenant xfer --user bob --out "$work/open/export")" = 1
+check "and creates nothing in it" test -z "$(ls -A "$work/open")"
+mkdir -p "$work/sticky" && chmod 1777 "$work/sticky"
+check "export into a new directory in a sticky shared one works" \
+    bash -c "'$bin' admin user export --tenant xfer --user bob --out '$work/sticky/export' >/dev/null 2>&1"
+check "the new directory is private" test "$(stat -c %a "$work/sticky/export")" = 700
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$work/foreign" && chown 65534 "$work/foreign"
+    check "export refuses a directory of another user (1)" \
+        test "$(status_of admin user export --tenant xfer --user bob --out "$work/foreign/export")" = 1
+    check "and writes nothing there" test -z "$(ls -A "$work/foreign")"
+fi
 admin tenant set xfer --max-items-per-datastore 2 >/dev/null
 check "an import beyond the tenant's item limit fails (1)" test "$(status_of admin user import --tenant xfer --user bob --in "$out")" = 1
 check "and adds nothing, not even the stores within the limit" test "$(live_items bob)" = "calendar=0 contacts=0 memos=0 tasks=0"

@@ -2,10 +2,11 @@
 #include "src/admin/cli/admin_command.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <istream>
 #include <map>
+#include <sstream>
 
+#include "common/files/operator_file.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/tenant_options.hpp"
 
@@ -183,9 +184,12 @@ std::string read_password(admin_request& request, std::istream& in) {
     }
     std::string line;
     if (!request.password_file.empty()) {
-        std::ifstream file(request.password_file);
-        if (!file) return "cannot read --password-file " + request.password_file;
-        std::getline(file, line);
+        try {
+            std::istringstream file(common::read_input_file(request.password_file));
+            std::getline(file, line);
+        } catch (const common::file_refused& e) {
+            return std::string("cannot read --password-file ") + e.what();
+        }
     } else {
         std::getline(in, line);
     }

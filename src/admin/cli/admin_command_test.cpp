@@ -1,6 +1,7 @@
 #include "src/admin/cli/admin_command.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -137,6 +138,22 @@ TEST(admin_password, comes_from_the_first_line_of_a_password_file) {
 
     auto missing = user_add({"--password-file", path});
     EXPECT_NE(read_password(missing, in).find("cannot read"), std::string::npos);
+}
+
+// A link planted in place of the password file would make the server's secret key a user's password (issue 35).
+TEST(admin_password, is_never_read_through_a_symbolic_link) {
+    const std::string secret = ::testing::TempDir() + "admin-password-secret";
+    const std::string link = ::testing::TempDir() + "admin-password-link";
+    std::ofstream(secret) << "the server's secret key\n";
+    std::remove(link.c_str());
+    ASSERT_EQ(::symlink(secret.c_str(), link.c_str()), 0);
+    auto request = user_add({"--password-file", link});
+    std::istringstream in("not this\n");
+    EXPECT_EQ(read_password(request, in), "cannot read --password-file " + link +
+                                              ": is a symbolic link (links are not followed; name the file itself)");
+    EXPECT_FALSE(request.password);
+    std::remove(link.c_str());
+    std::remove(secret.c_str());
 }
 
 TEST(admin_password, is_refused_when_empty_and_still_taken_from_the_discouraged_option) {

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "common/files/operator_file.hpp"
+#include "common/log/log_value.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/cli/admin_show.hpp"
@@ -23,7 +25,7 @@ void print_tenants(persistence::database& db, bool json, std::ostream& out) {
         return;
     }
     for (const auto& tenant : persistence::list_tenants(db)) {
-        out << tenant.name << "\t" << describe_tenant_settings(tenant.settings, "\t") << "\n";
+        out << common::printable_text(tenant.name) << "\t" << describe_tenant_settings(tenant.settings, "\t") << "\n";
     }
 }
 
@@ -37,7 +39,8 @@ void set_tenant(persistence::database& db, const admin_request& r, std::ostream&
     auto tenant = persistence::find_tenant(db, r.tenant);
     if (!tenant) throw persistence::not_found("tenant " + r.tenant);
     auto updated = persistence::update_tenant(db, r.tenant, settings_with(tenant->settings, r));
-    out << "tenant " << updated.name << " " << describe_tenant_settings(updated.settings, " ") << "\n";
+    out << "tenant " << common::printable_text(updated.name) << " " << describe_tenant_settings(updated.settings, " ")
+        << "\n";
 }
 
 void print_devices(persistence::database& db, const admin_request& r, std::ostream& out) {
@@ -46,8 +49,9 @@ void print_devices(persistence::database& db, const admin_request& r, std::ostre
         return;
     }
     for (const auto& device : persistence::list_devices(db, r.tenant, r.user)) {
-        out << device.device_uri << "\tlast_seen=" << device.last_seen.value_or("never") << "\tstores=" << device.stores
-            << "\n";
+        out << common::printable_text(device.device_uri)
+            << "\tlast_seen=" << common::printable_text(device.last_seen.value_or("never"))
+            << "\tstores=" << device.stores << "\n";
     }
 }
 
@@ -75,7 +79,7 @@ void print_import(const transfer_counts& c, const admin_request& r, std::ostream
     print_transfer("imported into", c, r, out);
     out << c.imported.added << " added, " << c.imported.updated << " updated, " << c.imported.unchanged
         << " unchanged, " << c.rejected.size() << " rejected\n";
-    for (const auto& why : c.rejected) out << "rejected " << why << "\n";
+    for (const auto& why : c.rejected) out << "rejected " << common::printable_text(why) << "\n";
 }
 
 void execute_tenant(const admin_request& r, persistence::database& db, std::ostream& out) {
@@ -107,7 +111,7 @@ void print_users(persistence::database& db, const admin_request& r, std::ostream
         return;
     }
     for (const auto& user : persistence::list_users(db, r.tenant)) {
-        out << user.name << (user.disabled ? "\tdisabled" : "") << "\n";
+        out << common::printable_text(user.name) << (user.disabled ? "\tdisabled" : "") << "\n";
     }
 }
 
@@ -228,13 +232,15 @@ bool run_reporting_failure(const std::function<void()>& command, std::ostream& e
         command();
         return true;
     } catch (const persistence::not_found& e) {
-        err << "not found: " << e.what() << "\n";
+        err << "not found: " << common::printable_text(e.what()) << "\n";
     } catch (const persistence::already_exists& e) {
-        err << "already exists: " << e.what() << "\n";
+        err << "already exists: " << common::printable_text(e.what()) << "\n";
     } catch (const std::invalid_argument& e) {
-        err << "invalid: " << e.what() << "\n";
+        err << "invalid: " << common::printable_text(e.what()) << "\n";
+    } catch (const common::file_refused& e) {
+        err << "refused: " << common::printable_text(e.what()) << "\n";
     } catch (const persistence::db_error& e) {
-        err << "database error: " << e.what() << "\n";
+        err << "database error: " << common::printable_text(e.what()) << "\n";
     }
     return false;
 }

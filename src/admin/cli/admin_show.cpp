@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "common/log/log_value.hpp"
 #include "persistence/accounts/account_details.hpp"
 #include "persistence/accounts/admin_sessions.hpp"
 #include "src/admin/common/admin_json.hpp"
@@ -17,7 +18,7 @@ void show_tenant(persistence::database& db, const std::string& tenant, bool json
         out << tenant_json(details);
         return;
     }
-    out << "tenant\t" << details.tenant.name << "\n"
+    out << "tenant\t" << common::printable_text(details.tenant.name) << "\n"
         << "created_at\t" << details.created_at << "\n"
         << "settings\t" << describe_tenant_settings(details.tenant.settings, " ") << "\n"
         << "users\t" << details.users << "\n"
@@ -33,15 +34,15 @@ void show_user(persistence::database& db, const std::string& tenant, const std::
         out << user_json(details);
         return;
     }
-    out << "user\t" << details.name << "\n"
-        << "tenant\t" << tenant << "\n"
+    out << "user\t" << common::printable_text(details.name) << "\n"
+        << "tenant\t" << common::printable_text(tenant) << "\n"
         << "created_at\t" << details.created_at << "\n"
         << "disabled\t" << details.disabled_at.value_or("no") << "\n"
         << "devices\t" << details.devices << "\n"
         << "last_sync\t" << details.last_sync.value_or("never") << "\n";
     for (const auto& store : details.datastores) {
-        out << "datastore\t" << store.name << "\titems=" << store.items << "\ttombstones=" << store.tombstones
-            << "\tmodseq=" << store.modseq << "\n";
+        out << "datastore\t" << common::printable_text(store.name) << "\titems=" << store.items
+            << "\ttombstones=" << store.tombstones << "\tmodseq=" << store.modseq << "\n";
     }
 }
 
@@ -52,15 +53,17 @@ void show_device(persistence::database& db, const std::string& tenant, const std
         out << device_json(details);
         return;
     }
-    out << "device\t" << details.device_uri << "\n"
-        << "user\t" << details.user << "\n"
+    out << "device\t" << common::printable_text(details.device_uri) << "\n"
+        << "user\t" << common::printable_text(details.user) << "\n"
         << "first_seen\t" << details.first_seen << "\n"
         << "last_seen\t" << details.last_seen.value_or("never") << "\n"
         << "address_continued\t" << details.address_continued.value_or("never") << "\n"
         << "devinf\t" << (details.has_devinf ? "yes" : "no") << "\n";
     for (const auto& store : details.stores) {
-        out << "datastore\t" << store.datastore << "\tremote_uri=" << store.remote_uri
-            << "\tformat=" << store.format.value_or("-") << "\tlast_sync=" << store.last_sync.value_or("never")
+        out << "datastore\t" << common::printable_text(store.datastore)
+            << "\tremote_uri=" << common::printable_text(store.remote_uri)
+            << "\tformat=" << common::printable_text(store.format.value_or("-"))
+            << "\tlast_sync=" << store.last_sync.value_or("never")
             << "\tslow_sync_next=" << (store.needs_slow_sync ? "yes" : "no") << "\tmapped_items=" << store.mapped_items
             << "\n";
     }
@@ -74,9 +77,11 @@ void list_sessions(persistence::database& db, const std::string& tenant, const s
         return;
     }
     for (const auto& s : sessions) {
-        out << s.id << "\tsession=" << s.syncml_session_id << "\tuser=" << s.user.value_or("-")
-            << "\tdevice=" << s.device_uri << "\tstarted=" << s.started << "\tlast_message=" << s.last_message
-            << "\tmessages=" << s.messages << "\t" << (s.finished ? "finished" : "open") << "\n";
+        out << s.id << "\tsession=" << common::printable_text(s.syncml_session_id)
+            << "\tuser=" << common::printable_text(s.user.value_or("-"))
+            << "\tdevice=" << common::printable_text(s.device_uri) << "\tstarted=" << s.started
+            << "\tlast_message=" << s.last_message << "\tmessages=" << s.messages << "\t"
+            << (s.finished ? "finished" : "open") << "\n";
     }
 }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/log/log_value.hpp"
 #include "persistence/accounts/admin_tokens.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/cli/admin_command.hpp"
@@ -98,8 +99,8 @@ void execute(const token_request& r, persistence::database& db, std::ostream& ou
                 break;
             }
             for (const auto& t : persistence::list_admin_tokens(db)) {
-                out << t.name << "\ttenant=" << t.tenant.value_or("*") << "\tcreated=" << t.created_at
-                    << "\tlast_used=" << t.last_used_at.value_or("never") << "\n";
+                out << common::printable_text(t.name) << "\ttenant=" << common::printable_text(t.tenant.value_or("*"))
+                    << "\tcreated=" << t.created_at << "\tlast_used=" << t.last_used_at.value_or("never") << "\n";
             }
             break;
         case token_request::verb::remove:
@@ -112,9 +113,11 @@ void execute(const token_request& r, persistence::database& db, std::ostream& ou
                 break;
             }
             for (const auto& a : persistence::list_audit(db, r.tenant, r.limit)) {
-                out << a.at << "\t" << a.entry.actor << "\t" << a.entry.action
-                    << "\ttenant=" << (a.entry.tenant.empty() ? "-" : a.entry.tenant)
-                    << "\ttarget=" << (a.entry.target.empty() ? "-" : a.entry.target) << "\t" << a.entry.result << "\n";
+                out << a.at << "\t" << common::printable_text(a.entry.actor) << "\t"
+                    << common::printable_text(a.entry.action)
+                    << "\ttenant=" << common::printable_text(a.entry.tenant.empty() ? "-" : a.entry.tenant)
+                    << "\ttarget=" << common::printable_text(a.entry.target.empty() ? "-" : a.entry.target) << "\t"
+                    << common::printable_text(a.entry.result) << "\n";
             }
             break;
     }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <istream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
+#include "common/files/operator_file.hpp"
+#include "common/log/log_value.hpp"
 #include "common/text/ascii_case.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/accounts/password_hash.hpp"
@@ -126,18 +128,18 @@ std::vector<csv_user> read_user_csv(std::istream& in) {
 
 import_counts import_users(persistence::database& db, const std::string& file, std::ostream& out,
                            const persistence::secret_key* md5_key) {
-    std::ifstream in(file);
-    if (!in) throw std::invalid_argument("cannot read " + file);
+    std::istringstream in(common::read_input_file(file));
     const auto users = read_user_csv(in);
     import_counts counts;
     for (const auto& u : users) {
         out << "line " << u.line << ": ";
         if (!u.error.empty()) {
             ++counts.failed;
-            out << "failed: " << u.error << "\n";
+            out << "failed: " << common::printable_text(u.error) << "\n";
             continue;
         }
-        out << u.tenant << "/" << u.user << " " << add_one(db, u, md5_key, counts) << "\n";
+        out << common::printable_text(u.tenant) << "/" << common::printable_text(u.user) << " "
+            << add_one(db, u, md5_key, counts) << "\n";
     }
     out << file << ": " << counts.added << " added, " << counts.skipped << " skipped (exist already), " << counts.failed
         << " failed\n";

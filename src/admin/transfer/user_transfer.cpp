@@ -1,34 +1,17 @@
 #include "src/admin/transfer/user_transfer.hpp"
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
+#include "common/files/operator_file.hpp"
 #include "persistence/accounts/user_items.hpp"
 
 namespace syncml::server {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::invalid_argument("cannot read " + path.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::invalid_argument("cannot write " + path.string());
-    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-    out << text;
-    if (!out.flush()) throw std::invalid_argument("cannot write " + path.string());
-}
 
 std::string memo_name(int number) {
     std::ostringstream name;
@@ -46,15 +29,13 @@ constexpr datastore_file k_files[] = {{item_kind::contact, "contacts.vcf", &tran
                                       {item_kind::event, "calendar.ics", &transfer_counts::events},
                                       {item_kind::task, "tasks.ics", &transfer_counts::tasks}};
 
-// The memo files of the directory, by name.
+// The memo files of the directory, by name. Every "*.txt" counts, so that a link or a fifo among them is refused
+// when read instead of skipped in silence.
 std::vector<fs::path> memo_files(const fs::path& dir) {
     std::vector<fs::path> files;
-    if (fs::is_directory(dir)) {
-        for (const auto& entry : fs::directory_iterator(dir)) {
-            if (entry.is_regular_file() && entry.path().extension() == ".txt") files.push_back(entry.path());
-        }
+    for (const auto& name : common::input_directory_names(dir.string())) {
+        if (name.ends_with(".txt")) files.push_back(dir / name);
     }
-    std::sort(files.begin(), files.end());
     return files;
 }
 
@@ -74,18 +55,17 @@ transfer_counts export_user(persistence::database& db, const std::string& tenant
                             const std::string& dir) {
     const auto ids = persistence::require_user(db, tenant, user);
     const fs::path out(dir);
-    if (fs::exists(out) && !fs::is_empty(out)) {
-        throw std::invalid_argument(dir + " is not empty: export into a new or empty directory");
-    }
-    fs::create_directories(out / "memos");
+    common::make_output_directory(dir);
+    if (!fs::is_empty(out)) throw std::invalid_argument(dir + " is not empty: export into a new or empty directory");
+    common::make_output_directory((out / "memos").string());
     transfer_counts counts;
     for (const auto& f : k_files) {
         const auto items = export_items(db, ids, f.kind);
         counts.*f.count = static_cast<int>(items.size());
-        write_file(out / f.file, datastore_text(f.kind, items));
+        common::write_output_file((out / f.file).string(), datastore_text(f.kind, items));
     }
     for (const auto& memo : export_items(db, ids, item_kind::memo))
-        write_file(out / "memos" / memo_name(++counts.memos), memo);
+        common::write_output_file((out / "memos" / memo_name(++counts.memos)).string(), memo);
     return counts;
 }
 
@@ -98,15 +78,16 @@ transfer_counts import_user(persistence::database& db, const std::string& tenant
     std::vector<datastore_items> stores;
     for (const auto& f : k_files) {
         const fs::path path = fs::path(dir) / f.file;
-        if (!fs::exists(path)) continue;
-        const auto items = split_datastore_text(f.kind, read_file(path));
+        // Missing counts as empty; anything else at the name (a link, a fifo) is read, and so refused.
+        if (fs::symlink_status(path).type() == fs::file_type::not_found) continue;
+        const auto items = split_datastore_text(f.kind, common::read_input_file(path.string()));
         counts.*f.count = static_cast<int>(items.size());
         stores.push_back(read_items(f.kind, items));
         note_rejected(stores.back(), f.file, {}, counts);
     }
     const auto files = memo_files(fs::path(dir) / "memos");
     std::vector<std::string> memos;
-    for (const auto& file : files) memos.push_back(read_file(file));
+    for (const auto& file : files) memos.push_back(common::read_input_file(file.string()));
     counts.memos = static_cast<int>(memos.size());
     stores.push_back(read_items(item_kind::memo, memos));
     note_rejected(stores.back(), nullptr, files, counts);

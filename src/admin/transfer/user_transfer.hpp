@@ -27,6 +27,8 @@ struct transfer_counts {
 };
 
 // Writes into `dir` (created when missing; std::invalid_argument when it holds anything already). Files are 0600.
+// Both read and write under the rules of common/files/operator_file.hpp (common::file_refused: a link, a directory
+// someone else may write to).
 transfer_counts export_user(persistence::database& db, const std::string& tenant, const std::string& user,
                             const std::string& dir);
 transfer_counts import_user(persistence::database& db, const std::string& tenant, const std::string& user,

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 
+#include "common/files/operator_file.hpp"
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/database.hpp"
 #include "persistence/pg/migrations.hpp"
@@ -156,6 +157,37 @@ TEST_F(user_transfer_db, an_import_beyond_the_quota_counts_only_new_items) {
     write("contacts.vcf", vcard("c-1", "Ada King") + vcard("c-3", "Grace Hopper"));
     EXPECT_THROW(import(), import_quota_exceeded);
     EXPECT_EQ(live("contacts"), "2");
+}
+
+// A link planted in the import directory once imported the server's app.password as a user's items (issue 35).
+TEST_F(user_transfer_db, an_import_through_a_planted_link_is_refused_and_imports_nothing) {
+    const fs::path secret = dir_.string() + "-secret";
+    std::ofstream(secret) << vcard("", "server secret");
+    write("calendar.ics", event);
+    fs::create_symlink(secret, dir_ / "contacts.vcf");
+    EXPECT_THROW(import(), common::file_refused);
+    fs::remove(dir_ / "contacts.vcf");
+    fs::create_symlink(secret, dir_ / "memos" / "0001.txt");
+    EXPECT_THROW(import(), common::file_refused);
+    fs::remove(dir_ / "memos" / "0001.txt");
+    fs::remove(dir_ / "memos");
+    fs::create_directory_symlink(dir_.string() + "-elsewhere", dir_ / "memos");
+    fs::create_directory(dir_.string() + "-elsewhere");
+    EXPECT_THROW(import(), common::file_refused);
+    EXPECT_EQ(live("contacts"), "0");
+    EXPECT_EQ(live("calendar"), "0");
+    fs::remove(secret);
+    fs::remove(dir_.string() + "-elsewhere");
+}
+
+// An export that followed a planted link wrote into someone else's directory (issue 35).
+TEST_F(user_transfer_db, an_export_into_a_planted_link_is_refused_and_writes_nothing) {
+    const fs::path elsewhere = dir_.string() + "-elsewhere";
+    fs::create_directory(elsewhere);
+    fs::create_directory_symlink(elsewhere, dir_ / "export");
+    EXPECT_THROW(export_user(*db_, tenant_, "ann", (dir_ / "export").string()), common::file_refused);
+    EXPECT_TRUE(fs::is_empty(elsewhere));
+    fs::remove(elsewhere);
 }
 
 }  // namespace
