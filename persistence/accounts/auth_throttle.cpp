@@ -34,12 +34,12 @@ namespace {
     "(SELECT value FROM server_secrets WHERE name = 'md5_secret_key') "
 
 // How long the failures of rows `a` block (at least `least` failures in the window of `window` seconds that satisfy
-// `condition`), and whether there are any.
-#define SYNCML_BLOCKED_SECONDS(least, window, condition)                                                    \
+// `condition`), and whether there are any that a success resets (`resettable`).
+#define SYNCML_BLOCKED_SECONDS(least, window, condition, resettable)                                        \
     "coalesce(max(extract(epoch FROM a.window_start + make_interval(secs => " window                        \
     ") - now())) FILTER (WHERE "                                                                            \
     "a.failures >= " least " AND a.window_start > now() - make_interval(secs => " window ") AND " condition \
-    "), 0) AS blocked, count(a.subject) > 0 AS on_record "
+    "), 0) AS blocked, count(a.subject) FILTER (WHERE " resettable ") > 0 AS on_record "
 
 // One row always; unknown and disabled users come back with a NULL user_id. A user's failures from anywhere, or a
 // device id's for any user (k_check_device), block only devices the user has not authenticated before (no devices
@@ -51,7 +51,8 @@ namespace {
 #define SYNCML_KNOWN_CLIENT "(k.user_id IS NOT NULL AND $3 = '')"
 constexpr const char* k_check =
     "SELECT " SYNCML_BLOCKED_SECONDS(
-        "$4", "$5", "(a.scope = 'user_address' OR (d.device_id IS NULL AND NOT " SYNCML_KNOWN_CLIENT "))") ", "
+        "$4", "$5", "(a.scope = 'user_address' OR (d.device_id IS NULL AND NOT " SYNCML_KNOWN_CLIENT "))",
+        "a.scope = 'user_address'") ", "
     SYNCML_ACCOUNT_COLUMNS ", d.device_id IS NOT NULL AS known_device, d.nonce AS device_nonce, "
     SYNCML_KNOWN_CLIENT " AS known_client, "
     SYNCML_KNOWN_CLIENT " AND k.last_login < now() - interval '1 day' AS client_stale "
@@ -70,8 +71,8 @@ constexpr const char* k_check =
 
 // The device id $2's own counter, with $3 and $4 as k_check's $4 and $5. It blocks only where k_check says a device
 // id's failures do.
-constexpr const char* k_check_device =
-    "SELECT " SYNCML_BLOCKED_SECONDS("$3", "$4", "true") "FROM auth_failures a WHERE " SYNCML_DEVICE_FAILURES("$2");
+constexpr const char* k_check_device = "SELECT " SYNCML_BLOCKED_SECONDS(
+    "$3", "$4", "true", "true") "FROM auth_failures a WHERE " SYNCML_DEVICE_FAILURES("$2");
 
 constexpr const char* k_remember_client =
     "INSERT INTO known_clients (tenant_id, user_id, address, last_login) VALUES ($1, $2, $3, now()) "
@@ -102,8 +103,11 @@ constexpr const char* k_record_device_failure = SYNCML_RECORD_FAILURE("syncml_de
 constexpr const char* k_forget_old = "DELETE FROM auth_failures WHERE tenant_id = $1 AND shard_key = " SYNCML_USER_KEY
                                      " AND window_start < now() - make_interval(secs => $3)";
 
-// $3 the client address.
-constexpr const char* k_reset_user = "DELETE FROM auth_failures a WHERE " SYNCML_USER_FAILURES("$3");
+// $3 the client address. Only the counter of the user at that address: the user-wide one stays, or the user's own
+// client polling every minute would wipe a guesser's failures elsewhere after each and give him a fresh allowance.
+constexpr const char* k_reset_user =
+    "DELETE FROM auth_failures a WHERE a.tenant_id = $1 AND a.shard_key = " SYNCML_USER_KEY
+    " AND a.scope = 'user_address' AND a.subject = $2 || ' ' || $3";
 constexpr const char* k_reset_device = "DELETE FROM auth_failures a WHERE " SYNCML_DEVICE_FAILURES("$2");
 
 #undef SYNCML_RECORD_FAILURE

@@ -1,7 +1,8 @@
 #pragma once
 // Rate limit of failed authentications per user, per device id and per user and client address, shared by every
 // server instance (table auth_failures): after max_failures failures within one window, further attempts are
-// refused whatever the password until the window has passed; a successful authentication resets the counters.
+// refused whatever the password until the window has passed; a successful authentication resets the counters of its
+// device and of its address, never the user-wide one.
 // Failures of strangers never lock a user out of a device that authenticated before (see check).
 // Also the stored basic-auth password hash, which an in-process credential cache compares to notice a
 // changed password.
@@ -40,8 +41,8 @@ struct stored_credentials {
 
 // What a message's credentials find: the throttle's verdict and the named account.
 struct credential_check {
-    std::chrono::seconds blocked{0};  // zero: the credentials may be checked
-    bool failures_on_record = false;  // the user or the device has failures recorded: a success must reset them
+    std::chrono::seconds blocked{0};            // zero: the credentials may be checked
+    bool failures_on_record = false;            // the user at this address or the device has failures a success resets
     std::optional<stored_credentials> account;  // nullopt for an unknown user
     // The user's device of the message: whether it exists (it authenticated before) and its md5 nonce.
     bool known_device = false;
@@ -61,7 +62,8 @@ class auth_throttle {
     // A successful login of a client without a device id (DAV) from `address`: from now on failures elsewhere do not
     // block it (check's known_client). Call it when check said the client is not known, or known but stale.
     virtual void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) = 0;
-    // A successful login: forgets the failures of the user, the device and the user at that address.
+    // A successful login: forgets the failures of the device and of the user at that address; the user's failures
+    // elsewhere stay until their window passes.
     virtual void reset(std::int64_t tenant, const std::string& user, const std::string& device,
                        const std::string& address) = 0;
     // How long the credentials must not be checked (`blocked`), whether there is anything to reset, the user's

@@ -197,6 +197,25 @@ TEST_F(auth_throttle_test, one_check_tells_the_block_whether_to_reset_and_the_st
     EXPECT_FALSE(throttle.check(tenant_, "alice", "phone", "192.0.2.1").failures_on_record);
 }
 
+// Issue 35: the user's own client logging in every minute must not wipe a guesser's failures elsewhere (before, each
+// success reset the user-wide counter and gave the guesser a fresh allowance).
+TEST_F(auth_throttle_test, a_success_resets_its_own_address_and_device_but_not_the_users_failures_elsewhere) {
+    pg_auth_throttle throttle(*db_, {3, 60s});
+    auto alice = add_user(*db_, "acme", "alice", "pw");
+    in_transaction(*db_, [&](pqxx::work& tx) {
+        tx.exec_params0("INSERT INTO devices (tenant_id, user_id, device_uri) VALUES ($1, $2, 'IMEI:1')", tenant_,
+                        alice.id);
+    });
+    for (int i = 0; i < 2; ++i) throttle.record_failure(tenant_, "alice", "guess-" + std::to_string(i), "203.0.113.66");
+    throttle.record_failure(tenant_, "alice", "IMEI:1", "192.0.2.10");
+    throttle.reset(tenant_, "alice", "IMEI:1", "192.0.2.10");
+    EXPECT_GT(throttle.check(tenant_, "alice", "guess-3", "198.51.100.9").blocked, 0s)
+        << "three failures of alice within the window block new devices, whatever succeeded since";
+    EXPECT_EQ(throttle.check(tenant_, "alice", "IMEI:1", "192.0.2.10").blocked, 0s);
+    EXPECT_FALSE(throttle.check(tenant_, "alice", "IMEI:1", "192.0.2.10").failures_on_record)
+        << "nothing left that its next success would reset";
+}
+
 TEST_F(auth_throttle_test, a_disabled_user_looks_like_an_unknown_one) {
     add_user(*db_, "acme", "alice", "pw");
     pg_auth_throttle throttle(*db_, {});
