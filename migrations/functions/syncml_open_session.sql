@@ -98,6 +98,14 @@ BEGIN
             client_address = EXCLUDED.client_address,
             authenticated_at = EXCLUDED.authenticated_at
         RETURNING * INTO s;
+        -- A session that starts ends the device's older ones: their later messages get busy (r_superseded), and they no
+        -- longer count among the tenant's live sessions, so one user restarting a device (or a script) cannot fill
+        -- the tenant's p_max_sessions. A user's live sessions are thus at most the user's devices.
+        IF s.created_at = v_now THEN
+            UPDATE sessions SET finished_at = v_now
+            WHERE tenant_id = p_tenant AND user_id = p_user AND device_uri = p_device_uri
+              AND syncml_session_id <> p_session_id AND finished_at IS NULL AND expires_at > v_now;
+        END IF;
     END IF;
     IF s.session_id IS NULL AND p_user = 0 AND p_msg_id <> '1' AND p_address_idle_secs > 0
        AND coalesce(p_address, '') <> '' THEN

@@ -349,6 +349,21 @@ TEST_F(session_security_test, a_user_at_the_device_maximum_cannot_add_another_de
         "212");
 }
 
+// Issue 35: a session that starts ends the device's older ones, so one user restarting a device in a loop cannot fill
+// the tenant's live sessions (before: 101 first messages, then 503 for every other user for ten minutes).
+TEST_F(session_security_test, one_user_restarting_a_device_does_not_fill_the_tenants_sessions) {
+    change_tenant([](persistence::tenant_settings& s) { s.max_sessions = 2; });
+    sync_service service;
+    for (int i = 1; i <= 5; ++i) {
+        auto restart = with_session(alert_message("IMEI:loop"), std::to_string(i), "1");
+        EXPECT_EQ(status_codes(decoded(post(service, restart, url())), "SyncHdr")[0], "212") << "session " << i;
+    }
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    auto other = alert_message("IMEI:other");
+    other.header.cred->data = common::base64_encode("u2:pw2");
+    EXPECT_EQ(status_codes(decoded(post(service, other, url())), "SyncHdr")[0], "212");
+}
+
 TEST_F(session_security_test, a_session_beyond_the_tenants_maximum_is_told_to_come_back_later_and_leaves_no_row) {
     change_tenant([](persistence::tenant_settings& s) { s.max_sessions = 1; });
     sync_service service;

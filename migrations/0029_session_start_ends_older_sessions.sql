@@ -1,0 +1,6 @@
+-- backward-compatible: yes
+-- (syncml_open_session with the same arguments and result.)
+-- A session that starts ends the device's older sessions (finished_at): they no longer count among the tenant's live
+-- sessions, and their later messages still get busy (r_superseded). One user restarting a device in a loop filled the
+-- tenant's max_sessions (101 first messages in 1.7 s, then every other user got 503 for ten minutes); now a user's
+-- live sessions are at most the user's devices (max_devices_per_user).
