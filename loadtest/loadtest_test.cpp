@@ -79,6 +79,7 @@ TEST(latency_summary, uses_nearest_rank_percentiles) {
     EXPECT_EQ(s.count, 100u);
     EXPECT_DOUBLE_EQ(s.p50, 0.050);
     EXPECT_DOUBLE_EQ(s.p90, 0.090);
+    EXPECT_DOUBLE_EQ(s.p95, 0.095);
     EXPECT_DOUBLE_EQ(s.p99, 0.099);
     EXPECT_DOUBLE_EQ(s.max, 0.100);
     EXPECT_EQ(summarize({}).count, 0u);

@@ -68,6 +68,7 @@ latency_summary summarize(std::vector<double> samples) {
     std::sort(samples.begin(), samples.end());
     s.p50 = percentile(samples, 0.50);
     s.p90 = percentile(samples, 0.90);
+    s.p95 = percentile(samples, 0.95);
     s.p99 = percentile(samples, 0.99);
     s.max = samples.back();
     return s;

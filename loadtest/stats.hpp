@@ -25,7 +25,7 @@ const char* to_string(session_kind kind);
 
 struct latency_summary {
     std::uint64_t count = 0;
-    double p50 = 0, p90 = 0, p99 = 0, max = 0;  // seconds
+    double p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;  // seconds
 };
 latency_summary summarize(std::vector<double> samples);
 

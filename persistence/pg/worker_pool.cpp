@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -12,6 +11,7 @@
 
 #include "persistence/pg/database.hpp"
 #include "persistence/pg/errors.hpp"
+#include "persistence/pg/fair_queue.hpp"
 
 namespace syncml::persistence {
 
@@ -24,15 +24,20 @@ struct queued_job {
     clock::time_point queued_at;
 };
 
+// The key of jobs submitted without one; no tenant is named "".
+const std::string k_shared_key;
+
 }  // namespace
 
 struct worker_pool::state {
+    explicit state(pool_settings s) : settings(std::move(s)), queue(settings.queue_limit) {}
+
     pool_settings settings;
     std::shared_ptr<database_profile> profile;
     pool_observer* observer = nullptr;
     mutable std::mutex mutex;
     std::condition_variable wake;
-    std::deque<queued_job> queue;
+    fair_queue<queued_job> queue;
     bool stopping = false;
     std::vector<std::thread> threads;
     std::once_flag joined;
@@ -49,8 +54,7 @@ void worker_pool::state::run_worker(std::size_t index) {
             std::unique_lock lock(mutex);
             wake.wait(lock, [&] { return stopping || !queue.empty(); });
             if (queue.empty()) return;  // stopping and drained
-            next = std::move(queue.front());
-            queue.pop_front();
+            next = std::move(*queue.pop());
             if (observer) observer->queue_length(queue.size());
         }
         run_job(db, next);
@@ -77,12 +81,11 @@ void worker_pool::state::run_job(database& db, queued_job& next) {
     }
 }
 
-worker_pool::worker_pool(pool_settings settings, pool_observer* observer, std::shared_ptr<database_profile> profile)
-    : state_(std::make_unique<state>()) {
+worker_pool::worker_pool(pool_settings settings, pool_observer* observer, std::shared_ptr<database_profile> profile) {
     if (settings.threads == 0) settings.threads = 1;
     if (settings.urls.empty()) throw std::invalid_argument("worker_pool: no database target");
+    state_ = std::make_unique<state>(std::move(settings));
     state_->profile = profile ? std::move(profile) : std::make_shared<database_profile>();
-    state_->settings = std::move(settings);
     state_->observer = observer;
     for (unsigned i = 0; i < state_->settings.threads; ++i) {
         state_->threads.emplace_back([s = state_.get(), i] { s->run_worker(i); });
@@ -91,12 +94,13 @@ worker_pool::worker_pool(pool_settings settings, pool_observer* observer, std::s
 
 worker_pool::~worker_pool() { stop(); }
 
-bool worker_pool::try_submit(job work) {
+bool worker_pool::try_submit(job work) { return try_submit(k_shared_key, std::move(work)); }
+
+bool worker_pool::try_submit(const std::string& key, job work) {
     std::size_t length = 0;
     {
         std::lock_guard lock(state_->mutex);
-        if (state_->stopping || state_->queue.size() >= state_->settings.queue_limit) return false;
-        state_->queue.push_back({std::move(work), clock::now()});
+        if (state_->stopping || !state_->queue.push(key, {std::move(work), clock::now()})) return false;
         length = state_->queue.size();
     }
     state_->wake.notify_one();

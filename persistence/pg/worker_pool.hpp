@@ -1,7 +1,8 @@
 #pragma once
 // Bounded pool of threads, each with its own database connection. All blocking database work runs
 // here, never on io threads. A full queue is reported to the caller (who answers 503) instead of
-// growing without bound.
+// growing without bound. Queued jobs are served by key in turn (fair_queue.hpp): the front ends key theirs by
+// tenant, so one tenant's backlog does not stand in front of every other tenant's next request (issue 35).
 
 #include <chrono>
 #include <cstddef>
@@ -43,8 +44,11 @@ class worker_pool {
 
     // False when the queue is full or the pool is stopping. The job runs on a worker thread with that
     // thread's connection (ensure_connected() already attempted); exceptions from the job are caught
-    // and logged by the pool.
+    // and logged by the pool. Jobs without a key share one.
     bool try_submit(job work);
+    // The same, queued under `key`: the pool takes one job of each key with jobs queued in turn, first in first
+    // out within a key. The queue limit counts the jobs of all keys.
+    bool try_submit(const std::string& key, job work);
     std::size_t queue_length() const;
     std::size_t threads() const;
     std::size_t queue_limit() const;

@@ -7,7 +7,9 @@
 #include <latch>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "persistence/pg/test_support.hpp"
 
@@ -95,6 +97,36 @@ TEST(worker_pool, refuses_jobs_beyond_the_queue_limit) {
     EXPECT_FALSE(pool.try_submit([&](database&) { ++ran; }));
     // Each job found the database unreachable.
     EXPECT_EQ(observer.errors, 3);
+}
+
+// One key's backlog does not stand in front of another key's job (issue 35), and stop() still runs every job.
+TEST(worker_pool, serves_the_keys_of_queued_jobs_in_turn) {
+    worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none"}, 1, 200});
+    std::promise<void> started;
+    std::promise<void> release;
+    auto gate = release.get_future().share();
+    ASSERT_TRUE(pool.try_submit([&](database&) {
+        started.set_value();
+        gate.wait();
+    }));
+    started.get_future().wait();
+    std::mutex mutex;
+    std::vector<std::string> order;
+    const auto record = [&](std::string name) {
+        return [&, name](database&) {
+            std::lock_guard lock(mutex);
+            order.push_back(name);
+        };
+    };
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(pool.try_submit("flood", record("flood")));
+    ASSERT_TRUE(pool.try_submit("quiet", record("quiet")));
+    ASSERT_TRUE(pool.try_submit(record("keyless")));
+    EXPECT_EQ(pool.queue_length(), 102u);
+    release.set_value();
+    pool.stop();
+    ASSERT_EQ(order.size(), 102u);
+    EXPECT_EQ(std::vector<std::string>(order.begin(), order.begin() + 3),
+              (std::vector<std::string>{"flood", "quiet", "keyless"}));
 }
 
 TEST(worker_pool, survives_jobs_that_throw) {

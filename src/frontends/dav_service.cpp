@@ -95,7 +95,8 @@ bool dav_service::submit(dav_http_request request, completion done) {
     if (!shares_.try_acquire(request.tenant)) return false;
     auto slot = std::make_shared<share_slot>(shares_, request.tenant);
     auto job = std::make_shared<dav_http_request>(std::move(request));
-    return pool_.try_submit([this, job, slot, done](persistence::database& db) {
+    // Queued under the tenant, as SyncML requests are, so the pool serves the tenants in turn (issue 35).
+    return pool_.try_submit(slot->tenant, [this, job, slot, done](persistence::database& db) {
         auto reply = answer(db, *job);
         compress_if_accepted(reply, job->accept_encoding);
         done(std::move(reply));

@@ -47,8 +47,9 @@ bool pool_dispatcher::submit(session::sync_request request, completion done) {
     auto tenant = share_key(request);
     if (!shares_.try_acquire(tenant)) return false;
     // std::function needs copyable state; the request body can be megabytes, so share it instead.
-    auto job = std::make_shared<queued_request>(std::move(request), std::move(done), shares_, std::move(tenant));
-    return pool_.try_submit([this, job](persistence::database& db) {
+    auto job = std::make_shared<queued_request>(std::move(request), std::move(done), shares_, tenant);
+    // Queued under the tenant, as DAV requests are, so the pool serves the tenants in turn (issue 35).
+    return pool_.try_submit(tenant, [this, job](persistence::database& db) {
         sync_outcome outcome = run_sync_job(handler_, job->first, db, observer_);
         if (outcome.result == sync_outcome::kind::failed) {
             common::log_event(

@@ -5,7 +5,10 @@
 
 #include <cstdlib>
 #include <future>
+#include <mutex>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "persistence/pg/errors.hpp"
 
@@ -92,6 +95,40 @@ TEST(pool_dispatcher, full_queue_refuses_the_request) {
     gate.set_value();
     pool.stop();
     EXPECT_EQ(completed.load() + refused, 3);
+}
+
+// A tenant that fills its whole share of the queue does not stand in front of another tenant: the pool takes the
+// tenants in turn, so the other tenant's request runs after at most one of the flood's (issue 35).
+TEST(pool_dispatcher, another_tenants_request_runs_next_while_one_tenant_floods) {
+    counting_observer observer;
+    scripted_handler handler;
+    spdlog::logger log{"test", std::make_shared<spdlog::sinks::null_sink_mt>()};
+    persistence::worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"}, 1, 256}, &observer);
+    pool_dispatcher dispatcher(pool, handler, observer, log, nullptr);
+    std::promise<void> gate;
+    auto opened = gate.get_future().share();
+    ASSERT_TRUE(pool.try_submit([opened](persistence::database&) { opened.wait(); }));  // the worker waits
+    std::mutex mutex;
+    std::vector<std::string> order;
+    const auto record = [&](std::string tenant) {
+        return [&, tenant](sync_outcome) {
+            std::lock_guard lock(mutex);
+            order.push_back(tenant);
+        };
+    };
+    session::sync_request flood;
+    flood.tenant = "flood";
+    int queued = 0;
+    while (dispatcher.submit(flood, record("flood"))) ++queued;
+    EXPECT_EQ(queued, static_cast<int>(dispatcher.shares().cap()));
+    session::sync_request quiet;
+    quiet.tenant = "quiet";
+    ASSERT_TRUE(dispatcher.submit(quiet, record("quiet")));
+    gate.set_value();
+    pool.stop();
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(queued) + 1);
+    EXPECT_EQ(order[0], "flood");
+    EXPECT_EQ(order[1], "quiet");
 }
 
 }  // namespace
