@@ -73,6 +73,13 @@ bool contains(const ip_network& network, const ip_address& address) {
     return true;
 }
 
+std::string address_bucket(const ip_address& address) {
+    if (address.v4 || is_v4_mapped(address.bytes)) return format_ip_address(address);
+    ip_address prefix = address;
+    std::fill(prefix.bytes.begin() + 8, prefix.bytes.end(), std::uint8_t{0});
+    return format_ip_address(prefix) + "/64";
+}
+
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address) {
     return std::any_of(networks.begin(), networks.end(), [&](const ip_network& n) { return contains(n, address); });
 }

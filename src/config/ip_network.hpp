@@ -34,6 +34,10 @@ std::string format_ip_address(const ip_address& address);
 std::optional<ip_network> parse_ip_network(std::string_view text);
 
 bool contains(const ip_network& network, const ip_address& address);
+
+// What a per-address limit counts in: an IPv4 address itself, an IPv6 address's /64 as "2001:db8:1:2::/64" (one
+// subscriber's usual allocation: a host has a whole /64 to pick addresses from).
+std::string address_bucket(const ip_address& address);
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address);
 
 }  // namespace syncml::server

@@ -39,6 +39,14 @@ TEST(ip_network, refuses_host_bits_and_bad_prefixes) {
     }
 }
 
+TEST(ip_network, buckets_an_ipv4_address_alone_and_an_ipv6_address_by_its_64) {
+    EXPECT_EQ(address_bucket(address("192.0.2.7")), "192.0.2.7");
+    EXPECT_EQ(address_bucket(address("::ffff:192.0.2.7")), "192.0.2.7");
+    EXPECT_EQ(address_bucket(address("2001:db8:1:2:aaaa::1")), "2001:db8:1:2::/64");
+    EXPECT_EQ(address_bucket(address("2001:db8:1:2:bbbb::9")), address_bucket(address("2001:db8:1:2::1")));
+    EXPECT_NE(address_bucket(address("2001:db8:1:3::1")), address_bucket(address("2001:db8:1:2::1")));
+}
+
 TEST(public_url, is_normalised_to_scheme_host_and_port) {
     EXPECT_EQ(normalize_public_url("https://Sync.Example.com/"), "https://sync.example.com");
     EXPECT_EQ(normalize_public_url("HTTPS://sync.example.com:443"), "https://sync.example.com");

@@ -12,6 +12,9 @@ failure_terms terms_of(http_failure failure) {
     switch (failure) {
         case http_failure::server_busy:
             return {503, "server busy, try again later", seconds(1)};
+        // Other bodies are being read: a second is long enough for many of them to finish.
+        case http_failure::body_budget_full:
+            return {503, "server busy reading other requests, try again later", seconds(1)};
         // A database outage lasts longer than a full queue: clients come back later.
         case http_failure::database_unavailable:
             return {503, "database unavailable, try again later", seconds(5)};
@@ -25,6 +28,8 @@ failure_terms terms_of(http_failure failure) {
             return {400, "malformed request body", std::nullopt};
         case http_failure::header_too_large:
             return {431, "request header too large", std::nullopt};
+        case http_failure::misdirected:
+            return {421, "this server does not answer for that host name", std::nullopt};
         case http_failure::malformed_request:
             break;
     }
