@@ -103,6 +103,7 @@ forwarded_headers forwarded_headers_of(const http::fields& fields) {
 std::optional<http_reply> body_refusal(body_read read) {
     if (read == body_read::too_large) return text_failure_reply(http_failure::body_too_large);
     if (read == body_read::malformed) return text_failure_reply(http_failure::malformed_body);
+    if (read == body_read::over_budget) return text_failure_reply(http_failure::body_budget_full);
     return std::nullopt;
 }
 
@@ -142,6 +143,7 @@ net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn
     const body_read read = co_await read_body(conn, limit);
     if (read == body_read::too_large) co_return admin_failure_reply(http_failure::body_too_large, limit);
     if (read == body_read::malformed) co_return admin_failure_reply(http_failure::malformed_body);
+    if (read == body_read::over_budget) co_return admin_failure_reply(http_failure::body_budget_full);
     auto& request = conn->parser->get();
     conn->client = conn->ends.peer_address;
     admin_api_request call{.method = std::string(request.method_string()),
@@ -254,11 +256,13 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
                       conn->listener);
     conn->state->services.metrics.request_started();
     http_reply reply = co_await route_to_front_end(conn, route);
+    conn->body.release();  // the body is consumed once the answer is known: others may have its bytes
     const int status = reply.status;
     const std::size_t response_bytes = route.head_only ? 0 : reply.body.size();
     const std::string reason = refusal_reason(reply);
     bool keep_alive = false;
     if (!conn->silent) keep_alive = co_await send_reply(conn, std::move(reply), route.head_only);
+    ++conn->requests;
     log_request(*conn, route, conn->silent ? 499 : status, conn->silent ? 0 : response_bytes, reason);
     co_return keep_alive;
 }
