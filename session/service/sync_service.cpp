@@ -15,6 +15,7 @@
 #include "session/engine/engine_metrics.hpp"
 #include "session/engine/session_log.hpp"
 #include "session/protocol/auth.hpp"
+#include "session/protocol/header_limits.hpp"
 #include "session/service/admission.hpp"
 #include "session/service/device_trace.hpp"
 #include "session/service/distributed_sessions.hpp"
@@ -167,6 +168,13 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         return failure_reply(failure, std::move(scene), impl_->metrics);
     }
     const auto& in = decoded.value();
+    // Before the identifiers go into the log context and, as keys, to the database.
+    if (auto too_long = oversized_identifier(in.header)) {
+        if (impl_->metrics) impl_->metrics->message(message_result_of(sync_failure::malformed), {});
+        failure_scene scene = scene_of(in);
+        scene.detail = std::move(*too_long);
+        return failure_reply(sync_failure::malformed, std::move(scene), impl_->metrics);
+    }
     context.add({"device", in.header.source.loc_uri});
     context.add({"session", in.header.session_id});
     sync_response response = impl_->answer(db, request, in, tenant_name, start);
