@@ -9,6 +9,7 @@
 #include "persistence/accounts/accounts.hpp"
 #include "src/frontends/dav_service.hpp"
 #include "src/http/failure_reply.hpp"
+#include "src/http/host_check.hpp"
 #include "src/telemetry/process_metrics.hpp"
 
 namespace syncml::server {
@@ -137,6 +138,12 @@ template <class Stream>
 net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn) {
     admin_dispatcher& admin = *conn->state->services.admin;
     const auto& head = conn->parser->get();
+    // Before the body: a page whose name was rebound to this address must not reach the API (DNS rebinding).
+    if (!host_allowed(std::string_view(head[http::field::host].data(), head[http::field::host].size()),
+                      conn->state->config.admin.allowed_hosts, conn->ends.local_address)) {
+        conn->must_close = !conn->parser->is_done();
+        co_return admin_failure_reply(http_failure::misdirected);
+    }
     const std::size_t limit =
         admin_body_limit(std::string_view(head.method_string().data(), head.method_string().size()),
                          std::string_view(head.target().data(), head.target().size()));
