@@ -73,12 +73,16 @@ bool contains(const ip_network& network, const ip_address& address) {
     return true;
 }
 
+std::string client_group(const ip_address& address) {
+    if (address.v4 || is_v4_mapped(address.bytes)) return format_ip_address(address);
+    ip_address prefix = address;
+    std::fill(prefix.bytes.begin() + 8, prefix.bytes.end(), std::uint8_t{0});
+    return format_ip_address(prefix) + "/64";
+}
+
 std::string client_group(std::string_view text) {
-    auto address = parse_ip_address(text);
-    if (!address) return std::string(text);
-    if (address->v4) return format_ip_address(*address);
-    std::fill(address->bytes.begin() + 8, address->bytes.end(), std::uint8_t{0});
-    return format_ip_address(*address) + "/64";
+    const auto address = parse_ip_address(text);
+    return address ? client_group(*address) : std::string(text);
 }
 
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address) {

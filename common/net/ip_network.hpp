@@ -35,8 +35,9 @@ std::optional<ip_network> parse_ip_network(std::string_view text);
 
 bool contains(const ip_network& network, const ip_address& address);
 
-// The client a rate limit counts `address` as: an IPv4 address itself, an IPv6 address by its /64 ("2001:db8:1:2::/64":
+// The client a per-address limit counts: an IPv4 address itself, an IPv6 address by its /64 ("2001:db8:1:2::/64":
 // one subscriber or LAN gets a /64 and picks any address in it); text that is no address, as it is.
+std::string client_group(const ip_address& address);
 std::string client_group(std::string_view address);
 bool contains_any(const std::vector<ip_network>& networks, const ip_address& address);
 

@@ -49,10 +49,12 @@ class message_transaction {
     // One message in `store`'s transaction; false: roll back everything it wrote (it did not authenticate, or it only
     // gets a stored reply or a refusal).
     bool run(persistence::sync_store& store, const message_run& run, message_report& report);
+    // The answer to a message that may continue no session (a challenge, statuses for its commands); also what a
+    // tenant that does not exist answers, so that it looks like one whose credentials are wrong.
+    message_report challenge(persistence::sync_store& store, const message_run& run);
 
   private:
     engine_context context_of(persistence::sync_store& store, const message_run& run, const session_token& session);
-    message_report challenge(persistence::sync_store& store, const message_run& run);
     bool engine_run(persistence::sync_store& store, const message_run& run, persistence::session_record& rec,
                     const std::string& digest, message_report& report);
 

@@ -15,6 +15,7 @@
 #include "session/engine/engine_metrics.hpp"
 #include "session/engine/session_log.hpp"
 #include "session/protocol/auth.hpp"
+#include "session/protocol/header_limits.hpp"
 #include "session/service/admission.hpp"
 #include "session/service/device_trace.hpp"
 #include "session/service/distributed_sessions.hpp"
@@ -61,6 +62,36 @@ struct sync_service::impl {
     distributed_sessions distributed;
     message_transaction transaction;
     auth::throttle_source open_throttle;
+
+    // A tenant that does not exist answers what one with the default settings answers credentials that name nobody:
+    // the engine's challenge, after a password hash as long as a real check. Tenant names cannot be probed; nothing
+    // is written (a throttle row would need a tenant); the log line tells the operator.
+    sync_response answer_unknown_tenant(persistence::database& db, const sync_request& request, const message& in,
+                                        const std::string& tenant_name) {
+        common::log_event(spdlog::level::info, "sync: unknown tenant, answered as wrong credentials", {});
+        const persistence::tenant_info nobody{.id = 0, .name = tenant_name, .settings = {}};
+        if (auto refused = refuse_oversized_message(request, nobody.settings, metrics)) return *refused;
+        if (in.header.cred) {
+            if (auto basic = parse_basic(*in.header.cred)) {
+                const auth::login_context login{db, persistence::md5_key_of(settings.auth_throttle), credentials};
+                (void)auth::check_password(login, {}, nobody.id, *basic);
+            }
+        }
+        const persistence::credential_check check;
+        const std::optional<account_info> no_account;
+        const message_run run{
+            .tenant = nobody, .request = request, .in = in, .account = no_account, .check = check, .admitted = {}};
+        message_report report;
+        const auto outcome = persistence::run_sync_transaction_if(db, [&](persistence::sync_store& store) {
+            report = transaction.challenge(store, run);
+            return false;
+        });
+        if (outcome == persistence::transaction_outcome::failed) {
+            return failure_reply(sync_failure::database_unavailable, {}, metrics);
+        }
+        if (metrics) metrics->message(report.result, {});
+        return std::move(report.response);
+    }
 
     // One message: the credential check with the auth throttle (messages with Cred), its admission, the transaction
     // (device lock, session, engine), and what the outcome means for the throttle.
@@ -177,6 +208,13 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
         return failure_reply(failure, std::move(scene), impl_->metrics);
     }
     const auto& in = decoded.value();
+    // Before the identifiers go into the log context and, as keys, to the database.
+    if (auto too_long = oversized_identifier(in.header)) {
+        if (impl_->metrics) impl_->metrics->message(message_result_of(sync_failure::malformed), {});
+        failure_scene scene = scene_of(in);
+        scene.detail = std::move(*too_long);
+        return failure_reply(sync_failure::malformed, std::move(scene), impl_->metrics);
+    }
     context.add({"device", in.header.source.loc_uri});
     context.add({"session", in.header.session_id});
     sync_response response = impl_->answer(db, request, in, tenant_name, start);
@@ -188,9 +226,7 @@ sync_response sync_service::impl::answer(persistence::database& db, const sync_r
                                          const std::string& tenant_name, std::chrono::steady_clock::time_point start) {
     try {
         auto tenant = tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
-        if (!tenant) {
-            return failure_reply(sync_failure::unknown_tenant, scene_of(in), metrics);
-        }
+        if (!tenant) return answer_unknown_tenant(db, request, in, tenant_name);
         if (auto refused = refuse_oversized_message(request, tenant->settings, metrics)) return *refused;
         return serve(db, *tenant, request, in, start);
     } catch (const persistence::db_error& e) {

@@ -11,6 +11,7 @@
 #include "src/app/engine_wiring.hpp"
 #include "src/app/janitor_runner.hpp"
 #include "src/app/secret_key_setup.hpp"
+#include "src/config/listener_exposure.hpp"
 #include "src/frontends/dav_service.hpp"
 #include "src/frontends/sync_dispatch.hpp"
 #include "src/server/http_server.hpp"
@@ -32,6 +33,13 @@ void log_listening(const server_config& config, spdlog::logger& log, std::chrono
          {"io_threads", config.http.io_threads},
          {"workers", config.pool.worker_threads},
          {"startup_ms", startup.count(), 0}});
+    if (plain_http_exposed(config.http)) {
+        common::log_event(log, spdlog::level::warn,
+                          "plain HTTP on a public address and no trusted proxy: passwords and contacts cross the "
+                          "network unencrypted; set tls_cert and tls_key, or put a TLS proxy in front and name it in "
+                          "trusted_proxies",
+                          {{"listen", format_endpoint(config.http.listen)}});
+    }
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ std::string to_string(const std::string& value) { return value; }
 std::string to_string(const endpoint& value) { return format_endpoint(value); }
 std::string to_string(log_format value) { return value == log_format::json ? "json" : "text"; }
 std::string to_string(const std::vector<common::ip_network>& value) { return format_trusted_proxies(value); }
+std::string to_string(const std::vector<std::string>& value) { return format_host_list(value); }
 template <typename T>
 requires std::is_arithmetic_v<T> std::string to_string(T value) { return std::to_string(value); }
 
@@ -97,6 +98,10 @@ std::vector<config_key> request_keys() {
         {"read_timeout", "SYNCML_READ_TIMEOUT", "time to receive a request body once its header arrived", false,
          assign(&server_config::http, &http_config::read_timeout, duration_in(100, 3'600'000)),
          read(&server_config::http, &http_config::read_timeout)},
+        {"header_timeout", "SYNCML_HEADER_TIMEOUT",
+         "time a new connection has to send its request header, and any header once its first byte came", false,
+         assign(&server_config::http, &http_config::header_timeout, duration_in(100, 600'000)),
+         read(&server_config::http, &http_config::header_timeout)},
         {"idle_timeout", "SYNCML_IDLE_TIMEOUT", "keep-alive wait for the next request header", false,
          assign(&server_config::http, &http_config::idle_timeout, duration_in(100, 3'600'000)),
          read(&server_config::http, &http_config::idle_timeout)},
@@ -237,6 +242,25 @@ std::vector<config_key> edge_keys() {
          "open connections per listener (1-1000000); further ones are closed at once", false,
          assign(&server_config::http, &http_config::max_connections, size_in(1, 1'000'000)),
          read(&server_config::http, &http_config::max_connections)},
+        {"max_connections_per_address", "SYNCML_MAX_CONNECTIONS_PER_ADDRESS",
+         "open connections per client address (IPv4 address, IPv6 /64) and listener (1-1000000); further ones are "
+         "closed at once; trusted_proxies are exempt",
+         false, assign(&server_config::http, &http_config::max_connections_per_address, size_in(1, 1'000'000)),
+         read(&server_config::http, &http_config::max_connections_per_address)},
+        {"metrics_max_connections", "SYNCML_METRICS_MAX_CONNECTIONS",
+         "open connections of the metrics listener (1-100000), apart from the SyncML listener's", false,
+         assign(&server_config::metrics, &metrics_config::max_connections, size_in(1, 100'000)),
+         read(&server_config::metrics, &metrics_config::max_connections)},
+        {"body_budget", "SYNCML_BODY_BUDGET_BYTES",
+         "request body bytes all connections together may hold at once (k/m suffix allowed); a request whose body "
+         "does not fit gets 503 with Retry-After before it is read",
+         false, assign(&server_config::http, &http_config::body_budget, size_in(64 * 1024, std::size_t{1} << 40)),
+         read(&server_config::http, &http_config::body_budget)},
+        {"admin_allowed_hosts", "SYNCML_ADMIN_ALLOWED_HOSTS",
+         "comma-separated Host header names the admin API answers (others get 421), against DNS rebinding; empty: "
+         "localhost, loopback addresses and the address the connection came in on; * allows any",
+         false, assign(&server_config::admin, &admin_config::allowed_hosts, parse_host_list),
+         read(&server_config::admin, &admin_config::allowed_hosts)},
     };
 }
 

@@ -43,16 +43,30 @@ struct http_config {
     std::vector<common::ip_network> trusted_proxies;
     // Open connections per listener; more are closed at once.
     std::size_t max_connections = 10'000;
+    // Open connections per client address (IPv4 address, IPv6 /64) and listener; trusted proxies are not counted.
+    std::size_t max_connections_per_address = 64;
+    // How long a connection may take to send its first request head, and any head once its first byte arrived
+    // (idle_timeout bounds the wait for that byte between keep-alive requests).
+    std::chrono::milliseconds header_timeout{10'000};
+    // Request bodies all connections together may be reading (and serving) at once; a body that does not fit is
+    // refused with 503 before it is read.
+    std::size_t body_budget = 256 * 1024 * 1024;
 };
 
 struct metrics_config {
     endpoint listen{"127.0.0.1", 9090};
+    // Its own cap, far below the SyncML listener's: probes and scrapers need a few, and a flood on the public port
+    // must leave room for them.
+    std::size_t max_connections = 64;
 };
 
 // The HTTP admin API (src/admin/api/admin_api.hpp): off unless a listen address is given. It changes accounts, so it
 // belongs on a private network or loopback.
 struct admin_config {
     std::optional<endpoint> listen;
+    // Host header names (without port) the admin API answers, against DNS rebinding; empty: loopback names and the
+    // address the connection came in on. "*" allows any.
+    std::vector<std::string> allowed_hosts;
 };
 
 struct pool_config {

@@ -216,6 +216,31 @@ TEST(config, connection_cap_and_tls_reload_interval_have_defaults_and_bounds) {
     }
 }
 
+TEST(config, edge_limits_have_defaults_and_bounds) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.http.max_connections_per_address, 64u);
+    EXPECT_EQ(defaults.config.http.header_timeout, std::chrono::seconds(10));
+    EXPECT_EQ(defaults.config.http.body_budget, 256u * 1024 * 1024);
+    EXPECT_EQ(defaults.config.metrics.max_connections, 64u);
+    EXPECT_TRUE(defaults.config.admin.allowed_hosts.empty());
+    auto set = parse("", {{"SYNCML_MAX_CONNECTIONS_PER_ADDRESS", "8"},
+                          {"SYNCML_HEADER_TIMEOUT", "5s"},
+                          {"SYNCML_BODY_BUDGET_BYTES", "64m"},
+                          {"SYNCML_METRICS_MAX_CONNECTIONS", "16"},
+                          {"SYNCML_ADMIN_ALLOWED_HOSTS", " Admin.Example.com, [::1] ,*"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_TRUE(set.warnings.empty());
+    EXPECT_EQ(set.config.http.max_connections_per_address, 8u);
+    EXPECT_EQ(set.config.http.header_timeout, std::chrono::seconds(5));
+    EXPECT_EQ(set.config.http.body_budget, 64u * 1024 * 1024);
+    EXPECT_EQ(set.config.metrics.max_connections, 16u);
+    EXPECT_EQ(set.config.admin.allowed_hosts, (std::vector<std::string>{"admin.example.com", "::1", "*"}));
+    EXPECT_TRUE(mentions(parse("max_connections_per_address = 0\n"), "max_connections_per_address"));
+    EXPECT_TRUE(mentions(parse("header_timeout = 0\n"), "header_timeout"));
+    EXPECT_TRUE(mentions(parse("body_budget = 1k\n"), "body_budget"));
+    EXPECT_TRUE(mentions(parse("admin_allowed_hosts = evil.example:80/x\n"), "admin_allowed_hosts"));
+}
+
 TEST(config, session_binding_windows_have_defaults_and_bounds) {
     auto defaults = parse("");
     EXPECT_EQ(defaults.config.engine.session_address_idle, std::chrono::minutes(5));

@@ -123,6 +123,34 @@ parsed<std::vector<common::ip_network>> parse_trusted_proxies(const std::string&
     return {std::move(networks), {}};
 }
 
+parsed<std::vector<std::string>> parse_host_list(const std::string& text) {
+    std::vector<std::string> hosts;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        std::string item = common::to_lower(common::trim(text.substr(start, comma - start), k_white_space));
+        start = comma + 1;
+        if (item.size() >= 2 && item.front() == '[' && item.back() == ']') item = item.substr(1, item.size() - 2);
+        if (item.empty()) continue;
+        const bool plain = std::all_of(item.begin(), item.end(), [](unsigned char c) {
+            return std::isalnum(c) || c == '.' || c == '-' || c == '_' || c == ':' || c == '*';
+        });
+        if (!plain) {
+            return parsed<std::vector<std::string>>::fail("expected comma-separated host names without port, got '" +
+                                                          item + "'");
+        }
+        hosts.push_back(std::move(item));
+    }
+    return {std::move(hosts), {}};
+}
+
+std::string format_host_list(const std::vector<std::string>& hosts) {
+    std::string out;
+    for (const auto& host : hosts) out += (out.empty() ? "" : ",") + host;
+    return out;
+}
+
 std::string format_trusted_proxies(const std::vector<common::ip_network>& networks) {
     std::string out;
     for (const auto& network : networks) out += (out.empty() ? "" : ",") + network.text;

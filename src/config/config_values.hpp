@@ -35,6 +35,9 @@ parsed<std::string> parse_public_url(const std::string& text);
 // Comma-separated IP addresses and CIDR networks; empty is allowed.
 parsed<std::vector<common::ip_network>> parse_trusted_proxies(const std::string& text);
 std::string format_trusted_proxies(const std::vector<common::ip_network>& networks);
+// Comma-separated host names or addresses (IPv6 with or without brackets) or "*", lowercased; empty is allowed.
+parsed<std::vector<std::string>> parse_host_list(const std::string& text);
+std::string format_host_list(const std::vector<std::string>& hosts);
 
 std::function<parsed<unsigned>(const std::string&)> unsigned_in(unsigned low, unsigned high);
 std::function<parsed<std::size_t>(const std::string&)> size_in(std::size_t low, std::size_t high);

@@ -129,19 +129,37 @@ http_reply dav_service::answer(persistence::database& db, const dav_http_request
 }
 
 http_reply dav_service::serve(persistence::database& db, const dav_http_request& request) {
-    const auto tenant = persistence::find_tenant(db, request.tenant);
-    if (!tenant || !tenant->settings.dav)
-        return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
-    if (!tenant->settings.auth_basic)
-        return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
     auto basic = auth::parse_basic_authorization(request.authorization);
+    // Before anything looks the name up: the database's indexes take no arbitrary lengths.
+    if (basic && basic->user.size() > auth::k_max_user_name_bytes) {
+        common::log_event(log_, spdlog::level::info, "dav request refused",
+                          {{"tenant", request.tenant},
+                           {"reason", "user name too long"},
+                           {"bytes", basic->user.size()},
+                           {"client", request.client_address}});
+        return counted(request, plain(400, "user name longer than 256 bytes\n"), "refused");
+    }
+    const auto tenant = persistence::find_tenant(db, request.tenant);
+    if (tenant && !tenant->settings.auth_basic)
+        return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
     if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
-        return counted(request, challenge(tenant->name, "credentials needed\n"), "unauthorized");
+        return counted(request, challenge(request.tenant, "credentials needed\n"), "unauthorized");
+    const auth::login_context login_with{db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard,
+                                         request.client_address};
+    if (!tenant) {
+        // A tenant that does not exist answers as one whose user does not: the same status, headers and words,
+        // after a password hash as long as a real check (within the same login guard), so that tenant names cannot
+        // be probed.
+        if (auth::check_password(login_with, persistence::credential_check{}, 0, *basic) == auth::login_verdict::busy) {
+            return counted(request, reply_of(dav_failure{dav_failure::kind::busy, auth::busy_wait(login_with)}),
+                           "refused");
+        }
+        return counted(request, challenge(request.tenant, "wrong user name or password\n"), "unauthorized");
+    }
 
     const auto throttle = settings_.open_throttle(db);
-    const auto login = auth::log_in_basic(
-        *throttle, {db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard, request.client_address},
-        {tenant->id, basic->user, {}, request.client_address}, *basic);
+    const auto login =
+        auth::log_in_basic(*throttle, login_with, {tenant->id, basic->user, {}, request.client_address}, *basic);
     if (login.verdict == auth::login_verdict::busy)
         return counted(request, reply_of(dav_failure{dav_failure::kind::busy, login.blocked}), "refused");
     if (login.verdict == auth::login_verdict::blocked)
@@ -151,8 +169,10 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
             common::log_event(log_, spdlog::level::info, "dav login failed",
                               {{"tenant", tenant->name}, {"user", basic->user}, {"client", request.client_address}});
         }
-        return counted(request, challenge(tenant->name, "wrong user name or password\n"), "unauthorized");
+        return counted(request, challenge(request.tenant, "wrong user name or password\n"), "unauthorized");
     }
+    // Only a verified user of the tenant learns that its DAV service is off.
+    if (!tenant->settings.dav) return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
 
     const dav::dav_account account{common::tenant_id{tenant->id},
                                    tenant->name,

@@ -14,6 +14,9 @@ failure_terms terms_of(http_failure failure) {
             return {503, "server busy, try again later", seconds(1)};
         case http_failure::client_over_budget:
             return {503, "too many password checks or unknown sessions from this address, try again later", seconds(1)};
+        // Other bodies are being read: a second is long enough for many of them to finish.
+        case http_failure::body_budget_full:
+            return {503, "server busy reading other requests, try again later", seconds(1)};
         // A database outage lasts longer than a full queue: clients come back later.
         case http_failure::database_unavailable:
             return {503, "database unavailable, try again later", seconds(5)};
@@ -27,6 +30,8 @@ failure_terms terms_of(http_failure failure) {
             return {400, "malformed request body", std::nullopt};
         case http_failure::header_too_large:
             return {431, "request header too large", std::nullopt};
+        case http_failure::misdirected:
+            return {421, "this server does not answer for that host name", std::nullopt};
         case http_failure::malformed_request:
             break;
     }

@@ -16,6 +16,7 @@ namespace syncml::server {
 enum class http_failure {
     server_busy,           // the worker queue is full
     client_over_budget,    // the client's address spent its budget of password checks and failed session lookups
+    body_budget_full,      // the body would not fit the bytes all requests together may hold (body_budget)
     database_unavailable,  // a database error that a retry may not meet
     not_ready,             // the readiness probe fails
     internal_error,        // a bug reached the request's handler
@@ -23,6 +24,7 @@ enum class http_failure {
     malformed_body,
     header_too_large,
     malformed_request,  // a head that does not parse
+    misdirected,        // a Host the listener does not answer for (admin API: DNS rebinding)
 };
 
 struct failure_terms {

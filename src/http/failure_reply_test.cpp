@@ -25,6 +25,13 @@ TEST(failure_reply, a_database_outage_is_503_and_asks_to_come_back_in_five_secon
     EXPECT_EQ(reply.headers, (headers{common::retry_after(seconds(5))}));
 }
 
+TEST(failure_reply, a_body_beyond_the_budget_is_503_and_asks_to_come_back_in_a_second) {
+    const http_reply reply = text_failure_reply(http_failure::body_budget_full);
+    EXPECT_EQ(reply.status, 503);
+    EXPECT_EQ(reply.body, "server busy reading other requests, try again later\n");
+    EXPECT_EQ(reply.headers, (headers{common::retry_after(seconds(1))}));
+}
+
 TEST(failure_reply, not_ready_shows_a_detail_only_when_given_one) {
     EXPECT_EQ(text_failure_reply(http_failure::not_ready).body, "not ready\n");
     const http_reply reply = text_failure_reply(http_failure::not_ready, "database down");
@@ -34,11 +41,10 @@ TEST(failure_reply, not_ready_shows_a_detail_only_when_given_one) {
 }
 
 TEST(failure_reply, refusals_a_retry_cannot_mend_have_no_retry_after) {
-    const std::pair<http_failure, int> cases[] = {{http_failure::internal_error, 500},
-                                                  {http_failure::body_too_large, 413},
-                                                  {http_failure::malformed_body, 400},
-                                                  {http_failure::header_too_large, 431},
-                                                  {http_failure::malformed_request, 400}};
+    const std::pair<http_failure, int> cases[] = {
+        {http_failure::internal_error, 500},    {http_failure::body_too_large, 413},
+        {http_failure::malformed_body, 400},    {http_failure::header_too_large, 431},
+        {http_failure::malformed_request, 400}, {http_failure::misdirected, 421}};
     for (const auto& [failure, status] : cases) {
         const http_reply reply = text_failure_reply(failure);
         EXPECT_EQ(reply.status, status);

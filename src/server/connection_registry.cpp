@@ -5,26 +5,38 @@
 
 namespace syncml::server {
 
-connection_registry::admission connection_registry::add(closer close, clock::time_point now) {
+connection_registry::admission connection_registry::add(closer close, std::string address, clock::time_point now) {
     std::lock_guard lock(mutex_);
-    if (stopping_) return {};
-    if (connections_.size() >= limit_) return {std::nullopt, note_refusal(now)};
+    if (stopping_) return {std::nullopt, refusal::stopping, 0};
+    if (connections_.size() >= limit_) return {std::nullopt, refusal::listener_full, listener_full_.note(now)};
+    if (!address.empty()) {
+        auto found = per_address_.find(address);
+        if (found != per_address_.end() && found->second >= per_address_limit_) {
+            return {std::nullopt, refusal::address_full, address_full_.note(now)};
+        }
+        ++per_address_[address];
+    }
     const std::uint64_t id = next_id_++;
-    connections_.emplace(id, entry{std::move(close), false});
-    return {id, 0};
+    connections_.emplace(id, entry{std::move(close), std::move(address), false});
+    return {id, refusal::none, 0};
 }
 
-// Rate-limited so that a flood of connections does not become a flood of log lines.
-std::uint64_t connection_registry::note_refusal(clock::time_point now) {
-    ++unreported_refusals_;
-    if (last_report_ && now - *last_report_ < refusal_report_interval) return 0;
-    last_report_ = now;
-    return std::exchange(unreported_refusals_, 0);
+std::uint64_t connection_registry::refusal_log::note(clock::time_point now) {
+    ++unreported;
+    if (last_report && now - *last_report < refusal_report_interval) return 0;
+    last_report = now;
+    return std::exchange(unreported, 0);
 }
 
 void connection_registry::remove(std::uint64_t id) {
     std::lock_guard lock(mutex_);
-    connections_.erase(id);
+    auto found = connections_.find(id);
+    if (found == connections_.end()) return;
+    if (const auto& address = found->second.address; !address.empty()) {
+        auto count = per_address_.find(address);
+        if (count != per_address_.end() && --count->second == 0) per_address_.erase(count);
+    }
+    connections_.erase(found);
 }
 
 bool connection_registry::set_idle(std::uint64_t id, bool idle) {

@@ -39,6 +39,7 @@ class fake_admin : public admin_dispatcher {
 server_config with_admin() {
     server_config config = test_config();
     config.admin.listen = endpoint{"127.0.0.1", 0};
+    config.admin.allowed_hosts = {"test"};  // what the test client sends
     return config;
 }
 
@@ -92,6 +93,26 @@ TEST(http_admin, the_admin_api_and_syncml_keep_to_their_own_ports) {
     EXPECT_EQ(client(s.server.admin_port()).request(post("/sync", xml, "<SyncML/>")).status, 404);
     EXPECT_TRUE(admin.seen.empty());
     EXPECT_TRUE(s.dispatcher.seen.empty());
+}
+
+TEST(http_admin, a_host_name_not_allowed_is_421_before_the_api_sees_the_request) {
+    fake_admin admin;
+    server_config config = with_admin();
+    config.admin.allowed_hosts.clear();  // the default: loopback names and the address dialled
+    running_server s(config, &admin);
+    client rebound(s.server.admin_port());
+    const auto refused =
+        rebound.request("POST /admin/tenants HTTP/1.1\r\nHost: evil.example:" + std::to_string(s.server.admin_port()) +
+                        "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+    EXPECT_EQ(refused.status, 421);
+    EXPECT_EQ(refused.body, "{\"error\":\"this server does not answer for that host name\"}\n");
+    client local(s.server.admin_port());
+    const auto served =
+        local.request("POST /admin/tenants HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.server.admin_port()) +
+                      "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+    EXPECT_EQ(served.status, 201);
+    std::lock_guard lock(admin.mutex);
+    EXPECT_EQ(admin.seen.size(), 1u);
 }
 
 TEST(http_admin, the_admin_listener_is_off_unless_configured) {

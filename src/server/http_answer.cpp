@@ -9,6 +9,7 @@
 #include "persistence/accounts/accounts.hpp"
 #include "src/frontends/dav_service.hpp"
 #include "src/http/failure_reply.hpp"
+#include "src/http/host_check.hpp"
 #include "src/telemetry/process_metrics.hpp"
 
 namespace syncml::server {
@@ -103,6 +104,7 @@ forwarded_headers forwarded_headers_of(const http::fields& fields) {
 std::optional<http_reply> body_refusal(body_read read) {
     if (read == body_read::too_large) return text_failure_reply(http_failure::body_too_large);
     if (read == body_read::malformed) return text_failure_reply(http_failure::malformed_body);
+    if (read == body_read::over_budget) return text_failure_reply(http_failure::body_budget_full);
     return std::nullopt;
 }
 
@@ -147,12 +149,19 @@ template <class Stream>
 net::awaitable<http_reply> answer_admin(std::shared_ptr<connection<Stream>> conn) {
     admin_dispatcher& admin = *conn->state->services.admin;
     const auto& head = conn->parser->get();
+    // Before the body: a page whose name was rebound to this address must not reach the API (DNS rebinding).
+    if (!host_allowed(std::string_view(head[http::field::host].data(), head[http::field::host].size()),
+                      conn->state->config.admin.allowed_hosts, conn->ends.local_address)) {
+        conn->must_close = !conn->parser->is_done();
+        co_return admin_failure_reply(http_failure::misdirected);
+    }
     const std::size_t limit =
         admin_body_limit(std::string_view(head.method_string().data(), head.method_string().size()),
                          std::string_view(head.target().data(), head.target().size()));
     const body_read read = co_await read_body(conn, limit);
     if (read == body_read::too_large) co_return admin_failure_reply(http_failure::body_too_large, limit);
     if (read == body_read::malformed) co_return admin_failure_reply(http_failure::malformed_body);
+    if (read == body_read::over_budget) co_return admin_failure_reply(http_failure::body_budget_full);
     auto& request = conn->parser->get();
     conn->client = conn->ends.peer_address;
     admin_api_request call{.method = std::string(request.method_string()),
@@ -266,11 +275,13 @@ net::awaitable<bool> answer(std::shared_ptr<connection<Stream>> conn) {
                       conn->listener);
     conn->state->services.metrics.request_started();
     http_reply reply = co_await route_to_front_end(conn, route);
+    conn->body.release();  // the body is consumed once the answer is known: others may have its bytes
     const int status = reply.status;
     const std::size_t response_bytes = route.head_only ? 0 : reply.body.size();
     const std::string reason = refusal_reason(reply);
     bool keep_alive = false;
     if (!conn->silent) keep_alive = co_await send_reply(conn, std::move(reply), route.head_only);
+    ++conn->requests;
     log_request(*conn, route, conn->silent ? 499 : status, conn->silent ? 0 : response_bytes, reason);
     co_return keep_alive;
 }

@@ -9,28 +9,55 @@
 namespace syncml::server {
 namespace {
 
+// The bucket the per-address cap counts the peer in; none for a trusted proxy, whose connections carry everyone's
+// requests.
+std::string counted_address(const http_config& config, const socket_ends& ends) {
+    const auto peer = common::parse_ip_address(ends.peer_address);
+    if (!peer || common::contains_any(config.trusted_proxies, *peer)) return {};
+    return common::client_group(*peer);
+}
+
+// Counts a refused connection and, at most every few seconds per kind, logs the refusals with their count.
+void report_refusal(front_end_state& state, const connection_registry& registry,
+                    const connection_registry::admission& admitted, const char* listener, const std::string& address) {
+    using refusal = connection_registry::refusal;
+    if (admitted.refused == refusal::listener_full) state.services.metrics.connection_refused(listener);
+    if (admitted.refused == refusal::address_full) state.services.metrics.connection_refused_per_address(listener);
+    if (admitted.refusals_to_report == 0) return;
+    if (admitted.refused == refusal::address_full) {
+        common::log_event(state.services.log, spdlog::level::warn, "connection limit per address reached",
+                          {{"listener", listener},
+                           {"address", address},
+                           {"limit", registry.per_address_limit()},
+                           {"refused", admitted.refusals_to_report}});
+    } else {
+        common::log_event(
+            state.services.log, spdlog::level::warn, "connection limit reached",
+            {{"listener", listener}, {"limit", registry.limit()}, {"refused", admitted.refusals_to_report}});
+    }
+}
+
 // Holds the connection's place in its listener's registry for as long as the serving coroutine runs. A full
 // listener refuses the connection before any TLS handshake or read; refusals are logged at most every few
-// seconds with their count, so a flood does not become a flood of log lines.
+// seconds with their count, so a flood does not become a flood of log lines. So does a full address: one host must
+// not take every socket (and file descriptor) the server has.
 template <class Stream>
 struct registration {
     explicit registration(const std::shared_ptr<connection<Stream>>& conn) : registry(conn->registry) {
         std::weak_ptr<connection<Stream>> weak = conn;
         auto executor = conn->lowest().get_executor();
-        const auto admitted = registry.add([weak, executor] {
-            net::post(executor, [weak] {
-                if (auto alive = weak.lock()) alive->close();
-            });
-        });
+        const std::string address = counted_address(conn->state->config.http, conn->ends);
+        const auto admitted = registry.add(
+            [weak, executor] {
+                net::post(executor, [weak] {
+                    if (auto alive = weak.lock()) alive->close();
+                });
+            },
+            address);
         const char* listener = conn->listener == listener_kind::sync      ? "sync"
                                : conn->listener == listener_kind::metrics ? "metrics"
                                                                           : "admin";
-        if (!admitted.id) conn->state->services.metrics.connection_refused(listener);
-        if (admitted.refusals_to_report > 0) {
-            common::log_event(
-                conn->state->services.log, spdlog::level::warn, "connection limit reached",
-                {{"listener", listener}, {"limit", registry.limit()}, {"refused", admitted.refusals_to_report}});
-        }
+        report_refusal(*conn->state, registry, admitted, listener, address);
         id = admitted.id;
         if (id) conn->id = *id;
     }
@@ -74,7 +101,8 @@ net::awaitable<void> run_tls(tcp::socket socket, std::shared_ptr<front_end_state
     registration admitted(conn);
     if (!admitted.id) co_return;
     error_code ec;
-    conn->lowest().expires_after(state->config.http.read_timeout);
+    // A handshake that never comes holds a socket like a head that never comes.
+    conn->lowest().expires_after(state->config.http.header_timeout);
     co_await conn->stream.async_handshake(ssl::stream_base::server, net::redirect_error(net::use_awaitable, ec));
     if (ec) {
         common::log_event(state->services.log, spdlog::level::debug, "tls handshake failed",

@@ -12,6 +12,8 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 constexpr const char* server_header = "syncml-server/" SYNCML_VERSION;
+// What a kept-alive connection reads when its next request starts; the rest of the head follows in the parser.
+constexpr std::size_t first_read_size = 1024;
 
 bool is_transport_error(const error_code& ec) {
     return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
@@ -53,6 +55,25 @@ net::awaitable<void> reject_head(std::shared_ptr<connection<Stream>> conn, error
     co_await http::async_write(conn->stream, response, net::redirect_error(net::use_awaitable, ec));
 }
 
+// Takes the body's part of the body budget: its announced length at once, a chunked body chunk by chunk as the
+// chunks are announced. False when an announced length does not fit.
+template <class Stream>
+bool reserve_body(connection<Stream>& conn) {
+    conn.body.release();
+    conn.over_budget = false;
+    auto& parser = *conn.parser;
+    if (auto length = parser.content_length()) return *length == 0 || conn.body.grow(*length);
+    if (!parser.chunked()) return true;
+    conn.on_chunk = [share = &conn.body, over = &conn.over_budget](std::uint64_t size, beast::string_view,
+                                                                   error_code& ec) {
+        if (share->grow(size)) return;
+        *over = true;
+        ec = http::error::body_limit;
+    };
+    parser.on_chunk_header(conn.on_chunk);
+    return true;
+}
+
 }  // namespace
 
 template <class Stream>
@@ -63,10 +84,22 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
     // The body limit is applied once the route is known, so an oversized sync request is logged with its tenant.
     conn->parser->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (!conn->registry.set_idle(conn->id, true)) co_return false;
-    conn->lowest().expires_after(limits.idle_timeout);
     error_code ec;
-    co_await http::async_read_header(conn->stream, conn->buffer, *conn->parser,
-                                     net::redirect_error(net::use_awaitable, ec));
+    if (conn->requests > 0 && conn->buffer.size() == 0) {
+        // A kept-alive connection may wait idle_timeout for its next request; once that starts, the head must
+        // come as fast as a new connection's.
+        conn->lowest().expires_after(limits.idle_timeout);
+        const std::size_t got = co_await conn->stream.async_read_some(conn->buffer.prepare(first_read_size),
+                                                                      net::redirect_error(net::use_awaitable, ec));
+        conn->buffer.commit(got);
+    }
+    // A connection that sends nothing, or dribbles its head a byte at a time, holds a socket and a coroutine: it
+    // gets header_timeout (seconds), not idle_timeout (a minute).
+    if (!ec) {
+        conn->lowest().expires_after(limits.header_timeout);
+        co_await http::async_read_header(conn->stream, conn->buffer, *conn->parser,
+                                         net::redirect_error(net::use_awaitable, ec));
+    }
     conn->registry.set_idle(conn->id, false);
     if (!ec) co_return true;
     if (is_transport_error(ec)) {
@@ -85,12 +118,21 @@ net::awaitable<body_read> read_body(std::shared_ptr<connection<Stream>> conn, st
         conn->must_close = true;
         co_return body_read::too_large;
     }
+    if (!reserve_body(*conn)) {
+        conn->must_close = true;
+        conn->state->services.metrics.body_budget_refused();
+        co_return body_read::over_budget;
+    }
     parser.body_limit(limit);
     if (beast::iequals(parser.get()[http::field::expect], "100-continue")) co_await send_continue(conn);
     error_code ec;
     conn->lowest().expires_after(conn->state->config.http.read_timeout);
     co_await http::async_read(conn->stream, conn->buffer, parser, net::redirect_error(net::use_awaitable, ec));
     conn->must_close = static_cast<bool>(ec);
+    if (conn->over_budget) {
+        conn->state->services.metrics.body_budget_refused();
+        co_return body_read::over_budget;
+    }
     if (ec == http::error::body_limit) co_return body_read::too_large;
     if (ec) {
         conn->silent = is_transport_error(ec);

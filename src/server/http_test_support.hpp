@@ -141,8 +141,15 @@ struct response {
 
 class client {
   public:
-    explicit client(std::uint16_t port) {
+    // from: the local address to connect from (Linux answers all of 127/8 on loopback), to play another host.
+    explicit client(std::uint16_t port, const char* from = nullptr) {
         fd_ = socket(AF_INET, SOCK_STREAM, 0);
+        if (from != nullptr) {
+            sockaddr_in local{};
+            local.sin_family = AF_INET;
+            inet_pton(AF_INET, from, &local.sin_addr);
+            if (bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) ADD_FAILURE() << "bind " << from;
+        }
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_port = htons(port);

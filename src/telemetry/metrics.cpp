@@ -47,8 +47,18 @@ server_metrics::server_metrics(prometheus::Registry& registry, const std::string
                      .Add({})),
       refused_connections_(registered(prometheus::BuildCounter(), "syncml_http_connections_refused_total",
                                       "Connections closed at once because the listener had its maximum open",
-                                      registry)) {
-    for (const char* listener : {"sync", "metrics"}) refused_connections_.Add({{"listener", listener}});
+                                      registry)),
+      address_refused_connections_(registered(
+          prometheus::BuildCounter(), "syncml_http_connections_refused_per_address_total",
+          "Connections closed at once because their client address had its maximum open on the listener", registry)),
+      body_budget_refusals_(registered(prometheus::BuildCounter(), "syncml_http_body_budget_refusals_total",
+                                       "Requests refused with 503 because their body did not fit the body budget",
+                                       registry)
+                                .Add({})) {
+    for (const char* listener : {"sync", "metrics"}) {
+        refused_connections_.Add({{"listener", listener}});
+        address_refused_connections_.Add({{"listener", listener}});
+    }
     registered(prometheus::BuildGauge(), "syncml_build_info", "Build information; the value is always 1", registry)
         .Add({{"version", version}})
         .Set(1);
@@ -74,6 +84,12 @@ void server_metrics::database_error() { db_errors_.Increment(); }
 void server_metrics::connection_refused(const char* listener) {
     refused_connections_.Add({{"listener", listener}}).Increment();
 }
+
+void server_metrics::connection_refused_per_address(const char* listener) {
+    address_refused_connections_.Add({{"listener", listener}}).Increment();
+}
+
+void server_metrics::body_budget_refused() { body_budget_refusals_.Increment(); }
 
 std::string serialize_metrics(const prometheus::Registry& registry, std::vector<prometheus::MetricFamily> extra) {
     auto families = registry.Collect();

@@ -28,6 +28,10 @@ class server_metrics : public persistence::pool_observer {
 
     // A connection closed at once because its listener had SYNCML_MAX_CONNECTIONS open (listener: sync, metrics).
     void connection_refused(const char* listener);
+    // A connection closed at once because its client address had SYNCML_MAX_CONNECTIONS_PER_ADDRESS open there.
+    void connection_refused_per_address(const char* listener);
+    // A request refused with 503 before its body was read: the body did not fit SYNCML_BODY_BUDGET_BYTES.
+    void body_budget_refused();
 
     void queue_length(std::size_t length) override;
     void queue_wait(std::chrono::duration<double> wait) override;
@@ -43,6 +47,8 @@ class server_metrics : public persistence::pool_observer {
     prometheus::Histogram& queue_wait_;
     prometheus::Counter& db_errors_;
     prometheus::Family<prometheus::Counter>& refused_connections_;
+    prometheus::Family<prometheus::Counter>& address_refused_connections_;
+    prometheus::Counter& body_budget_refusals_;
 };
 
 // The registry in the Prometheus text exposition format, followed by families computed at scrape time.

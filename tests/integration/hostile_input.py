@@ -8,7 +8,9 @@
 
 Exit status: 0 all checks passed, 1 a check failed, 3 the server died or is still busy (the script restarts it).
 Environment (set by the script): HOSTILE_BASE (http://127.0.0.1:PORT), HOSTILE_PID, HOSTILE_SERVER (binary),
-SYNCML_TEST_DATABASE_URL, HOSTILE_BODY_LIMIT (bytes), HOSTILE_SANITIZED (1 for the ASan build).
+SYNCML_TEST_DATABASE_URL, HOSTILE_BODY_LIMIT (bytes), HOSTILE_SANITIZED (1 for the ASan build); for the edge cases
+(lib/hostile_edge.py) HOSTILE_METRICS_BASE, HOSTILE_ADMIN_BASE, HOSTILE_PER_ADDRESS, HOSTILE_HEADER_TIMEOUT (seconds)
+and HOSTILE_BODY_BUDGET (bytes).
 """
 
 import concurrent.futures
@@ -21,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 
 import hostile_auth  # noqa: E402
 import hostile_bombs  # noqa: E402
+import hostile_edge  # noqa: E402
 import hostile_logs  # noqa: E402
 import hostile_objects  # noqa: E402
 import hostile_session  # noqa: E402
@@ -125,7 +128,8 @@ def setup(ctx):
     return hostile_session.opt_in(ctx) and hostile_session.seed(ctx) and hostile_auth.seed(ctx)
 
 
-CASES = hostile_session.CASES + hostile_bombs.CASES + hostile_objects.CASES + hostile_auth.CASES + hostile_logs.CASES
+CASES = (hostile_session.CASES + hostile_bombs.CASES + hostile_objects.CASES + hostile_auth.CASES + hostile_edge.CASES +
+         hostile_logs.CASES)
 
 
 def main(argv):

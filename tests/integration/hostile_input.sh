@@ -12,7 +12,9 @@
 #   3. large objects over the tenant's max_object_bytes (declared, accumulated, absurd MaxObjSize): 413;
 #   4. wrong passwords from elsewhere do not lock a known device out; unknown vs known user timing ratio;
 #   5. failed logins write no session or device rows and do not rotate a device's md5 nonce;
-#   6. device ids that try to forge log fields or lines, against text and JSON logs.
+#   6. device ids that try to forge log fields or lines, against text and JSON logs;
+#   7. the Internet edge (issue 35): a connection flood from one address, silent and dribbled headers, bodies
+#      announced and never sent, over-long identifiers, unknown tenants, the admin API's Host and Content-Type.
 # Each check prints PASS or FAIL; exit status 1 when any failed. A case that kills or wedges the server fails
 # and the server is restarted for the next case.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL (required); SYNCML_TEST_WORK_DIR; HOSTILE_CASES
@@ -39,12 +41,20 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 port=$(free_port)
 metrics_port=$(free_port)
 while [ "$metrics_port" = "$port" ]; do metrics_port=$(free_port); done
+admin_port=$(free_port)
+while [ "$admin_port" = "$port" ] || [ "$admin_port" = "$metrics_port" ]; do admin_port=$(free_port); done
 body_limit=$((4 * 1024 * 1024))
+# The edge cases (issue 35) run against small limits: they fill them from one address in a second.
+per_address=32 header_timeout=3 body_budget=$((3 * body_limit))
 
 export SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL SYNCML_DATA_DIR=$work/data SYNCML_LOG_LEVEL=info
 export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_port SYNCML_BODY_LIMIT=$body_limit
 export HOSTILE_BASE=http://127.0.0.1:$port HOSTILE_SERVER=$bin HOSTILE_BODY_LIMIT=$body_limit
 export HOSTILE_SANITIZED=$sanitized
+export SYNCML_ADMIN_LISTEN=127.0.0.1:$admin_port SYNCML_MAX_CONNECTIONS_PER_ADDRESS=$per_address
+export SYNCML_HEADER_TIMEOUT=${header_timeout}s SYNCML_BODY_BUDGET_BYTES=$body_budget
+export HOSTILE_METRICS_BASE=http://127.0.0.1:$metrics_port HOSTILE_ADMIN_BASE=http://127.0.0.1:$admin_port
+export HOSTILE_PER_ADDRESS=$per_address HOSTILE_HEADER_TIMEOUT=$header_timeout HOSTILE_BODY_BUDGET=$body_budget
 # Password hashing at the product's cost (600000 PBKDF2 rounds, most of a second per check in this build) would take
 # most of the time. The timing case, which compares password checks, runs its server and users at 100000 rounds:
 # a hash there costs several times a request without one, so a path that skips it still shows.

@@ -2,6 +2,7 @@
 
 #include "common/log/log_event.hpp"
 #include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "persistence/accounts/admin_audit.hpp"
 #include "persistence/accounts/admin_tokens.hpp"
 #include "persistence/pg/errors.hpp"
@@ -41,9 +42,13 @@ std::string bearer_token(const std::string& authorization) {
     return start == std::string::npos ? std::string() : authorization.substr(start);
 }
 
-bool is_json_media(const std::string& content_type) {
-    const std::string media = content_type.substr(0, content_type.find(';'));
-    return media == k_json || media.empty();
+bool is_json_media(std::string_view content_type) {
+    const auto media = common::trim(content_type.substr(0, content_type.find(';')), common::k_blanks);
+    return common::iequals(media, k_json);
+}
+
+bool is_write(std::string_view method) {
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
 }
 
 const char* audit_result(int status) {
@@ -215,6 +220,7 @@ std::optional<http_reply> admin_api::answer_now(const admin_api_request& request
         return counted(nullptr, std::move(reply));
     }
     if (!match.route) return counted(nullptr, admin_error_reply(404, "no such admin resource"));
+    if (auto refused = refuse_body_type(request, *match.route)) return counted(match.route, std::move(*refused));
     if (match.route->op == admin_op::openapi) {
         return counted(match.route, json_reply(200, std::string(admin_openapi_document())));
     }
@@ -224,6 +230,13 @@ std::optional<http_reply> admin_api::answer_now(const admin_api_request& request
                                                  false));
     }
     return std::nullopt;
+}
+
+std::optional<http_reply> refuse_body_type(const admin_api_request& request, const admin_route& route) {
+    if (!is_write(request.method) || route.op == admin_op::user_import) return std::nullopt;
+    const bool needs_json = !request.body.empty() || has_body(route.op);
+    if (!needs_json || is_json_media(request.content_type)) return std::nullopt;
+    return admin_error_reply(415, "the body must be application/json");
 }
 
 bool admin_api::submit(admin_api_request request, completion done) {

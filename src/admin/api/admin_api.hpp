@@ -71,6 +71,11 @@ class admin_api : public admin_dispatcher {
     prometheus::Family<prometheus::Counter>& requests_;
 };
 
+// 415 for a write (POST, PUT, PATCH, DELETE) with a body that is not application/json: a web page can make a
+// browser send text/plain or form bodies anywhere without asking first, never JSON. Imports take their own types
+// (admin_api_transfer.hpp). nullopt when the request may go on.
+std::optional<http_reply> refuse_body_type(const admin_api_request& request, const admin_route& route);
+
 // {"error": message} or, naming the member at fault, {"error": message, "field": field}.
 http_reply admin_error_reply(int status, const std::string& message, const std::string& field = {});
 

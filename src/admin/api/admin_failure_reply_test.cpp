@@ -8,9 +8,10 @@ namespace syncml::server {
 namespace {
 
 TEST(admin_failure_reply, says_what_the_plain_text_ports_say_as_a_json_error) {
-    for (const auto failure : {http_failure::server_busy, http_failure::database_unavailable, http_failure::not_ready,
-                               http_failure::internal_error, http_failure::malformed_body,
-                               http_failure::header_too_large, http_failure::malformed_request}) {
+    for (const auto failure :
+         {http_failure::server_busy, http_failure::database_unavailable, http_failure::not_ready,
+          http_failure::internal_error, http_failure::malformed_body, http_failure::header_too_large,
+          http_failure::malformed_request, http_failure::body_budget_full, http_failure::misdirected}) {
         const http_reply text = text_failure_reply(failure);
         const http_reply json = admin_failure_reply(failure);
         EXPECT_EQ(json.status, text.status);
