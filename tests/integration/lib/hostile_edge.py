@@ -15,6 +15,7 @@ from syncml_phone import Phone
 
 ATTACKER_IP = "127.0.0.2"
 BYSTANDER_IP = "127.0.0.3"
+NO_PASSWORDS_TENANT = "h-edge-md5"  # DAV on, basic auth off (set by the unknown-tenant case)
 
 
 def _address(base):
@@ -199,16 +200,21 @@ def unknown_tenant(ctx):
                   (known.http_status, known.headers, known.body) == (unknown.http_status, unknown.headers,
                                                                      unknown.body),
                   "known %s / unknown %s" % (known.describe(), unknown.describe()))
-    for what, headers in (("no credentials", {}), ("wrong credentials",
-                                                   {"Authorization": "Basic " + sc.b64("alice:wrong")})):
-        headers = dict(headers, Depth="0")
-        known = _request(ctx.base, "PROPFIND", "/dav/h-lo/", headers, source_ip=ATTACKER_IP)
-        unknown = _request(ctx.base, "PROPFIND", "/dav/nosuch-tenant/", headers, source_ip=ATTACKER_IP)
-        same = known[0] == unknown[0] == 401 and known[2] == unknown[2] and set(known[1]) == set(unknown[1]) and \
-            _same_but_name(known[1].get("www-authenticate", ""), unknown[1].get("www-authenticate", ""), "h-lo",
-                           "nosuch-tenant")
-        ctx.check("%s: DAV, %s: the same 401 and challenge" % (name, what), same, "known %s / unknown %s" %
-                  (known[:2], unknown[:2]))
+    # A DAV tenant that takes no passwords must not stand out either (it answered 403).
+    ctx.psql("UPDATE tenants SET dav_enabled = true, auth_basic = false, auth_md5 = true WHERE name = '%s'"
+             % NO_PASSWORDS_TENANT)
+    for known_tenant in ("h-lo", NO_PASSWORDS_TENANT):
+        for what, headers in (("no credentials", {}), ("wrong credentials",
+                                                       {"Authorization": "Basic " + sc.b64("alice:wrong")})):
+            headers = dict(headers, Depth="0")
+            known = _request(ctx.base, "PROPFIND", "/dav/%s/" % known_tenant, headers, source_ip=ATTACKER_IP)
+            unknown = _request(ctx.base, "PROPFIND", "/dav/nosuch-tenant/", headers, source_ip=ATTACKER_IP)
+            same = known[0] == unknown[0] == 401 and known[2] == unknown[2] and \
+                set(known[1]) == set(unknown[1]) and \
+                _same_but_name(known[1].get("www-authenticate", ""), unknown[1].get("www-authenticate", ""),
+                               known_tenant, "nosuch-tenant")
+            ctx.check("%s: DAV, %s, against %s: the same 401 and challenge" % (name, what, known_tenant), same,
+                      "known %s / unknown %s" % (known[:2], unknown[:2]))
 
 
 def admin_checks(ctx):
