@@ -73,8 +73,13 @@ struct sync_service::impl {
         if (auto refused = refuse_oversized_message(request, nobody.settings, metrics)) return *refused;
         if (in.header.cred) {
             if (auto basic = parse_basic(*in.header.cred)) {
-                const auth::login_context login{db, persistence::md5_key_of(settings.auth_throttle), credentials};
-                (void)auth::check_password(login, {}, nobody.id, *basic);
+                const auth::login_context login{db, persistence::md5_key_of(settings.auth_throttle), credentials,
+                                                settings.guard, request.remote_addr};
+                if (auth::check_password(login, {}, nobody.id, *basic) == auth::login_verdict::busy) {
+                    failure_scene scene = scene_of(in, &nobody);
+                    scene.blocked = auth::busy_wait(login);
+                    return failure_reply(sync_failure::address_busy, std::move(scene), metrics);
+                }
             }
         }
         const persistence::credential_check check;

@@ -140,16 +140,18 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
         return counted(request, plain(400, "user name longer than 256 bytes\n"), "refused");
     }
     const auto tenant = persistence::find_tenant(db, request.tenant);
-    if (tenant && !tenant->settings.auth_basic)
-        return counted(request, plain(403, "the tenant does not allow password logins\n"), "refused");
     if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
         return counted(request, challenge(request.tenant, "credentials needed\n"), "unauthorized");
     const auth::login_context login_with{db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard,
                                          request.client_address};
-    if (!tenant) {
-        // A tenant that does not exist answers as one whose user does not: the same status, headers and words,
-        // after a password hash as long as a real check (within the same login guard), so that tenant names cannot
-        // be probed.
+    if (!tenant || !tenant->settings.auth_basic) {
+        // A tenant that does not exist, or takes no passwords, answers as one whose user does not: the same status,
+        // headers and words, after a password hash as long as a real check (within the same login guard), so that
+        // tenant names cannot be probed.
+        if (tenant) {
+            common::log_event(log_, spdlog::level::info, "dav login refused: the tenant does not allow password logins",
+                              {{"tenant", tenant->name}, {"user", basic->user}, {"client", request.client_address}});
+        }
         if (auth::check_password(login_with, persistence::credential_check{}, 0, *basic) == auth::login_verdict::busy) {
             return counted(request, reply_of(dav_failure{dav_failure::kind::busy, auth::busy_wait(login_with)}),
                            "refused");

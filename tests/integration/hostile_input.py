@@ -38,6 +38,7 @@ TENANTS = {
     "h-time": [("k1", "pw"), ("k2", "pw"), ("k3", "pw")],
     "h-state": [("carol", "pw")],
     "h-log": [("alice", "pw")],
+    hostile_edge.NO_PASSWORDS_TENANT: [("alice", "pw")],
 }
 
 

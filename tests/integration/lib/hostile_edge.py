@@ -15,6 +15,7 @@ from syncml_phone import Phone
 
 ATTACKER_IP = "127.0.0.2"
 BYSTANDER_IP = "127.0.0.3"
+NO_PASSWORDS_TENANT = "h-edge-md5"  # DAV on, basic auth off (set by the unknown-tenant case)
 
 
 def _address(base):
@@ -154,16 +155,23 @@ def body_budget(ctx):
               first.describe())
 
 
+def _dav_on(ctx):
+    """h-lo serves DAV: its answers are compared, and a tenant without DAV never gets to the login."""
+    ctx.psql("UPDATE tenants SET dav_enabled = true WHERE name = 'h-lo'")
+
+
 def long_ids(ctx):
     """3000-byte device id, SessionID and user name: SyncML 400 in the SyncHdr Status, never a 503."""
     name = "edge-long-ids"
     url = ctx.base + "/sync/h-lo"
-    long = "x" * 3000
+    # Not one repeated letter: PostgreSQL compresses that below its index row limit, random text it cannot.
+    long = os.urandom(1500).hex()
     cases = [("device id", sc.message(1, 1, long, url, [sc.alert(1, 201, "contacts")], sc.basic_cred("alice", "pw"))),
              ("SessionID", sc.message(long, 1, "IMEI:EDGE-LONG", url, [sc.alert(1, 201, "contacts")],
                                       sc.basic_cred("alice", "pw"))),
              ("user name", sc.message(1, 1, "IMEI:EDGE-LONG", url, [sc.alert(1, 201, "contacts")],
                                       sc.basic_cred(long, "pw")))]
+    _dav_on(ctx)
     for what, body in cases:
         reply = sc.post(url, body, source_ip=ATTACKER_IP)
         ctx.check("%s: a 3000-byte %s is SyncML 400" % (name, what),
@@ -181,6 +189,7 @@ def _same_but_name(known, unknown, known_name, unknown_name):
 def unknown_tenant(ctx):
     """An unknown tenant answers exactly as a known one answers missing or wrong credentials."""
     name = "edge-unknown-tenant"
+    _dav_on(ctx)
     target = "http://sync.example/sync"  # the same Target in both, so the replies may be byte for byte the same
     device = "IMEI:EDGE-PROBE-%d" % os.getpid()  # a device of its own each run: no failed-login limit is reached
     for what, cred in (("no credentials", ""), ("wrong credentials", sc.basic_cred("alice", "wrong"))):
@@ -191,16 +200,21 @@ def unknown_tenant(ctx):
                   (known.http_status, known.headers, known.body) == (unknown.http_status, unknown.headers,
                                                                      unknown.body),
                   "known %s / unknown %s" % (known.describe(), unknown.describe()))
-    for what, headers in (("no credentials", {}), ("wrong credentials",
-                                                   {"Authorization": "Basic " + sc.b64("alice:wrong")})):
-        headers = dict(headers, Depth="0")
-        known = _request(ctx.base, "PROPFIND", "/dav/h-lo/", headers, source_ip=ATTACKER_IP)
-        unknown = _request(ctx.base, "PROPFIND", "/dav/nosuch-tenant/", headers, source_ip=ATTACKER_IP)
-        same = known[0] == unknown[0] == 401 and known[2] == unknown[2] and set(known[1]) == set(unknown[1]) and \
-            _same_but_name(known[1].get("www-authenticate", ""), unknown[1].get("www-authenticate", ""), "h-lo",
-                           "nosuch-tenant")
-        ctx.check("%s: DAV, %s: the same 401 and challenge" % (name, what), same, "known %s / unknown %s" %
-                  (known[:2], unknown[:2]))
+    # A DAV tenant that takes no passwords must not stand out either (it answered 403).
+    ctx.psql("UPDATE tenants SET dav_enabled = true, auth_basic = false, auth_md5 = true WHERE name = '%s'"
+             % NO_PASSWORDS_TENANT)
+    for known_tenant in ("h-lo", NO_PASSWORDS_TENANT):
+        for what, headers in (("no credentials", {}), ("wrong credentials",
+                                                       {"Authorization": "Basic " + sc.b64("alice:wrong")})):
+            headers = dict(headers, Depth="0")
+            known = _request(ctx.base, "PROPFIND", "/dav/%s/" % known_tenant, headers, source_ip=ATTACKER_IP)
+            unknown = _request(ctx.base, "PROPFIND", "/dav/nosuch-tenant/", headers, source_ip=ATTACKER_IP)
+            same = known[0] == unknown[0] == 401 and known[2] == unknown[2] and \
+                set(known[1]) == set(unknown[1]) and \
+                _same_but_name(known[1].get("www-authenticate", ""), unknown[1].get("www-authenticate", ""),
+                               known_tenant, "nosuch-tenant")
+            ctx.check("%s: DAV, %s, against %s: the same 401 and challenge" % (name, what, known_tenant), same,
+                      "known %s / unknown %s" % (known[:2], unknown[:2]))
 
 
 def admin_checks(ctx):
