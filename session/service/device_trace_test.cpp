@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/crypto/base64.hpp"
 #include "session/service/sync_service_test_support.hpp"
 
 namespace syncml::session {
@@ -76,8 +77,9 @@ TEST_F(device_trace_test, writes_the_traced_devices_messages_as_xml_with_the_pas
     sync_service service(settings);
     const std::string url = "/sync/" + tenant_;
 
-    ASSERT_EQ(post(service, alert_message("IMEI:TRACED"), url).http_status, 200);
-    ASSERT_EQ(post(service, sync_message("IMEI:TRACED", 2), url).http_status, 200);
+    const auto started = post(service, alert_message("IMEI:TRACED"), url);
+    ASSERT_EQ(started.http_status, 200);
+    ASSERT_EQ(post(service, sync_message("IMEI:TRACED", 2), resp_path(decoded(started))).http_status, 200);
     ASSERT_EQ(post(service, alert_message("IMEI:OTHER"), url).http_status, 200);
 
     const auto files = files_under(dir.path());
@@ -100,6 +102,25 @@ TEST_F(device_trace_test, writes_the_traced_devices_messages_as_xml_with_the_pas
     EXPECT_TRUE(files[1].string().ends_with("-s1-m1-out.xml")) << files[1];
     EXPECT_NE(first_out.find("<Status>"), std::string::npos) << first_out;
     EXPECT_NE(read_all(files[2]).find("<Add>"), std::string::npos);
+}
+
+// Issue 35: messages that never authenticated, naming a traced device, are not the device's: nothing is written.
+TEST_F(device_trace_test, records_only_messages_of_an_authenticated_session) {
+    temp_dir dir;
+    service_settings settings;
+    settings.trace = settings_for(dir.path(), {"IMEI:TRACED"});
+    sync_service service(settings);
+    const std::string url = "/sync/" + tenant_;
+    auto anonymous = alert_message("IMEI:TRACED");
+    anonymous.header.cred.reset();
+    auto wrong = alert_message("IMEI:TRACED");
+    wrong.header.cred->data = common::base64_encode("u1:guess");
+    for (const auto& m : {anonymous, wrong, sync_message("IMEI:TRACED", 1)}) {
+        ASSERT_EQ(post(service, m, url, "203.0.113.66").http_status, 200);
+    }
+    EXPECT_TRUE(files_under(dir.path()).empty());
+    ASSERT_EQ(post(service, alert_message("IMEI:TRACED"), url).http_status, 200);
+    EXPECT_EQ(files_under(dir.path()).size(), 2u);
 }
 
 TEST(device_trace, stops_at_its_end_time_and_at_its_size_limit) {

@@ -140,6 +140,11 @@ struct sync_service::impl {
                                       .cred_verified = run.admitted.verified_user != 0};
             settle_throttle(throttle, tenant, in, request, login, report);
         }
+        // Only what went on in an authenticated session is the device's: anyone may send messages naming a traced
+        // device id, and must not fill its trace budget or write files with what he sent.
+        if (trace && report.state.authenticated && trace->wants(in.header.source.loc_uri)) {
+            trace->record(tenant.name, in, report.response);
+        }
         finish(report, tenant.name, start);
         return std::move(report.response);
     }
@@ -222,9 +227,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
     }
     context.add({"device", in.header.source.loc_uri});
     context.add({"session", in.header.session_id});
-    sync_response response = impl_->answer(db, request, in, tenant_name, start);
-    if (impl_->trace && impl_->trace->wants(in.header.source.loc_uri)) impl_->trace->record(tenant_name, in, response);
-    return response;
+    return impl_->answer(db, request, in, tenant_name, start);
 }
 
 sync_response sync_service::impl::answer(persistence::database& db, const sync_request& request, const message& in,

@@ -57,6 +57,14 @@ const std::vector<std::string_view>& tenant_setting_members() {
     return members;
 }
 
+const std::vector<std::string_view>& operator_setting_members() {
+    static const std::vector<std::string_view> members = {
+        "session_binding",   "auth_basic",           "auth_md5",
+        "max_sessions",      "max_devices_per_user", "max_items_per_datastore",
+        "max_message_bytes", "max_object_bytes",     "tombstone_retention_days"};
+    return members;
+}
+
 void require_only(const json_value& body, const std::vector<std::string_view>& allowed) {
     if (body.type != json_value::kind::object) {
         throw admin_field_error("", std::string("the body must be a JSON object, not ") + json_kind_name(body.type));

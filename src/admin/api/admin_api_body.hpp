@@ -24,6 +24,8 @@ class admin_field_error : public std::invalid_argument {
 
 // The tenant settings as JSON names them (the names of admin_json's tenant objects).
 const std::vector<std::string_view>& tenant_setting_members();
+// Those of them only a token for all tenants may change: limits, auth modes, session binding, retention.
+const std::vector<std::string_view>& operator_setting_members();
 
 // Fails on a member not in `allowed`.
 void require_only(const json_value& body, const std::vector<std::string_view>& allowed);

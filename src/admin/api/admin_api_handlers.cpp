@@ -55,9 +55,22 @@ admin_result create_tenant(persistence::database& db, const admin_call& call) {
     return created(tenant_json(persistence::show_tenant(db, name)));
 }
 
+// What a tenant costs the server and how its users log in are the operator's: a token limited to the tenant may change
+// its conflict policy, DAV and sync windows, not its limits, auth modes or session binding.
+void require_tenant_scoped_settings(const admin_call& call, const json_value& body) {
+    if (!call.scope) return;
+    for (const auto member : operator_setting_members()) {
+        if (body.find(member) != nullptr) {
+            throw admin_forbidden(std::string(member) + " is set by the operator, not with a token limited to tenant " +
+                                  *call.scope);
+        }
+    }
+}
+
 admin_result update_tenant(persistence::database& db, const admin_call& call) {
     const json_value& body = body_of(call);
     require_only(body, tenant_setting_members());
+    require_tenant_scoped_settings(call, body);
     const auto tenant = persistence::find_tenant(db, tenant_of(call));
     if (!tenant) throw persistence::not_found("no tenant named '" + tenant_of(call) + "'");
     persistence::update_tenant(db, tenant->name, settings_from(body, tenant->settings));
