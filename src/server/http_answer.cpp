@@ -7,6 +7,7 @@
 #include "common/log/log_event.hpp"
 #include "dav/dav_handler.hpp"
 #include "persistence/accounts/accounts.hpp"
+#include "session/service/session_token.hpp"
 #include "src/frontends/dav_service.hpp"
 #include "src/http/failure_reply.hpp"
 #include "src/http/host_check.hpp"
@@ -135,7 +136,11 @@ net::awaitable<http_reply> answer_sync(std::shared_ptr<connection<Stream>> conn,
     conn->client = origin.client_address;
     job.encoding = route.encoding;
     job.body = std::move(request.body());
-    if (auto refused = over_budget(*conn->state, origin.client_address)) co_return std::move(*refused);
+    // A message with a RespURI token continues a session without a password check: the phones behind a NAT whose
+    // address a flood spent go on with their sessions (a forged token finds nothing and costs the address then).
+    if (session::query_token(job.url).empty()) {
+        if (auto refused = over_budget(*conn->state, origin.client_address)) co_return std::move(*refused);
+    }
 
     auto slot = co_await make_slot<sync_outcome>();
     const bool queued =

@@ -72,6 +72,23 @@ TEST(http_edge, a_kept_alive_connection_waits_the_idle_timeout_not_the_header_ti
     EXPECT_TRUE(kept.closed_by_peer());
 }
 
+// Issue 35: an address that spent its budget of password checks and unknown sessions gets 503 before its request
+// takes a place in the worker queue; a session's message with its RespURI token and other addresses go on.
+TEST(http_edge, an_address_that_spent_its_login_budget_is_refused_before_its_request_is_queued) {
+    auth::login_guard guard({.budget = {.per_second = 0.001, .burst = 1, .max_clients = 10}, .hashes = {}});
+    guard.budget().charge("127.0.0.1", 2);
+    running_server s(test_config(), nullptr, &guard);
+    client spent(s.server.sync_port());
+    const auto refused = spent.request(post("/sync", xml, "guess"));
+    EXPECT_EQ(refused.status, 503);
+    EXPECT_NE(refused.head.find("Retry-After: "), std::string::npos) << refused.head;
+    EXPECT_EQ(spent.request(post("/sync?s=7-0123", xml, "mine")).body, "echo:mine");
+    client other(s.server.sync_port(), "127.0.0.2");
+    EXPECT_EQ(other.request(post("/sync", xml, "theirs")).body, "echo:theirs");
+    s.dispatcher.join();
+    EXPECT_EQ(s.dispatcher.seen.size(), 2u) << "the refused request never reached the queue";
+}
+
 server_config budget_config() {
     server_config config = test_config();
     config.http.body_limit = 4096;

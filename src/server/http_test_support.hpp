@@ -99,13 +99,14 @@ inline server_config test_config() {
 }
 
 struct running_server {
-    // admin: serves the admin listener, which config.admin.listen turns on.
-    explicit running_server(server_config settings = test_config(), admin_dispatcher* admin = nullptr)
+    // admin: serves the admin listener, which config.admin.listen turns on; guard: refuses spent client addresses.
+    explicit running_server(server_config settings = test_config(), admin_dispatcher* admin = nullptr,
+                            auth::login_guard* guard = nullptr)
         : config(std::move(settings)),
           log_lines(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256)),
           log("test", log_lines),
           metrics(registry, "test"),
-          server(config, {dispatcher, readiness, metrics, registry, log, admin}) {
+          server(config, {dispatcher, readiness, metrics, registry, log, admin, nullptr, guard}) {
         server.start();
         runner = std::thread([this] { server.run(false); });
     }
