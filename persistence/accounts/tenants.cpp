@@ -127,6 +127,13 @@ std::optional<tenant_info> find_tenant(database& db, std::string_view name) {
     });
 }
 
+std::string tenant_settings_fingerprint(database& db) {
+    return in_transaction(db, [](pqxx::work& tx) {
+        const auto row = tx.exec1("SELECT coalesce(sum(settings_version), 0)::text || '/' || count(*) FROM tenants");
+        return row[0].as<std::string>();
+    });
+}
+
 tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings) {
     validate_settings(settings);
     return in_transaction(db, [&](pqxx::work& tx) {
@@ -136,8 +143,8 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
                 "UPDATE tenants SET conflict_policy = $2, auth_basic = $3, auth_md5 = $4, max_sessions = $5, "
                 "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
                 "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11, window_past_days = $12, "
-                "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15, dav_enabled = $16 "
-                "WHERE name = $1 "
+                "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15, dav_enabled = $16, "
+                "settings_version = settings_version + 1 WHERE name = $1 "
                 "RETURNING ") +
                 k_tenant_columns,
             name, settings);

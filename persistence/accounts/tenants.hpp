@@ -63,6 +63,9 @@ std::optional<tenant_info> find_tenant(database& db, std::string_view name);
 // Replaces the tenant's settings; not_found for an unknown tenant. Turning auth_md5 off drops the users' md5
 // secrets; turning it on stores none: see credential_store.hpp.
 tenant_info update_tenant(database& db, std::string_view name, const tenant_settings& settings);
+// Changes whenever a tenant's settings change (update_tenant bumps its settings_version) or tenants are added or
+// deleted: what a cache of tenant settings compares to notice a change made on another instance or by the CLI.
+std::string tenant_settings_fingerprint(database& db);
 // Deletes the tenant and everything it owns; one that still has users only with `with_users` (else
 // std::invalid_argument naming how many).
 void delete_tenant(database& db, std::string_view name, bool with_users = false);

@@ -233,6 +233,7 @@ sync_response sync_service::handle(const sync_request& request, persistence::dat
 sync_response sync_service::impl::answer(persistence::database& db, const sync_request& request, const message& in,
                                          const std::string& tenant_name, std::chrono::steady_clock::time_point start) {
     try {
+        tenants.notice_changes([&] { return persistence::tenant_settings_fingerprint(db); });
         auto tenant = tenants.find(tenant_name, [&] { return persistence::find_tenant(db, tenant_name); });
         if (!tenant) return answer_unknown_tenant(db, request, in, tenant_name);
         if (auto refused = refuse_oversized_message(request, tenant->settings, metrics)) return *refused;

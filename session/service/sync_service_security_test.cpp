@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "common/crypto/base64.hpp"
 #include "persistence/accounts/accounts.hpp"
@@ -327,6 +328,15 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
               next);
     auto again = decoded(post(service, md5_message("4", md5_digest(secret, next)), url()));
     EXPECT_EQ(status_codes(again, "SyncHdr")[0], "212");
+}
+
+// Issue 35: an admin's change reaches the sync path at once (within a second), not after the tenant cache's TTL.
+TEST_F(session_security_test, a_tenant_setting_changed_by_an_admin_takes_effect_at_once) {
+    sync_service service;  // the default tenant cache of 60 s
+    ASSERT_EQ(status_codes(decoded(post(service, alert_message("IMEI:admin1"), url())), "SyncHdr")[0], "212");
+    change_tenant([](persistence::tenant_settings& s) { s.auth_basic = false; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    EXPECT_EQ(status_codes(decoded(post(service, alert_message("IMEI:admin2"), url())), "SyncHdr")[0], "401");
 }
 
 TEST_F(session_security_test, a_tenant_without_basic_auth_refuses_it_and_challenges_md5) {

@@ -21,6 +21,19 @@ std::optional<persistence::tenant_info> tenant_cache::find(const std::string& na
     return tenant;
 }
 
+void tenant_cache::notice_changes(const std::function<std::string()>& fingerprint, clock::time_point now) {
+    if (ttl_.count() <= 0) return;
+    {
+        std::lock_guard lock(mutex_);
+        if (now < next_check_) return;
+        next_check_ = now + std::chrono::seconds(1);
+    }
+    auto current = fingerprint();
+    std::lock_guard lock(mutex_);
+    if (current != fingerprint_) entries_.clear();
+    fingerprint_ = std::move(current);
+}
+
 void tenant_cache::forget(const std::string& name) {
     std::lock_guard lock(mutex_);
     entries_.erase(name);

@@ -26,6 +26,9 @@ class tenant_cache {
     std::optional<persistence::tenant_info> find(const std::string& name, const lookup& load,
                                                  clock::time_point now = clock::now());
     void forget(const std::string& name);
+    // At most once a second (a cheap query on one worker), asks `fingerprint` for the tenants' settings version and
+    // forgets every remembered tenant when it changed: a change made by an admin anywhere takes effect at once.
+    void notice_changes(const std::function<std::string()>& fingerprint, clock::time_point now = clock::now());
 
   private:
     struct entry {
@@ -34,6 +37,8 @@ class tenant_cache {
     };
     std::chrono::seconds ttl_;
     std::mutex mutex_;
+    clock::time_point next_check_{};
+    std::string fingerprint_;
     std::unordered_map<std::string, entry> entries_;
 };
 

@@ -38,6 +38,30 @@ TEST(tenant_cache, looks_a_tenant_up_once_per_ttl) {
     EXPECT_EQ(db.calls, 2);
 }
 
+// Issue 35: a change made through the CLI, the API or another instance takes effect within a second, not a TTL.
+TEST(tenant_cache, forgets_every_tenant_when_the_settings_fingerprint_changes) {
+    tenant_cache cache(60s);
+    counting_lookup db{tenant(7, "acme")};
+    std::string fingerprint = "3/2";
+    int asked = 0;
+    const auto ask = [&] {
+        ++asked;
+        return fingerprint;
+    };
+    const auto t0 = clock::now();
+    cache.notice_changes(ask, t0);
+    cache.find("acme", db.fn(), t0);
+    cache.notice_changes(ask, t0 + 500ms);
+    EXPECT_EQ(asked, 1) << "at most once a second";
+    cache.notice_changes(ask, t0 + 1s);
+    cache.find("acme", db.fn(), t0 + 1s);
+    EXPECT_EQ(db.calls, 1) << "nothing changed: still remembered";
+    fingerprint = "4/2";
+    cache.notice_changes(ask, t0 + 2s);
+    cache.find("acme", db.fn(), t0 + 2s);
+    EXPECT_EQ(db.calls, 2);
+}
+
 TEST(tenant_cache, never_remembers_an_unknown_name_and_forgets_on_request) {
     tenant_cache cache(60s);
     counting_lookup db{std::nullopt};
