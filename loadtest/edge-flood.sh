@@ -72,10 +72,18 @@ start_flood() {
     sleep "$settle"  # the flood reaches its level before A's sessions start
 }
 
+# stop_flood PHASE: stops the flood, then waits until the server has worked off what the flood queued, so the next
+# phase does not measure this one's backlog: one more PROPFIND of tenant B queues behind B's own requests, so its
+# answer comes when they are done. Writes the seconds that took.
 stop_flood() {
-    [ -n "$flood_pid" ] || return 0
-    kill -TERM "$flood_pid" 2>/dev/null || true
-    wait "$flood_pid" 2>/dev/null || true
+    local started=$SECONDS
+    if [ -n "$flood_pid" ]; then
+        kill -TERM "$flood_pid" 2>/dev/null || true
+        wait "$flood_pid" 2>/dev/null || true
+        curl -s -o /dev/null --max-time 900 -X PROPFIND -H 'Depth: 0' -u bob:drained \
+            "http://127.0.0.1:$port/dav/flood-b/bob/" || true
+    fi
+    echo $((SECONDS - started)) >"$work/drain-$1.txt"
 }
 
 # run_phase PHASE: tenant A's phone, first slow sync (not measured), then N two-way sessions one at a time.
@@ -86,7 +94,7 @@ run_phase() {
     "$LT_LOAD" run --url "http://127.0.0.1:$port/sync" --tenants 1 --users 1 --prefix "ef-$phase" --password pw \
         --concurrency 1 --sessions "$sessions" --duration 3600 --items 10 --adds 0 --replaces 0 --deletes 0 \
         --server-pid "$LT_SERVER_PID" --json "$work/load-$phase.json" --no-progress >"$work/load-$phase.txt" || true
-    stop_flood
+    stop_flood "$phase"
 }
 
 # The quiet phase must not pay for a new database: a warm-up phone first, then statistics, as bench-pgbench.sh does.
@@ -97,17 +105,18 @@ for phase in "${phases[@]}"; do run_phase "$phase"; done
 latency() { lt_json "$work/load-$1.json" "measured.latency.session_two-way.$2"; }
 echo
 echo "tenant A: $sessions no-change two-way sessions, one at a time, from 127.0.0.1; flood from $source_address"
-printf '%-14s %9s %7s %9s %9s %9s %10s %10s %10s\n' phase sessions errors "p50 ms" "p95 ms" "max ms" \
-    "p50 ratio" "p95 ratio" "max ratio"
+printf '%-14s %9s %7s %9s %9s %9s %10s %10s %10s %8s\n' phase sessions errors "p50 ms" "p95 ms" "max ms" \
+    "p50 ratio" "p95 ratio" "max ratio" "drain s"
 for phase in "${phases[@]}"; do
-    printf '%-14s %9s %7s %9s %9s %9s %10s %10s %10s\n' "$phase" \
+    printf '%-14s %9s %7s %9s %9s %9s %10s %10s %10s %8s\n' "$phase" \
         "$(lt_json "$work/load-$phase.json" measured.sessions_ok)" "$(lt_json "$work/load-$phase.json" measured.errors_total)" \
         "$(latency "$phase" p50_ms)" "$(latency "$phase" p95_ms)" "$(latency "$phase" max_ms)" \
         "$(lt_ratio "$(latency "$phase" p50_ms)" "$(latency quiet p50_ms)")" \
         "$(lt_ratio "$(latency "$phase" p95_ms)" "$(latency quiet p95_ms)")" \
-        "$(lt_ratio "$(latency "$phase" max_ms)" "$(latency quiet max_ms)")"
+        "$(lt_ratio "$(latency "$phase" max_ms)" "$(latency quiet max_ms)")" "$(cat "$work/drain-$phase.txt")"
 done
 echo
 echo "flood (bad-password: answers by HTTP status; idle: connections held):"
 for phase in bad-password idle; do echo "  $phase: $(cat "$work/flood-$phase.json" 2>/dev/null || echo 'no report')"; done
-echo "(ratios: loaded / quiet; work files in $work)"
+echo "(ratios: loaded / quiet; drain s: how long the server stayed busy with the flood's backlog after it stopped;"
+echo " work files in $work)"
