@@ -26,6 +26,8 @@ db=$SYNCML_TEST_DATABASE_URL
 work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/fault-injection.XXXXXX)}/fault
 rm -rf "$work" && mkdir -p "$work"
 tenant=fault
+# Names this run's users (the work directory may be a fixed one under SYNCML_TEST_WORK_DIR).
+run_tag=$(mktemp -u XXXXXX)
 msg_size=${SYNCML_FAULT_MSG_SIZE:-10240}
 first_port=${SYNCML_FAULT_FIRST_PORT:-18600}
 jobs=${SYNCML_FAULT_JOBS:-4}
@@ -147,7 +149,7 @@ prepare() {
 begin_case() {
     c=$work/$1-$2
     # Users unique per run: runs sharing a database must not share phones' accounts.
-    user=u$1-${work##*.}
+    user=u$1-$run_tag
     port=$((first_port + 3 * $1)) metrics_port=$((first_port + 3 * $1 + 1)) proxy_port=$((first_port + 3 * $1 + 2))
     mkdir -p "$c"
     case_failed=0
