@@ -9,8 +9,14 @@
 -- ignore RespURI (README, "Sessions"), and the tenants that had it by the old default lose it here.
 -- syncml_open_session now says which way it found the session (r_by_address): such a message never gets the stored
 -- reply of a resend, and devices.address_continued_at shows the operator which devices continue by address.
-ALTER TABLE tenants ALTER COLUMN session_binding SET DEFAULT 'token';
-UPDATE tenants SET session_binding = 'token' WHERE session_binding = 'token-or-address';
-ALTER TABLE devices ADD COLUMN address_continued_at timestamptz;
-DROP FUNCTION syncml_open_session(bigint, bigint, text, text, bigint, text, bigint, text, double precision,
-                                  double precision, integer, integer);
+-- One DO block: on a distributed schema Citus refuses this file as a string of several commands ("cannot insert
+-- multiple commands into a prepared statement"); in a block each statement runs on its own.
+DO $$
+BEGIN
+    ALTER TABLE tenants ALTER COLUMN session_binding SET DEFAULT 'token';
+    UPDATE tenants SET session_binding = 'token' WHERE session_binding = 'token-or-address';
+    ALTER TABLE devices ADD COLUMN address_continued_at timestamptz;
+    DROP FUNCTION syncml_open_session(bigint, bigint, text, text, bigint, text, bigint, text, double precision,
+                                      double precision, integer, integer);
+END
+$$;

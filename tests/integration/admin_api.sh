@@ -119,6 +119,7 @@ check "with its usage" test "$(field "j['users'], j['devices']")" = "(1, 1)"
 check "an unknown tenant: 404" test "$(api GET /admin/v1/tenants/nosuch)" = 404
 nosuch_error=$(body)
 check "another tenant with a tenant token: 404" test "$(api GET /admin/v1/tenants/other '' "$acme_token")" = 404
+check "that reads as if it did not exist" test "$(body | sed 's/other/nosuch/')" = "$nosuch_error"
 # Limits, auth modes and the session binding are the operator's (issue 35); the tenant's own policy is its admin's.
 check "a tenant token cannot raise its tenant's limits: 403" \
     test "$(api PATCH /admin/v1/tenants/acme '{"max_sessions": 100000}' "$acme_token")" = 403
@@ -127,7 +128,6 @@ check "nor its session binding: 403" \
     test "$(api PATCH /admin/v1/tenants/acme '{"session_binding": "token-or-address"}' "$acme_token")" = 403
 check "but sets its conflict policy: 200" \
     test "$(api PATCH /admin/v1/tenants/acme '{"conflict_policy": "server_wins"}' "$acme_token")" = 200
-check "that reads as if it did not exist" test "$(body | sed 's/other/nosuch/')" = "$nosuch_error"
 check "tenant update: 200" test "$(api PATCH /admin/v1/tenants/newt '{"auth_md5": false, "max_devices_per_user": 3}')" = 200
 check "changes only what it names" test "$(field "j['auth_md5'], j['max_devices_per_user'], j['max_sessions']")" = "(False, 3, 5)"
 check "a bad update: 400" test "$(api PATCH /admin/v1/tenants/newt '{"max_sessions": 0}')" = 400
