@@ -60,7 +60,10 @@ auth::login_guard_settings login_guard_settings_of(const server_config& config) 
     const unsigned at_once =
         config.engine.password_checks_at_once != 0 ? config.engine.password_checks_at_once : std::max(1u, cores / 2);
     settings.hashes.concurrent = static_cast<int>(at_once);
-    settings.hashes.waiting = static_cast<int>(2 * at_once + 2);
+    // Logins wait for a slot while a worker thread stays free for requests that need no hash (a RespURI token, a
+    // remembered password); beyond that they get 503 at once instead of holding a worker.
+    const unsigned workers = config.pool.worker_threads;
+    settings.hashes.waiting = static_cast<int>(std::max(1u, workers > at_once + 1 ? workers - at_once - 1 : 0u));
     return settings;
 }
 

@@ -176,7 +176,9 @@ std::vector<config_key> log_and_login_keys() {
          assign(&server_config::engine, &engine_config::client_login_burst, unsigned_in(1, 100'000)),
          read(&server_config::engine, &engine_config::client_login_burst)},
         {"password_checks_at_once", "SYNCML_PASSWORD_CHECKS_AT_ONCE",
-         "password hashes computed at once; a few more logins wait, the rest get 503 (0: half the cores, 0-1024)",
+         "password hashes computed at once; logins wait for one while a worker stays free, the rest get 503 (0: half "
+         "the "
+         "cores, 0-1024)",
          false, assign(&server_config::engine, &engine_config::password_checks_at_once, unsigned_in(0, 1024)),
          read(&server_config::engine, &engine_config::password_checks_at_once)},
     };
