@@ -58,15 +58,24 @@ def started(ctx, name, victim, mode=201):
     return ctx.check(name + ": legitimate MsgID 1", first.header_status() in ("200", "212"), first.describe())
 
 
-def hijack_read(ctx):
-    name = "hijack (a) read"
+def victim_with_package4(ctx, name, device, **kw):
+    """A session of alice's whose last reply (package 4) carries her seeded contacts; (None, None) when it could not
+    be set up."""
     seed(ctx)  # again: an earlier case may have lost them
-    victim = phone(ctx, "IMEI:HIJACK-VICTIM")
+    victim = phone(ctx, device, **kw)
     if not started(ctx, name, victim):
-        return
+        return None, None
     package4 = victim.send_changes([])
     if not ctx.check(name + ": setup, package 4 carries alice's contacts",
                      all(s.encode() in package4.body for s in SECRETS), package4.describe()):
+        return None, None
+    return victim, package4
+
+
+def hijack_read(ctx):
+    name = "hijack (a) read"
+    victim, package4 = victim_with_package4(ctx, name, "IMEI:HIJACK-VICTIM")
+    if not victim:
         return
     ok, detail = refused(sc.post(victim.url, victim.last_body, source_ip=ATTACKER_IP))
     ctx.check(name + ": resending the last MsgID from another address gets no stored reply", ok, detail)
@@ -123,13 +132,8 @@ def address_binding(ctx):
               problem is None, problem or "")
     # Someone behind the phone's address resends its last message: the stored reply (her items) needs the token or
     # the credentials.
-    seed(ctx)
-    victim = phone(ctx, "IMEI:HIJACK-NAT-RESEND", use_resp_uri=False)
-    if not started(ctx, name, victim):
-        return
-    package4 = victim.send_changes([])
-    if not ctx.check(name + ": setup, package 4 carries alice's contacts",
-                     all(s.encode() in package4.body for s in SECRETS), package4.describe()):
+    victim, _ = victim_with_package4(ctx, name, "IMEI:HIJACK-NAT-RESEND", use_resp_uri=False)
+    if not victim:
         return
     ok, detail = refused(sc.post(victim.url, victim.last_body, source_ip=victim.source_ip))
     ctx.check(name + ": resending the last MsgID from the phone's own address gets no stored reply", ok, detail)
