@@ -73,8 +73,9 @@ bool record_failure(persistence::auth_throttle& throttle, const persistence::cre
 }
 
 void record_success(persistence::auth_throttle& throttle, const persistence::credential_check& check,
-                    const login_attempt& attempt) {
+                    const login_attempt& attempt, std::int64_t user_id) {
     if (check.failures_on_record) throttle.reset(attempt.tenant, attempt.user, attempt.device, attempt.address);
+    if (!check.known_address || check.address_stale) throttle.remember_client(attempt.tenant, user_id, attempt.address);
 }
 
 basic_login log_in_basic(persistence::auth_throttle& throttle, const login_context& login, const login_attempt& attempt,
@@ -90,9 +91,7 @@ basic_login log_in_basic(persistence::auth_throttle& throttle, const login_conte
         return result;
     }
     result.user_id = check.account->user_id;
-    record_success(throttle, check, attempt);
-    if (!check.known_client || check.client_stale)
-        throttle.remember_client(attempt.tenant, result.user_id, attempt.address);
+    record_success(throttle, check, attempt, result.user_id);
     return result;
 }
 

@@ -63,9 +63,10 @@ login_verdict check_password(const login_context& login, const persistence::cred
 // whether it counted.
 bool record_failure(persistence::auth_throttle& throttle, const persistence::credential_check& check,
                     const login_attempt& attempt);
-// A verified login forgets the failures the check found on record.
+// A verified login of `user_id` forgets the failures the check found on record and remembers the address, so that
+// strangers' failures elsewhere do not lock the user out there.
 void record_success(persistence::auth_throttle& throttle, const persistence::credential_check& check,
-                    const login_attempt& attempt);
+                    const login_attempt& attempt, std::int64_t user_id);
 
 struct basic_login {
     login_verdict verdict = login_verdict::unknown_user;
@@ -76,8 +77,7 @@ struct basic_login {
 // How long a client whose login was busy should wait: its address's wait, at least a second.
 std::chrono::seconds busy_wait(const login_context& login);
 
-// The whole login of a client without a device id (attempt.device empty): check, password, accounting. A verified
-// client is remembered at its address, so that strangers' failures elsewhere do not lock it out.
+// The whole login of a client without a device id (attempt.device empty): check, password, accounting.
 basic_login log_in_basic(persistence::auth_throttle& throttle, const login_context& login, const login_attempt& attempt,
                          const basic_credentials& basic);
 

@@ -40,7 +40,7 @@ class login_test : public ::testing::Test {
         // An account whose hash has today's cost: nothing is upgraded, so the database is never connected.
         throttle_.answer.account =
             persistence::stored_credentials{7, persistence::hash_password("pw", 1000), "", false};
-        throttle_.answer.known_client = true;
+        throttle_.answer.known_address = true;
     }
 
     basic_login log_in(const std::string& password) {
@@ -83,16 +83,16 @@ TEST_F(login_test, an_unknown_user_counts_as_a_failure_and_a_blocked_one_as_noth
     EXPECT_TRUE(throttle_.calls.empty());
 }
 
-TEST_F(login_test, a_success_resets_failures_on_record_and_remembers_a_new_or_stale_client) {
+TEST_F(login_test, a_success_resets_failures_on_record_and_remembers_a_new_or_stale_address) {
     throttle_.answer.failures_on_record = true;
-    throttle_.answer.known_client = false;
+    throttle_.answer.known_address = false;
     EXPECT_EQ(log_in("pw").verdict, login_verdict::ok);
     EXPECT_EQ(throttle_.calls, (std::vector<std::string>{"reset alice  192.0.2.1", "remember 7 192.0.2.1"}));
 
     throttle_.calls.clear();
     throttle_.answer.failures_on_record = false;
-    throttle_.answer.known_client = true;
-    throttle_.answer.client_stale = true;
+    throttle_.answer.known_address = true;
+    throttle_.answer.address_stale = true;
     EXPECT_EQ(log_in("pw").verdict, login_verdict::ok);
     EXPECT_EQ(throttle_.calls, std::vector<std::string>{"remember 7 192.0.2.1"});
 }
@@ -102,16 +102,21 @@ TEST_F(login_test, the_pieces_a_deferred_login_uses_keep_the_same_rules) {
     EXPECT_EQ(refusal_of(check), std::nullopt);
     EXPECT_EQ(check_password(context_, check, 1, {"alice", "pw"}), login_verdict::ok);
     const login_attempt attempt{1, "alice", "IMEI:1", "192.0.2.1"};
-    record_success(throttle_, check, attempt);
+    record_success(throttle_, check, attempt, 7);
     EXPECT_TRUE(throttle_.calls.empty());
     check.failures_on_record = true;
-    record_success(throttle_, check, attempt);
+    record_success(throttle_, check, attempt, 7);
     EXPECT_TRUE(record_failure(throttle_, check, attempt));
+    // A phone's address is remembered as a DAV client's is (issue 35: a known address is what strangers' failures
+    // elsewhere never block).
+    check.failures_on_record = false;
+    check.known_address = false;
+    record_success(throttle_, check, attempt, 7);
     check.blocked = 5s;
     EXPECT_EQ(refusal_of(check), login_verdict::blocked);
     EXPECT_FALSE(record_failure(throttle_, check, attempt));
-    EXPECT_EQ(throttle_.calls,
-              (std::vector<std::string>{"reset alice IMEI:1 192.0.2.1", "failure alice IMEI:1 192.0.2.1"}));
+    EXPECT_EQ(throttle_.calls, (std::vector<std::string>{"reset alice IMEI:1 192.0.2.1",
+                                                         "failure alice IMEI:1 192.0.2.1", "remember 7 192.0.2.1"}));
 }
 
 // Issue 35: a blocked user costs no hash at all, an unknown user costs the address one, and an address over its budget

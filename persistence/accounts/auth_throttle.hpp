@@ -1,9 +1,13 @@
 #pragma once
-// Rate limit of failed authentications per user, per device id and per user and client address, shared by every
-// server instance (table auth_failures): after max_failures failures within one window, further attempts are
-// refused whatever the password until the window has passed; a successful authentication resets the counters of its
-// device and of its address, never the user-wide one.
-// Failures of strangers never lock a user out of a device that authenticated before (see check).
+// Rate limit of failed authentications, shared by every server instance (table auth_failures). Counted per user and
+// client address and per device id (after max_failures failures within one window, further attempts are refused
+// whatever the password until the window has passed), and user-wide: per user and per user with one device id, where
+// the block doubles with each failure beyond max_failures (up to backoff_cap) and the count is forgotten only after
+// backoff_cap without a failure, so rotating addresses buys an attacker a handful of guesses a day. A successful
+// authentication resets the counters of its device id and of its address, never a user-wide one.
+// Addresses count by client group (an IPv4 address, an IPv6 /64: common::client_group).
+// Failures of strangers never lock a user out of an address she logged in from within 30 days, nor a device she
+// authenticated before out of any address unless they name that device's id (see check).
 // Also the stored basic-auth password hash, which an in-process credential cache compares to notice a
 // changed password.
 
@@ -23,6 +27,8 @@ struct throttle_settings {
     std::chrono::seconds window{300};
     // The configured server key of the sealed md5 secrets; none: the database's own (see credential_store.hpp).
     std::optional<secret_key> md5_key{};
+    // The longest block of a user-wide counter, and how long it remembers a failure.
+    std::chrono::seconds backoff_cap{86400};
 };
 
 // The key argument of the persistence functions that goes with these settings.
@@ -47,10 +53,10 @@ struct credential_check {
     // The user's device of the message: whether it exists (it authenticated before) and its md5 nonce.
     bool known_device = false;
     std::string device_nonce;
-    // Without a device id (DAV): the user logged in from this address within 30 days (remember_client), so only
-    // failures from this address block; `client_stale`: the last such login is over a day old.
-    bool known_client = false;
-    bool client_stale = false;
+    // The user logged in from this address (client group) within 30 days (remember_client), so only failures from
+    // this address block; `address_stale`: the last such login is over a day old.
+    bool known_address = false;
+    bool address_stale = false;
 };
 
 class auth_throttle {
@@ -59,8 +65,8 @@ class auth_throttle {
     // A failed login of `user` from `device` at client `address` (empty ones are not counted).
     virtual void record_failure(std::int64_t tenant, const std::string& user, const std::string& device,
                                 const std::string& address) = 0;
-    // A successful login of a client without a device id (DAV) from `address`: from now on failures elsewhere do not
-    // block it (check's known_client). Call it when check said the client is not known, or known but stale.
+    // A successful login from `address`: from now on failures elsewhere do not block the user there (check's
+    // known_address). Call it when check said the address is not known, or known but stale.
     virtual void remember_client(std::int64_t tenant, std::int64_t user_id, const std::string& address) = 0;
     // A successful login: forgets the failures of the device and of the user at that address; the user's failures
     // elsewhere stay until their window passes.
@@ -68,7 +74,8 @@ class auth_throttle {
                        const std::string& address) = 0;
     // How long the credentials must not be checked (`blocked`), whether there is anything to reset, the user's
     // stored credentials and device row, at once. Blocked: max_failures within the window of the user at that
-    // address; or, for a device the user never authenticated from, of the user anywhere or of the device id.
+    // address; at an address the user has not logged in from, the user-wide backoff of the user with this device id,
+    // and for a device the user never authenticated from also the user's and the device id's.
     virtual credential_check check(std::int64_t tenant, const std::string& user, const std::string& device,
                                    const std::string& address) = 0;
 };

@@ -17,7 +17,8 @@ std::size_t delete_expired_sessions(database& db, std::size_t batch = 1000);
 
 struct janitor_settings {
     std::size_t batch = 1000;
-    // Failed-login counters whose window started this long ago (longer than any auth_failure_window).
+    // Failed-login counters whose window started and whose last failure was this long ago (longer than any
+    // auth_failure_window and than the throttle's backoff_cap of a day).
     std::chrono::seconds auth_failure_age{std::chrono::hours(48)};
     // Chunks of a large object that received no chunk for this long: the device gave it up.
     std::chrono::seconds chunk_age{std::chrono::hours(24)};

@@ -39,8 +39,10 @@ inline constexpr const char* delete_expired_resume_pointers =
 // Also the counters of other users and devices than those the throttle forgets itself (auth_throttle.cpp).
 inline constexpr const char* delete_old_auth_failures =
     "DELETE FROM auth_failures WHERE tenant_id = $1 AND window_start < now() - make_interval(secs => $3) "
+    "AND last_failure < now() - make_interval(secs => $3) "
     "AND (shard_key, scope, subject) IN (SELECT shard_key, scope, subject FROM auth_failures WHERE tenant_id = $1 "
-    "AND window_start < now() - make_interval(secs => $3) LIMIT $2)";
+    "AND window_start < now() - make_interval(secs => $3) AND last_failure < now() - make_interval(secs => $3) "
+    "LIMIT $2)";
 
 // DAV client addresses whose last login is older than the 30 days the throttle trusts them for.
 inline constexpr const char* delete_old_known_clients =

@@ -141,11 +141,12 @@ TEST_F(janitor_retention_test, purges_old_tombstones_and_gives_devices_that_miss
 }
 
 TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_chunks) {
-    exec(*db_,
-         "INSERT INTO auth_failures (tenant_id, shard_key, scope, subject, failures, window_start) "
-         "SELECT tenant_id, syncml_user_key(tenant_id, s), 'user', s, 3, now() - CASE s WHEN 'old' THEN interval '3 "
-         "days' ELSE interval '1 minute' "
-         "END FROM tenants, unnest(ARRAY['old', 'new']) s WHERE name = 'acme'");
+    exec(
+        *db_,
+        "INSERT INTO auth_failures (tenant_id, shard_key, scope, subject, failures, window_start, last_failure) "
+        "SELECT tenant_id, syncml_user_key(tenant_id, s), 'user', s, 3, now() - CASE s WHEN 'new' THEN interval '1 "
+        "minute' ELSE interval '3 days' END, now() - CASE s WHEN 'old' THEN interval '3 days' ELSE interval '1 minute' "
+        "END FROM tenants, unnest(ARRAY['old', 'new', 'backing-off']) s WHERE name = 'acme'");
     // "seen" stopped sending its object two days ago; "behind" is still sending one (its first chunk is old).
     exec(
         *db_,
@@ -157,7 +158,8 @@ TEST_F(janitor_retention_test, deletes_old_failed_login_counters_and_abandoned_c
     auto report = run_janitor(*db_, "me", janitor_settings{.batch = 2});
     EXPECT_EQ(report.auth_failures, 1u);
     EXPECT_EQ(report.chunks, 3u);
-    EXPECT_EQ(value_of(*db_, "SELECT string_agg(subject, ',') FROM auth_failures"), "new");
+    // A user-wide counter whose streak began long ago but whose last failure is recent still counts (issue 35).
+    EXPECT_EQ(value_of(*db_, "SELECT string_agg(subject, ',' ORDER BY subject) FROM auth_failures"), "backing-off,new");
     EXPECT_EQ(value_of(*db_, "SELECT count(*) FROM incoming_chunks"), "3");
 }
 

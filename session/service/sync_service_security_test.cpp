@@ -313,7 +313,8 @@ TEST_F(session_security_test, md5_logins_work_and_failed_ones_never_rotate_the_d
     auto nonce = common::base64_decode(*chal->meta->next_nonce).value();
     auto ok = decoded(post(service, md5_message("2", md5_digest(secret, nonce)), url()));
     ASSERT_EQ(status_codes(ok, "SyncHdr")[0], "212");
-    EXPECT_EQ(count("SELECT count(*) FROM auth_failures WHERE subject LIKE 'm1 %' AND tenant_id = "
+    EXPECT_EQ(count("SELECT count(*) FROM auth_failures WHERE scope = 'user_address' AND subject LIKE 'm1 %' AND "
+                    "tenant_id = "
                     "(SELECT tenant_id FROM tenants WHERE name = '" +
                     tenant_ + "')"),
               0)

@@ -176,28 +176,32 @@ TEST_F(sync_service_test, wrong_passwords_block_the_user_for_the_window_and_a_su
     settings.auth_throttle = {3, std::chrono::seconds(60)};
     sync_service service(settings);
     auto url = "/sync/" + tenant_;
-    auto attempt = [&](const std::string& device, const std::string& password, const std::string& session) {
+    auto attempt = [&](const std::string& device, const std::string& password, const std::string& session,
+                       const std::string& address) {
         auto m = with_session(alert_message(device), session, "1");
         m.header.cred->data = common::base64_encode("u1:" + password);
-        return post(service, m, url);
+        return post(service, m, url, address);
     };
-    for (auto s : {"1", "2"}) EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", s)), "SyncHdr")[0], "401");
+    const std::string home = "192.0.2.1", elsewhere = "203.0.113.5", new_place = "198.51.100.3";
+    for (auto s : {"1", "2"}) EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", s, home)), "SyncHdr")[0], "401");
     // A success resets the counts of its device and address: d1 may try again. The user's failures stay (issue 35:
     // the user's own client logging in must not give a guesser elsewhere a fresh allowance).
-    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "3")), "SyncHdr")[0], "212");
-    EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", "4")), "SyncHdr")[0], "401");
+    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "3", home)), "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(attempt("d1", "bad", "4", elsewhere)), "SyncHdr")[0], "401");
 
-    // Three failures within the window block the user on devices it never logged in from: the right password is
-    // refused now too. Its own device keeps working.
-    auto refused = attempt("d8", "pw", "8");
+    // Three failures within the window block the user on devices it never logged in from, at addresses it never
+    // logged in from: the right password is refused there now too. Its own device keeps working, and so does a new
+    // device at an address the user logged in from.
+    auto refused = attempt("d8", "pw", "8", new_place);
     EXPECT_EQ(status_codes(decoded(refused), "SyncHdr")[0], "401");
     EXPECT_TRUE(has_retry_after(refused));
-    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "9")), "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(attempt("d2", "pw", "9", new_place)), "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(attempt("d8", "pw", "10", home)), "SyncHdr")[0], "212");
     // Other users of the tenant are not affected.
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     auto other = with_session(alert_message("d9"), "9", "1");
     other.header.cred->data = common::base64_encode("u2:pw2");
-    EXPECT_EQ(status_codes(decoded(post(service, other, url)), "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(post(service, other, url, new_place)), "SyncHdr")[0], "212");
 }
 
 // Asks the database's throttle and notes what the service asked of it.
@@ -244,7 +248,8 @@ TEST_F(sync_service_test, logins_are_counted_in_the_throttle_the_settings_give) 
     EXPECT_EQ(
         status_codes(decoded(post(service, with_session(alert_message("dev-noted"), "2", "1"), url)), "SyncHdr")[0],
         "212");
-    EXPECT_EQ(calls, (std::vector<std::string>{"check u1", "reset u1"})) << "the failure on record is forgotten";
+    EXPECT_EQ(calls, (std::vector<std::string>{"check u1", "reset u1", "remember"}))
+        << "the failure on record is forgotten, the address remembered";
 }
 
 TEST_F(sync_service_test, a_changed_password_takes_effect_at_once_despite_the_credential_cache) {

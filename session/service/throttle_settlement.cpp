@@ -44,7 +44,7 @@ void settle_throttle(persistence::auth_throttle& throttle, const persistence::te
                report.state.authenticated) {
         // Only a Cred that verified clears the failures: a wrong one in one's own session counts as nothing (an
         // md5 digest over an old nonce looks the same) and must not wipe guesses made elsewhere either.
-        auth::record_success(throttle, check, attempt);
+        auth::record_success(throttle, check, attempt, report.state.user_id);
     }
 }
 

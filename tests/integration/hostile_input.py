@@ -35,6 +35,7 @@ TENANTS = {
     "h-bomb": [("alice", "pw"), ("nora", "pw")],
     "h-lo": [("alice", "pw")],
     "h-lock": [("alice", "pw")],
+    "h-rotate": [("alice", "pw")],
     "h-time": [("k1", "pw"), ("k2", "pw"), ("k3", "pw")],
     "h-state": [("carol", "pw")],
     "h-log": [("alice", "pw")],

@@ -1,5 +1,6 @@
 """Issue 15, authentication: wrong passwords from elsewhere do not lock a known device out, unknown and known users
-cost the same, and failed logins write nothing (no session or device rows, no new md5 nonce on a real device)."""
+cost the same, and failed logins write nothing (no session or device rows, no new md5 nonce on a real device).
+Issue 35: rotating addresses with the victim's device id buys no more guesses than the failed-login limit."""
 
 import statistics
 
@@ -42,6 +43,28 @@ def lockout(ctx):
     first = real.start(201)
     ctx.check(name + ": alice's known device still authenticates with her password",
               first.header_status() in ("200", "212"), first.describe())
+
+
+def rotation(ctx):
+    """A guesser who knows alice's phone's id sends one wrong password from each of 40 addresses (before, each address
+    had its own allowance: 50 guesses from 5 addresses were all checked). A checked guess gets a plain 401, a
+    throttled one a Retry-After."""
+    name = "rotation"
+    real = Phone(ctx.base, "h-rotate", "alice", "pw", "IMEI:ROT-REAL")
+    problem = real.full_sync([("r1", sc.vcard("Rotation Contact"))])
+    if not ctx.check(name + ": alice's phone syncs first from her address", problem is None, problem or ""):
+        return
+    replies = [login(ctx, "h-rotate", "alice", "guess%d" % i, "IMEI:ROT-REAL", source_ip="127.0.1.%d" % (i + 1))
+               for i in range(40)]
+    checked = [r for r in replies if "retry-after" not in r.headers]
+    ctx.check(name + ": 40 addresses got at most the failed-login limit (10) of checked guesses in all",
+              len(checked) <= 10 and all(r.header_status() in ("401", "407") for r in replies),
+              "%d checked; SyncHdr statuses %s" % (len(checked), [r.header_status() for r in replies]))
+    ctx.check(name + ": the phone's id at a new address is refused even with her password",
+              "retry-after" in login(ctx, "h-rotate", "alice", "pw", "IMEI:ROT-REAL", source_ip="127.0.1.99").headers)
+    first = real.start(201)
+    ctx.check(name + ": her phone at her own address still authenticates", first.header_status() in ("200", "212"),
+              first.describe())
 
 
 def timing(ctx):
@@ -94,6 +117,7 @@ def no_state(ctx):
 
 CASES = [
     ("lockout", lockout),
+    ("rotation", rotation),
     ("timing", timing),
     ("no-state", no_state),
 ]
