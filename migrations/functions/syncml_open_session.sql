@@ -8,8 +8,8 @@
 --      expired, unless the tenant's p_max_sessions are live (r_sessions_refused; a distributed database passes 0);
 --   3. else, for a message other than MsgID 1 and with p_address_idle_secs > 0, by (device, SessionID) among the
 --      sessions last authenticated from p_address and active within the idle window, credentials unchanged; without
---      an owner none while another user has a live session of the device with that SessionID (it could be that
---      user's phone). r_by_address says so: such a message never gets the stored reply of a resend, and the
+--      an owner none while another user has a live session of the device with that SessionID last authenticated
+--      from p_address too, or one that started earlier (either could be that user's phone). r_by_address says so: such a message never gets the stored reply of a resend, and the
 --      device's address_continued_at shows the operator (at most once a minute) that it continues this way.
 -- No row at all when none applies: the caller answers with a challenge and writes nothing. The device row of p_user
 -- is upserted (last seen); r_device_refused says the user has p_max_devices devices already and this one is new.
@@ -120,13 +120,16 @@ BEGIN
               AND syncml_session_credentials_current(p_tenant, user_id, authenticated_at)
             ORDER BY updated_at DESC LIMIT 1
             FOR UPDATE;
-            -- Another user has a live session of the device with this SessionID, wherever and however idle: the
-            -- message could be that user's phone (idle beyond the window, or moved to this address), so it continues
-            -- neither session.
+            -- Another user has a live session of the device with this SessionID at this address, however idle, or
+            -- one that started before this one anywhere: the message could be that user's phone (behind the same
+            -- address, or moved here), so it continues neither session. A later one elsewhere does not count: else
+            -- anyone with an account could stop a phone's continuation by replaying its device id and SessionID with
+            -- his own credentials.
             IF s.session_id IS NOT NULL AND EXISTS (
                 SELECT 1 FROM sessions
                 WHERE tenant_id = p_tenant AND device_uri = p_device_uri AND syncml_session_id = p_session_id
-                  AND user_id <> s.user_id AND expires_at > v_now AND created_at > v_oldest) THEN
+                  AND user_id <> s.user_id AND expires_at > v_now AND created_at > v_oldest
+                  AND (client_address = p_address OR created_at < s.created_at)) THEN
                 s := NULL;
             END IF;
         ELSE

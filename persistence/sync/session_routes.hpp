@@ -12,18 +12,21 @@ namespace syncml::persistence {
 
 class database;
 
-// The user whose latest session start of the device had `session_id` within `window` (the longest life of a
-// session); 0 when nobody's did, and also while another user's start of the device is that recent, whatever its
-// SessionID: a message without token or credentials could then be either user's phone (another user behind the
-// phone's address, say). Throws db_error.
+// The user whose latest session start of the device at client `address` had `session_id` within `window` (the
+// longest life of a session); 0 when nobody's did, and also while another user's start of the device at that
+// address is that recent, whatever its SessionID, or another user's start of `session_id` elsewhere began earlier: a
+// message without token or credentials could then be that user's phone. A later start elsewhere never counts (a
+// co-user cannot stop her phone's continuation from elsewhere). Throws db_error.
 std::int64_t session_route_user(database& db, std::int64_t tenant, const std::string& device_uri,
-                                const std::string& session_id, std::chrono::seconds window);
+                                const std::string& session_id, const std::string& address,
+                                std::chrono::seconds window);
 
-// Records that `user` starts (or goes on with) session `session_id` of the device: before the transaction of every
-// message with valid credentials, so that no message without them can reach another user's session of the same
-// device and SessionID unnoticed. The same start again within the hour writes nothing. Throws db_error.
+// Records that `user` starts (or goes on with) session `session_id` of the device from client `address`: before the
+// transaction of every message with valid credentials, so that no message without them can reach another user's
+// session of the same device and SessionID unnoticed. The same start again from the same address within the hour
+// writes nothing. Throws db_error.
 void record_session_start(database& db, std::int64_t tenant, const std::string& device_uri, std::int64_t user,
-                          const std::string& session_id);
+                          const std::string& session_id, const std::string& address);
 
 // How much older than the session it stands for a recorded start may be (the same start is rewritten hourly):
 // add it to the longest life of a session for session_route_user's window.

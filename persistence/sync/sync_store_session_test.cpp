@@ -274,8 +274,7 @@ TEST_F(sync_store_session_test, a_continuation_by_address_that_two_users_session
     EXPECT_EQ(reached(message_of("S", "2", 0)), 0);
     EXPECT_EQ(reached(message_of("S", "2", user_)), user_);
     EXPECT_EQ(reached(message_of("S", "2", bob)), bob);
-    // bob's session idle beyond the address window, or alice's phone at another address: the message could still be
-    // the other user's phone, so it continues nothing.
+    // bob's session idle beyond the address window: the message could still be his phone, so it continues nothing.
     in_transaction(*db_, [&](pqxx::work& t) {
         t.exec_params0("UPDATE sessions SET updated_at = updated_at - interval '6 minutes' WHERE user_id = $1", bob);
     });
@@ -284,7 +283,12 @@ TEST_F(sync_store_session_test, a_continuation_by_address_that_two_users_session
         t.exec0("UPDATE sessions SET updated_at = now()");
         t.exec_params0("UPDATE sessions SET client_address = '203.0.113.5' WHERE user_id = $1", user_);
     });
+    // Alice's session last authenticated elsewhere: bob's is the only one at the address, but hers started first and
+    // the message could be her phone, moved here.
     EXPECT_EQ(reached(message_of("S", "2", 0)), 0) << "bob's is the only one at the address";
+    // At her address, bob's later session elsewhere changes nothing (issue 35: else anyone with an account could stop
+    // her phone's continuation from anywhere by replaying its device id and SessionID with his own credentials).
+    EXPECT_EQ(reached(message_of("S", "2", 0, std::nullopt, "203.0.113.5")), user_);
     // Once bob's session has expired, alice's goes on by address again (from its own address).
     in_transaction(*db_, [&](pqxx::work& t) {
         t.exec_params0("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1", bob);

@@ -18,14 +18,16 @@ std::int64_t distributed_sessions::route_user(persistence::database& db, const p
                                               const sync_request& request, const message& in) const {
     if (!routes_sessions(tenant) || in.header.msg_id == "1" || request.remote_addr.empty()) return 0;
     return persistence::session_route_user(db, tenant.id, in.header.source.loc_uri, in.header.session_id,
+                                           request.remote_addr,
                                            settings_.session_max_age + persistence::k_session_start_refresh);
 }
 
 bool distributed_sessions::record_start(persistence::database& db, const persistence::tenant_info& tenant,
-                                        const message& in, std::int64_t user) const {
+                                        const sync_request& request, const message& in, std::int64_t user) const {
     if (!in_use()) return true;
     try {
-        persistence::record_session_start(db, tenant.id, in.header.source.loc_uri, user, in.header.session_id);
+        persistence::record_session_start(db, tenant.id, in.header.source.loc_uri, user, in.header.session_id,
+                                          request.remote_addr);
         return true;
     } catch (const persistence::db_error& error) {
         common::log_event(spdlog::level::warn, "sync: session start not recorded", {{"error", error.what()}});

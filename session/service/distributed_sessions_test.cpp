@@ -29,7 +29,7 @@ TEST(distributed_sessions, on_one_database_asks_nothing_of_the_database) {
     request.remote_addr = "192.0.2.1";
     const auto tenant = tenant_with_cap();
     EXPECT_EQ(distributed.route_user(db, tenant, request, testing::second_message()), 0);
-    EXPECT_TRUE(distributed.record_start(db, tenant, testing::second_message(), 11));
+    EXPECT_TRUE(distributed.record_start(db, tenant, request, testing::second_message(), 11));
     EXPECT_FALSE(distributed.beyond_session_cap(db, tenant));
 }
 
@@ -40,12 +40,12 @@ TEST(distributed_sessions, asks_the_topology_for_every_message) {
     distributed_sessions distributed(settings);
     persistence::database db(k_unreachable);
     const auto tenant = tenant_with_cap();
-    EXPECT_TRUE(distributed.record_start(db, tenant, testing::second_message(), 11));
-    distributed_schema = true;
-    EXPECT_FALSE(distributed.record_start(db, tenant, testing::second_message(), 11))
-        << "a start that cannot be recorded refuses the message (retryable)";
     sync_request request;
     request.remote_addr = "192.0.2.1";
+    EXPECT_TRUE(distributed.record_start(db, tenant, request, testing::second_message(), 11));
+    distributed_schema = true;
+    EXPECT_FALSE(distributed.record_start(db, tenant, request, testing::second_message(), 11))
+        << "a start that cannot be recorded refuses the message (retryable)";
     auto first = testing::second_message();
     first.header.msg_id = "1";
     EXPECT_EQ(distributed.route_user(db, tenant, request, first), 0) << "message 1 continues no session by address";

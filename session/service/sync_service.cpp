@@ -168,7 +168,7 @@ struct sync_service::impl {
     bool transact(persistence::database& db, const message_run& run, message_report& report) {
         auto outcome = persistence::transaction_outcome::failed;
         const auto verified = run.admitted.verified_user;
-        if (verified == 0 || distributed.record_start(db, run.tenant, run.in, verified)) {
+        if (verified == 0 || distributed.record_start(db, run.tenant, run.request, run.in, verified)) {
             outcome = persistence::run_sync_transaction_if(
                 db, [&](persistence::sync_store& store) { return transaction.run(store, run, report); });
         }

@@ -215,10 +215,11 @@ TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_sep
     persistence::add_user(*db_, tenant_, "u2", "pw2");
     sync_service service;
     phone_syncs_two_contacts(service, "IMEI:3");
-    // u2 authenticates with the same device id and SessionID: a session of its own, no takeover, no stored reply.
+    // u2 authenticates with the same device id and SessionID behind the phone's address: a session of its own, no
+    // takeover, no stored reply.
     auto other = alert_message("IMEI:3");
     other.header.cred->data = common::base64_encode("u2:pw2");
-    auto reply = post(service, other, url(), k_attacker_address);
+    auto reply = post(service, other, url());
     EXPECT_EQ(status_codes(decoded(reply), "SyncHdr")[0], "212");
     EXPECT_NE(reply.body, last_reply_.body);
     // u1's message without token or credentials could now be either user's phone: a challenge (migration 0027). With
@@ -227,6 +228,19 @@ TEST_F(session_security_test, another_users_session_on_the_same_device_id_is_sep
     auto with_cred = blank("IMEI:3", "3");
     with_cred.header.cred = alert_message("IMEI:3").header.cred;
     EXPECT_EQ(status_codes(decoded(post(service, with_cred, url())), "SyncHdr")[0], "200");
+}
+
+// Issue 35: a co-user who replayed the phone's device id and SessionID with his own credentials from anywhere made
+// the phone's next message without token or credentials get a challenge. Only sessions at its address count now.
+TEST_F(session_security_test, another_users_session_of_the_device_id_elsewhere_leaves_its_continuation_alone) {
+    allow_address_continuation();
+    persistence::add_user(*db_, tenant_, "u2", "pw2");
+    sync_service service;
+    phone_syncs_two_contacts(service, "IMEI:11");
+    auto other = alert_message("IMEI:11");
+    other.header.cred->data = common::base64_encode("u2:pw2");
+    ASSERT_EQ(status_codes(decoded(post(service, other, url(), k_attacker_address)), "SyncHdr")[0], "212");
+    EXPECT_EQ(status_codes(decoded(post(service, blank("IMEI:11", "3"), url())), "SyncHdr")[0], "200");
 }
 
 // A phone whose credentials fail (a stale password, or its user blocked by failures from its address) is no less
