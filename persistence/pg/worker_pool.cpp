@@ -97,14 +97,14 @@ worker_pool::~worker_pool() { stop(); }
 bool worker_pool::try_submit(job work) { return try_submit(k_shared_key, std::move(work)); }
 
 bool worker_pool::try_submit(const std::string& key, job work) {
-    std::size_t length = 0;
     {
         std::lock_guard lock(state_->mutex);
         if (state_->stopping || !state_->queue.push(key, {std::move(work), clock::now()})) return false;
-        length = state_->queue.size();
+        // Under the lock, as the workers report theirs: reported after it, a length could overwrite the shorter one
+        // of a worker that took the job meanwhile, and an idle server would show a queue of one until the next job.
+        if (state_->observer) state_->observer->queue_length(state_->queue.size());
     }
     state_->wake.notify_one();
-    if (state_->observer) state_->observer->queue_length(length);
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "persistence/pg/test_support.hpp"
@@ -100,6 +101,41 @@ TEST(worker_pool, refuses_jobs_beyond_the_queue_limit) {
 }
 
 // One key's backlog does not stand in front of another key's job (issue 35), and stop() still runs every job.
+// An observer that is slow to record the first length of one: the submitting thread is still in queue_length(1)
+// when the worker could take the job and report 0.
+struct slow_first_observer : pool_observer {
+    std::mutex mutex;
+    std::vector<std::size_t> lengths;
+    bool slowed = false;
+    void queue_length(std::size_t length) override {
+        bool slow = false;
+        {
+            std::lock_guard lock(mutex);
+            slow = length == 1 && !std::exchange(slowed, true);
+        }
+        if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        std::lock_guard lock(mutex);
+        lengths.push_back(length);
+    }
+    void queue_wait(std::chrono::duration<double>) override {}
+    void database_error() override {}
+};
+
+// The gauge of an idle server read 1 until the next job: the submitter reported its length after the worker had
+// reported the shorter one.
+TEST(worker_pool, reports_an_empty_queue_last_once_its_job_was_taken) {
+    slow_first_observer observer;
+    std::promise<void> ran;
+    {
+        worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none"}, 1, 10}, &observer);
+        ASSERT_TRUE(pool.try_submit([&](database&) { ran.set_value(); }));
+        ran.get_future().wait();
+    }
+    std::lock_guard lock(observer.mutex);
+    ASSERT_FALSE(observer.lengths.empty());
+    EXPECT_EQ(observer.lengths.back(), 0u);
+}
+
 TEST(worker_pool, serves_the_keys_of_queued_jobs_in_turn) {
     worker_pool pool({{"postgresql://nobody@127.0.0.1:1/none"}, 1, 200});
     std::promise<void> started;

@@ -18,8 +18,7 @@ class database;
 // message without token or credentials could then be that user's phone. A later start elsewhere never counts (a
 // co-user cannot stop her phone's continuation from elsewhere). Throws db_error.
 std::int64_t session_route_user(database& db, std::int64_t tenant, const std::string& device_uri,
-                                const std::string& session_id, const std::string& address,
-                                std::chrono::seconds window);
+                                const std::string& session_id, const std::string& address, std::chrono::seconds window);
 
 // Records that `user` starts (or goes on with) session `session_id` of the device from client `address`: before the
 // transaction of every message with valid credentials, so that no message without them can reach another user's

@@ -25,8 +25,8 @@ class distributed_sessions {
 
     // For a message without valid token or credentials that may continue a session by its address: the recorded
     // session starts of its device and SessionID at its address name the user whose shard the session is on, or
-    // nobody while another user's start of the device there is recent (persistence/sync/session_routes.hpp); 0 when there is none or nothing
-    // to look for.
+    // nobody while another user's start of the device there is recent (persistence/sync/session_routes.hpp); 0 when
+    // there is none or nothing to look for.
     std::int64_t route_user(persistence::database& db, const persistence::tenant_info& tenant,
                             const sync_request& request, const message& in) const;
 
