@@ -9,6 +9,9 @@
 -- could be his phone, moved to this address); a later one elsewhere cannot be the sender. syncml_open_session
 -- (functions/) compares the sessions' client_address and created_at; session_starts records the address of the
 -- start and since when the user has had that SessionID (`since`: started_at is refreshed hourly).
+-- With it syncml_open_session (functions/, applied with this migration) also starts a new session when MsgID 1 comes
+-- with the SessionID of an earlier session of the device that went past its message 1 or ended (issue 36: a phone
+-- whose SessionID counter wrapped or restarted got busy on its next message, for good).
 -- One DO block: Citus refuses a file of several commands (see 0028).
 DO $$
 BEGIN

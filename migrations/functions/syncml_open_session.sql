@@ -2,10 +2,12 @@
 -- the message may continue, bound to its owner p_owner (the user of its valid credentials or of its RespURI token;
 -- 0: neither, one database only). Found
 --   1. by its RespURI key (p_key, from a token whose signature the caller verified) when device and SessionID match,
---      the session is within its absolute lifetime and, without valid credentials in the message (p_user = 0), the
---      user's credentials did not change since it authenticated;
+--      the session is within its absolute lifetime (and, for MsgID 1, still at its message 1 and not ended) and,
+--      without valid credentials in the message (p_user = 0), the user's credentials did not change since it
+--      authenticated;
 --   2. else, with valid credentials (p_user <> 0), by (device, SessionID, user): created, or restarted when it
---      expired, unless the tenant's p_max_sessions are live (r_sessions_refused; a distributed database passes 0);
+--      expired or when MsgID 1 comes to a row past its message 1 or ended (a reused SessionID), unless the tenant's
+--      p_max_sessions are live (r_sessions_refused; a distributed database passes 0);
 --   3. else, for a message other than MsgID 1 and with p_address_idle_secs > 0, by (device, SessionID) among the
 --      sessions last authenticated from p_address and active within the idle window, credentials unchanged; without
 --      an owner none while another user has a live session of the device with that SessionID last authenticated
@@ -42,6 +44,7 @@ BEGIN
           AND device_uri IS NOT DISTINCT FROM p_device_uri
           AND syncml_session_id IS NOT DISTINCT FROM p_session_id AND expires_at > v_now
           AND created_at > v_oldest AND (p_user = 0 OR user_id = p_user)
+          AND NOT (p_msg_id = '1' AND (finished_at IS NOT NULL OR coalesce(last_msg_id, '1') <> '1'))
         FOR UPDATE;
         IF s.session_id IS NOT NULL AND p_user = 0
            AND NOT syncml_session_credentials_current(p_tenant, s.user_id, s.authenticated_at) THEN
@@ -49,6 +52,16 @@ BEGIN
         END IF;
     END IF;
     IF s.session_id IS NULL AND p_user <> 0 THEN
+        -- MsgID 1 on a row of this SessionID that went past its message 1, or ended, is a new session of a phone whose
+        -- SessionID counter wrapped or restarted: that row counts as expired and starts afresh below (a resend of
+        -- message 1 finds a row still at message 1). Kept as it was, every session of the device since would count
+        -- as newer and the new one's next message would get busy.
+        IF p_msg_id = '1' THEN
+            UPDATE sessions SET expires_at = v_now
+            WHERE tenant_id = p_tenant AND user_id = p_user AND device_uri = p_device_uri
+              AND syncml_session_id = p_session_id AND expires_at > v_now
+              AND (finished_at IS NOT NULL OR coalesce(last_msg_id, '1') <> '1');
+        END IF;
         -- A session that starts (no live row of this user, device and SessionID) needs a free place among the
         -- tenant's p_max_sessions. Counted without a lock on the tenant: concurrent starts on different devices
         -- may overshoot by the number of workers, which is fine for a bound on load.

@@ -119,11 +119,11 @@ constexpr const char* k_record_device_failure =
 // k_record_device_failure restarts. Run as an unnamed statement, like every UPDATE and DELETE that finds its shard by
 // a function of the parameters: Citus 13.2.2 runs such a statement on one shard only while PostgreSQL plans it with
 // the parameters' values, not in the generic plan a prepared statement gets from its sixth execution on (measured;
-// SELECT and INSERT route either way).
+// SELECT and INSERT route either way). No CASE: Citus refuses now() in a CASE of a DELETE.
 constexpr const char* k_forget_old =
     "DELETE FROM auth_failures WHERE tenant_id = $1 AND shard_key = " SYNCML_USER_KEY
-    " AND CASE WHEN scope IN ('user', 'user_device') THEN last_failure < now() - make_interval(secs => $4) "
-    "ELSE window_start < now() - make_interval(secs => $3) END";
+    " AND ((scope IN ('user', 'user_device') AND last_failure < now() - make_interval(secs => $4)) "
+    "OR (scope NOT IN ('user', 'user_device') AND window_start < now() - make_interval(secs => $3)))";
 
 // $3 the client address. Only the counter of the user at that address: the user-wide ones stay, or the user's own
 // client polling every minute would wipe a guesser's failures elsewhere after each and give him a fresh allowance.

@@ -159,6 +159,21 @@ TEST_F(sync_service_test, a_new_session_of_a_device_takes_over_and_the_old_one_g
               std::vector<std::string>{"212"});
 }
 
+// Issue 36: a phone whose SessionID counter wraps or restarts (many count from 1 again after a restart) starts a
+// session with the SessionID of an earlier one whose row still exists. Its message 1 was answered, its message 2 got
+// busy (101): the new session had been matched to the old row, and every session since counted as newer.
+TEST_F(sync_service_test, a_session_that_reuses_an_earlier_sessions_id_is_a_new_session) {
+    sync_service service;
+    auto url = "/sync/" + tenant_;
+    for (const auto* id : {"1", "2", "3", "1", "1"}) {
+        auto started = decoded(post(service, with_session(alert_message("dev-wraps"), id, "1"), url));
+        ASSERT_EQ(status_codes(started, "SyncHdr"), std::vector<std::string>{"212"}) << "SessionID " << id;
+        auto next = decoded(post(service, with_session(sync_message("dev-wraps", 1), id, "2"), resp_path(started)));
+        EXPECT_EQ(status_codes(next, "SyncHdr"), std::vector<std::string>{"200"}) << "SessionID " << id;
+        EXPECT_EQ(status_codes(next, "Add").size(), 1u) << "SessionID " << id;
+    }
+}
+
 TEST_F(sync_service_test, a_wrong_password_in_a_new_session_does_not_take_over) {
     sync_service service;
     auto url = "/sync/" + tenant_;
