@@ -28,14 +28,13 @@ phased_command phased(const command& cmd) {
     return phased_command::other;
 }
 
-// A client resuming an interrupted session (Alert 225) sends the Map of the Adds it received before the interruption
-// with its package 3 (the Synthesis engine does): that Map answers the interrupted package 4, which the session
-// continues. A Map of a store that does not resume stays out of phase there.
+// A client whose last package 5 was lost, or whose session was interrupted, sends the Map of the Adds it received
+// then with its next package 3, also in a session that does not resume (the Synthesis engine does, over 1.1 too):
+// that Map answers an earlier package 4. Refused, the items stayed unmapped for good and came again as Adds.
 bool pending_map(const session_state& st, const command& cmd) {
     const auto* m = std::get_if<map>(&cmd.value);
     if (!m || (st.current != phase::init && st.current != phase::client_changes)) return false;
-    const auto* s = find_store(st, m->target.loc_uri);
-    return s && s->resumed;
+    return find_store(st, m->target.loc_uri) != nullptr;
 }
 
 bool sync_received(const session_state& st) {
