@@ -303,9 +303,16 @@ void handle_map(run& r, const map& cmd) {
     // item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made meanwhile on
     // another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches the
     // device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.)
+    // A Map before package 4 answers an earlier session's (engine_phase.cpp): it may map what the device never
+    // confirmed, never move an item the device holds under another LUID.
+    const bool earlier_package = r.st.current == phase::init || r.st.current == phase::client_changes;
     std::vector<persistence::item_write> writes;
     for (const auto& mi : cmd.items) {
         if (mi.target.empty()) continue;  // names no item of ours
+        if (earlier_package) {
+            const auto held = r.store.confirmed_luid(r.tenant(), s->device_store_id, mi.target);
+            if (held && *held != mi.source) continue;
+        }
         persistence::item_write w;
         w.guid = mi.target;
         w.luid = mi.source;
