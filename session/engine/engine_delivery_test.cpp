@@ -179,7 +179,8 @@ TEST(engine_delivery, a_refused_add_and_a_cancelled_delete_are_sent_again) {
     EXPECT_TRUE(t.luid_on_b("Cy").empty());
 }
 
-TEST(engine_delivery, a_client_508_on_our_alert_makes_its_next_sync_a_slow_sync) {
+// A 508 that comes after the client's Sync (the session went on as two-way) makes its next sync a slow sync.
+TEST(engine_delivery, a_client_508_on_our_alert_after_its_sync_makes_its_next_sync_a_slow_sync) {
     two_phones t;
     t.seed({"Ann"});
     auto alerted = t.b.send(t.b.start(200)).reply;
@@ -190,7 +191,7 @@ TEST(engine_delivery, a_client_508_on_our_alert_makes_its_next_sync_a_slow_sync)
     auto st = client_status(alerted, ours->cmd_id, "Alert", 508);
     st.target_refs = {"./contacts"};
     st.source_refs = {"contacts"};
-    m.body.commands.insert(m.body.commands.begin(), command{st});
+    m.body.commands.push_back(command{st});
     auto reply = t.b.send(m).reply;
     EXPECT_TRUE(t.b.send(t.b.apply_server_changes(reply)).session_done);
     t.b.finish();
@@ -198,6 +199,29 @@ TEST(engine_delivery, a_client_508_on_our_alert_makes_its_next_sync_a_slow_sync)
     const auto* next = alert_of(next_reply);
     ASSERT_TRUE(next);
     EXPECT_EQ(next->data, "201");
+}
+
+// Issue 36: a phone that answers our two-way Alert with 508 (it lost its change log or mapping) sends everything in
+// this session's package 3, under LUIDs of its own. Taken as a two-way sync, each of its items was a new Add: every
+// contact doubled on the server and came back to the other phones twice.
+TEST(engine_delivery, a_client_508_on_our_alert_makes_this_session_a_slow_sync_that_doubles_nothing) {
+    two_phones t;
+    t.seed({"Ann", "Ben"});
+    auto alerted = t.b.send(t.b.start(200)).reply;
+    const auto* ours = alert_of(alerted);
+    ASSERT_TRUE(ours);
+    auto m = t.b.changes({{"new-1", vcard("Ann")}, {"new-2", vcard("Ben")}}, true);
+    auto st = client_status(alerted, ours->cmd_id, "Alert", 508);
+    st.target_refs = {"./contacts"};
+    st.source_refs = {"contacts"};
+    m.body.commands.insert(m.body.commands.begin(), command{st});
+    auto reply = t.b.send(m).reply;
+    EXPECT_EQ(count_of(reply, "Add"), 0u) << "the phone holds both";
+    EXPECT_TRUE(t.b.send(t.b.apply_server_changes(reply)).session_done);
+    t.b.finish();
+    EXPECT_EQ(t.store.live_items(t.store.items[0].datastore).size(), 2u) << "nothing doubled on the server";
+    t.a.sync(200, {});
+    EXPECT_EQ(t.a.sent("Add"), 0u) << "nothing new for the other phone";
 }
 
 // Phone b's slow sync receives a's item Ann as an Add; before b's Map arrives, phone a sends `change` of it.

@@ -341,6 +341,21 @@ std::vector<store_state*> alerted_stores(run& r, const status& st) {
     return out;
 }
 
+// A client's 508 on our Alert: it lost what it had seen (a reset change log, lost mappings) and sends everything.
+// Before its Sync, this session becomes the slow sync or refresh it asks for: taken as the mode we alerted, each of its
+// items under a LUID of its own would be a new item, a double of one we hold. Once its Sync is in, its next sync is.
+void send_everything_now_or_next_time(run& r, store_state& s) {
+    const auto mode = sync_mode::granted(s.mode);
+    if (mode.everything) return;
+    if (s.client_sync_done || s.server_sync_started) {
+        s.slow_sync_required = true;
+        return;
+    }
+    s.mode = mode.with_everything().alert_code();
+    r.store.unconfirm_mappings(r.tenant(), s.device_store_id);
+    r.store.require_slow_sync(r.tenant(), s.device_store_id);
+}
+
 }  // namespace
 
 // Statuses answer our own commands. Those of package 4's items are kept with the change they answer (found by
@@ -350,7 +365,7 @@ void handle_status(run& r, const status& st) {
     auto code = status_code(st);
     if (!code) return;
     if (st.cmd == "Alert" && *code == status_codes::refresh_required) {
-        for (auto* s : alerted_stores(r, st)) s->slow_sync_required = true;
+        for (auto* s : alerted_stores(r, st)) send_everything_now_or_next_time(r, *s);
         return;
     }
     if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;
