@@ -224,6 +224,41 @@ TEST(engine_delivery, a_client_508_on_our_alert_makes_this_session_a_slow_sync_t
     EXPECT_EQ(t.a.sent("Add"), 0u) << "nothing new for the other phone";
 }
 
+// Issue 36: an error status from the phone on our Sync or Alert was ignored: the changes counted as delivered and the
+// anchors moved, so what the phone refused never came again. The datastore's sync failed: nothing moves.
+void refuse_our(const std::string& command_name, int code) {
+    two_phones t;
+    t.seed({"Ann"});
+    t.a.sync(200, {{"a-Ann", vcard("Ann").insert(vcard("Ann").find("END:"), "NOTE:changed\r\n"), true}});
+    auto package2 = t.b.send(t.b.start(200)).reply;
+    auto package3 = t.b.changes({});
+    auto refusal = [&](const message& reply, message& answer) {
+        for (const auto& c : reply.body.commands) {
+            std::string cmd_id;
+            if (const auto* s = std::get_if<session::sync>(&c.value); s && command_name == "Sync") cmd_id = s->cmd_id;
+            if (const auto* a = std::get_if<alert>(&c.value); a && command_name == "Alert") cmd_id = a->cmd_id;
+            if (cmd_id.empty()) continue;
+            auto st = client_status(reply, cmd_id, command_name, code);
+            st.target_refs = {"./contacts"};
+            st.source_refs = {"contacts"};
+            answer.body.commands.insert(answer.body.commands.begin(), command{st});
+        }
+    };
+    refusal(package2, package3);
+    auto package4 = t.b.send(package3).reply;
+    ASSERT_TRUE(package4.body.final);
+    auto answer = t.b.blank();
+    refusal(package4, answer);
+    EXPECT_EQ(package3.body.commands.size() + answer.body.commands.size(), 2u) << "one refusal of our " << command_name;
+    EXPECT_TRUE(t.b.send(answer).session_done);
+    t.b.sync(200, {});
+    EXPECT_EQ(t.b.sent("Replace"), 1u) << "Ann's change comes again after the phone refused our " << command_name;
+    EXPECT_NE(t.b.items[t.luid_on_b("Ann")].find("changed"), std::string::npos);
+}
+
+TEST(engine_delivery, a_phone_that_refuses_our_sync_gets_its_changes_again) { refuse_our("Sync", 500); }
+TEST(engine_delivery, a_phone_that_refuses_our_alert_gets_its_changes_again) { refuse_our("Alert", 404); }
+
 // Phone b's slow sync receives a's item Ann as an Add; before b's Map arrives, phone a sends `change` of it.
 void change_before_map(two_phones& t, const testing::change& change) {
     t.a.sync(201, {{"a-Ann", vcard("Ann")}});

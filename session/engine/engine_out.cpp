@@ -91,7 +91,9 @@ void delivered(run& r, store_state& s, bool completing) {
     std::vector<std::pair<persistence::item_ref, std::int64_t>> held;
     std::vector<persistence::item_ref> removed;
     for (const auto& change : s.out.in_flight) {
-        if (refused(change)) {
+        // Once the client refused the Sync that carries them, only a change it confirmed arrived.
+        const bool unconfirmed = s.client_refused && (change.client_status < 200 || change.client_status >= 300);
+        if (unconfirmed || refused(change)) {
             auto before = change.modseq - 1;
             s.resend_after = s.resend_after ? std::min(*s.resend_after, before) : before;
             bool lost = !change.deleted && !change.luid.empty() &&
@@ -311,6 +313,9 @@ void mark_delivery(run& r, store_state& s) {
 void complete_session(run& r) {
     acknowledge_delivery(r, true);
     for (auto& s : r.st.stores) {
+        // A datastore whose sync the client refused (an error on our Alert or Sync) ends as it began: no anchor
+        // moves, and the changes come again.
+        if (s.client_refused) continue;
         // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
         // the package up to its end, except the changes it refused; a client that answered our Alert with 508
         // gets a slow sync next time.

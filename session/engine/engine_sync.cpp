@@ -2,10 +2,13 @@
 
 #include "session/engine/engine_run.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <set>
 #include <type_traits>
 
+#include "common/log/log_event.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_match.hpp"
@@ -341,6 +344,15 @@ std::vector<store_state*> alerted_stores(run& r, const status& st) {
     return out;
 }
 
+void log_refusal(const run& r, const store_state& s, const std::string& command_name, int code) {
+    common::log_event(spdlog::level::info, "sync: the client refused our command, the datastore's sync failed",
+                      {{"command", command_name},
+                       {"status", code},
+                       {"store", s.client_uri},
+                       {"device", r.in.header.source.loc_uri},
+                       {"session", r.in.header.session_id}});
+}
+
 // A client's 508 on our Alert: it lost what it had seen (a reset change log, lost mappings) and sends everything.
 // Before its Sync, this session becomes the slow sync or refresh it asks for: taken as the mode we alerted, each of its
 // items under a LUID of its own would be a new item, a double of one we hold. Once its Sync is in, its next sync is.
@@ -366,6 +378,13 @@ void handle_status(run& r, const status& st) {
     if (!code) return;
     if (st.cmd == "Alert" && *code == status_codes::refresh_required) {
         for (auto* s : alerted_stores(r, st)) send_everything_now_or_next_time(r, *s);
+        return;
+    }
+    if ((st.cmd == "Alert" || st.cmd == "Sync") && *code >= 300) {
+        for (auto* s : alerted_stores(r, st)) {
+            if (!s->client_refused) log_refusal(r, *s, st.cmd, *code);
+            s->client_refused = true;
+        }
         return;
     }
     if (st.cmd != "Add" && st.cmd != "Replace" && st.cmd != "Delete") return;

@@ -184,6 +184,7 @@ void put_server_progress(writer& w, const store_state& s) {
     w.put("resumed", s.resumed);
     if (s.resend_after) w.put("resend_after", *s.resend_after);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
+    if (s.client_refused) w.put("client_refused", s.client_refused);
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
@@ -301,6 +302,7 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "server_started") s.server_sync_started = value == "1";
     if (name == "resumed") s.resumed = value == "1";
     if (name == "slow_required") s.slow_sync_required = value == "1";
+    if (name == "client_refused") s.client_refused = value == "1";
     if (name == "rescan") s.rescan = value == "1";
     if (name == "delivery_marked") s.delivery_marked = value == "1";
     decode_count(name, value, s.counts);

@@ -118,6 +118,9 @@ struct store_state {
     // no higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
     std::optional<std::int64_t> resend_after;
     bool slow_sync_required = false;  // the client answered our Alert with 508: its next sync is a slow sync
+    // The client answered our Alert or Sync with an error: the datastore's sync failed, so its anchors and what the
+    // device has seen stay as they were and the changes come again next time.
+    bool client_refused = false;
     // The filter of this sync (matching/filter/filter_codec.hpp text; empty: the whole datastore): the client's ANDed
     // with the device's sync window (store_filter.hpp). `rescan`: package 4 looks at every item the device does not
     // hold, not only the changes since its last sync, because the filter is relative to the clock or changed.
