@@ -48,11 +48,30 @@ struct phase_handler {
     void (*client_package_ended)(run&);
 };
 
-// Package 1: the Alerts, and the first Syncs may come beside them. Its end is answered with package 2.
+// Every datastore the client sends to has its Sync in: package 3 came with package 1.
+bool all_syncs_received(const session_state& st) {
+    return !st.stores.empty() && std::all_of(st.stores.begin(), st.stores.end(), [](const store_state& s) {
+        return s.client_sync_done || !sync_mode::granted(s.mode).client_sends();
+    });
+}
+
+void end_client_changes(run& r) {
+    finish_client_changes(r);
+    start_server_changes(r);
+    r.st.current = phase::server_changes;
+    r.package4_start = true;
+}
+
+// Package 1: the Alerts, and the first Syncs may come beside them. Its end is answered with package 2; a client that
+// sent every Sync beside its Alerts (packages 1 and 3 in one) waits for package 4 in the same reply.
 const phase_handler init_phase{phase::init, "init",
                                [](const session_state&, phased_command c) { return c != phased_command::map; },
                                [](run& r) {
                                    if (r.device.devinf.empty() && !r.st.devinf_known) request_devinf(r);
+                                   if (sync_received(r.st) && all_syncs_received(r.st)) {
+                                       end_client_changes(r);
+                                       return;
+                                   }
                                    r.st.current = phase::client_changes;
                                    r.final = true;
                                }};
@@ -64,12 +83,7 @@ const phase_handler client_changes_phase{phase::client_changes, "client_changes"
                                              return c == phased_command::sync ||
                                                     (c == phased_command::opening_alert && !sync_received(st));
                                          },
-                                         [](run& r) {
-                                             finish_client_changes(r);
-                                             start_server_changes(r);
-                                             r.st.current = phase::server_changes;
-                                             r.package4_start = true;
-                                         }};
+                                         end_client_changes};
 
 // Package 4 goes out over as many replies as it needs; the client may map what it received so far. What ends it is
 // ours to decide (engine_out.cpp), not the client's Final.

@@ -245,6 +245,28 @@ TEST(engine_protocol, an_alert_222_with_final_asking_for_the_rest_of_package_2_d
     EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 1u);
 }
 
+// Issue 36: a client that sends its Sync in the same message as its Alerts (packages 1 and 3 in one) waits for
+// package 4 in the reply; it got package 2 alone and the session stalled.
+TEST(engine_protocol, a_sync_beside_the_alerts_gets_package_4_in_the_reply) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    testing::full_sync(a, 201, {{"a1", vcard("Alice")}});
+    testing::full_sync(b, 201, {});
+    testing::full_sync(a, 200, {{"a2", vcard("Carol")}});
+
+    auto combined = b.start(200);
+    for (const auto& c : b.changes({{"b1", vcard("Bob")}}).body.commands) combined.body.commands.push_back(c);
+    auto reply = b.send(combined).reply;
+    ASSERT_EQ(testing::statuses_of(reply, "Add").size(), 1u);
+    EXPECT_EQ(testing::statuses_of(reply, "Add").at(0)->data, "201");
+    ASSERT_TRUE(testing::sync_of(reply)) << "package 4 in the same reply";
+    EXPECT_TRUE(b.receive_package4(reply));
+    b.finish();
+    EXPECT_EQ(b.items.size(), 3u);
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 3u);
+}
+
 // Commands out of the session's phase are refused with 403 and never applied: a Sync once package 4 went out, an
 // Alert opening a sync after the package's Sync. A Map before package 4 answers an earlier session's package 4
 // (issue 36): it is taken, but never moves an item the device confirmed under another LUID.
