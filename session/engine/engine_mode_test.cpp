@@ -106,6 +106,29 @@ TEST(engine, one_way_modes_with_mismatched_anchors_become_their_refresh) {
     EXPECT_EQ(alert_of(reply)->data, "202");
 }
 
+// Issue 36: a one-way-from-client session has nothing for the client to map, and clients end it with package 4.
+// The server waited for a package 5 that never came, kept the old anchors, and made the next sync a refresh.
+TEST(engine, a_one_way_from_client_sync_that_ends_with_package_4_is_complete) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}});
+    for (int round = 0; round < 2; ++round) {
+        const bool sends_package_5 = round == 1;
+        a.send(a.start(202));
+        auto package4 =
+            a.send(a.changes({{std::to_string(round + 2), testing::vcard("Bob" + std::to_string(round))}})).reply;
+        ASSERT_TRUE(package4.body.final);
+        if (sends_package_5) {
+            EXPECT_TRUE(a.send(a.apply_server_changes(package4)).session_done);
+        }
+        a.finish();
+        auto next = a.send(a.start(202)).reply;
+        EXPECT_EQ(granted_status(next), "200") << (sends_package_5 ? "with" : "without") << " package 5";
+        ASSERT_TRUE(alert_of(next));
+        EXPECT_EQ(alert_of(next)->data, "202") << (sends_package_5 ? "with" : "without") << " package 5";
+    }
+}
+
 TEST(engine, a_refresh_from_server_granted_for_a_one_way_request_sends_every_item) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");

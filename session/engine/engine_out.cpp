@@ -250,6 +250,29 @@ void acknowledge_delivery(run& r, bool completing) {
     for (auto& s : r.st.stores) delivered(r, s, completing);
 }
 
+// Every datastore's sync as completed: anchors, what the device has seen, its slow-sync need.
+void save_completed_stores(run& r) {
+    for (auto& s : r.st.stores) {
+        // A datastore whose sync the client refused (an error on our Alert or Sync) ends as it began: no anchor
+        // moves, and the changes come again.
+        if (s.client_refused) continue;
+        // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
+        // the package up to its end, except the changes it refused; a client that answered our Alert with 508
+        // gets a slow sync next time.
+        auto seen = std::min(s.upto_modseq, s.resend_after.value_or(s.upto_modseq));
+        persistence::device_store_record ds{
+            s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
+        r.store.save_device_store(r.tenant(), ds);
+        if (sync_mode::granted(s.mode).everything && !s.filter.empty()) drop_unconfirmed_mappings(r, s);
+    }
+}
+
+// Nothing of package 4 needs a Map: every datastore syncs one way from the client.
+bool nothing_to_map(const session_state& st) {
+    return std::none_of(st.stores.begin(), st.stores.end(),
+                        [](const store_state& s) { return sync_mode::granted(s.mode).server_sends(); });
+}
+
 }  // namespace
 
 // Reads the whole package once, for its NumberOfChanges and first message; later messages page after the cursor.
@@ -292,6 +315,9 @@ void fill_server_changes(run& r, std::size_t budget) {
     if (done) {
         r.final = true;
         r.st.current = phase::map;
+        // A one-way sync from the client is complete once package 4 (its statuses) went out: clients end it there
+        // (nothing to map), and a package 5 that still comes completes it again with the same values.
+        if (nothing_to_map(r.st)) save_completed_stores(r);
     }
     // The next message reads from the cursor, as it would from the stored state.
     for (auto& s : r.st.stores) {
@@ -312,19 +338,7 @@ void mark_delivery(run& r, store_state& s) {
 
 void complete_session(run& r) {
     acknowledge_delivery(r, true);
-    for (auto& s : r.st.stores) {
-        // A datastore whose sync the client refused (an error on our Alert or Sync) ends as it began: no anchor
-        // moves, and the changes come again.
-        if (s.client_refused) continue;
-        // Every column the sync ends with; the rest of the row stays as the Alert found it. The device has seen
-        // the package up to its end, except the changes it refused; a client that answered our Alert with 508
-        // gets a slow sync next time.
-        auto seen = std::min(s.upto_modseq, s.resend_after.value_or(s.upto_modseq));
-        persistence::device_store_record ds{
-            s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
-        r.store.save_device_store(r.tenant(), ds);
-        if (sync_mode::granted(s.mode).everything && !s.filter.empty()) drop_unconfirmed_mappings(r, s);
-    }
+    save_completed_stores(r);
     r.st.current = phase::done;
 }
 
