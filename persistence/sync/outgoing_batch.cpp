@@ -75,8 +75,9 @@ void write_delivery(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datas
               gone_ids, owner);
 }
 
-int64_t delete_unheld(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore, int64_t device_store) {
-    return exec_sql1(tx, sql::delete_unheld_items, tenant, datastore, device_store, owner)[0].as<int64_t>();
+int64_t delete_unheld(pqxx::work& tx, int64_t tenant, int64_t owner, int64_t datastore, int64_t device_store,
+                      int64_t upto) {
+    return exec_sql1(tx, sql::delete_unheld_items, tenant, datastore, device_store, owner, upto)[0].as<int64_t>();
 }
 
 }  // namespace syncml::persistence

@@ -239,12 +239,14 @@ TEST_F(outgoing_batch_test, delete_unheld_items_deletes_what_the_per_item_calls_
         std::map<std::string, std::pair<std::string, int64_t>> mappings;
         bool operator==(const outcome&) const = default;
     };
-    auto run = [&](const user_info& u, bool batched) {
+    // `before_e`: only up to the modseq before e's change (a refresh that began before it, issue 36).
+    auto run = [&](const user_info& u, bool batched, bool before_e = false) {
         outcome o;
         EXPECT_TRUE(run_sync_transaction(*db_, [&](sync_store& s) {
             auto f = seed(s, u);
-            o.count = batched ? s.delete_unheld_items(f.tenant, f.ds, f.phone)
-                              : s.sync_store::delete_unheld_items(f.tenant, f.ds, f.phone);
+            const auto upto = before_e ? f.items.at("e").modseq - 1 : s.current_modseq(f.tenant, f.ds);
+            o.count = batched ? s.delete_unheld_items(f.tenant, f.ds, f.phone, upto)
+                              : s.sync_store::delete_unheld_items(f.tenant, f.ds, f.phone, upto);
             auto base = f.items.at("a").modseq;
             o.modseq = s.current_modseq(f.tenant, f.ds) - base;
             for (const auto& [role, it] : f.items) {
@@ -266,6 +268,11 @@ TEST_F(outgoing_batch_test, delete_unheld_items_deletes_what_the_per_item_calls_
     EXPECT_EQ(batched.modseq, 9);
     EXPECT_EQ(batched.mappings.size(), 2u) << "a's mapping stays, and b's (deleted before)";
     EXPECT_EQ(batched.mappings.count("LA"), 1u);
+
+    auto bounded = run(user("bounded-batched"), true, true);
+    EXPECT_EQ(bounded, run(user("bounded-one-by-one"), false, true));
+    EXPECT_EQ(bounded.count, 2) << "c and d: e changed after the bound";
+    EXPECT_EQ(bounded.items.at("e").substr(0, 4), "live");
 }
 
 }  // namespace

@@ -166,8 +166,8 @@ class pg_sync_store final : public pg_session_store {
                          const std::vector<item_ref>& removed) override {
         write_delivery(tx_, tenant, owner(), datastore, device_store, held, removed);
     }
-    int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) override {
-        return delete_unheld(tx_, tenant, owner(), datastore, device_store);
+    int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store, int64_t upto) override {
+        return delete_unheld(tx_, tenant, owner(), datastore, device_store, upto);
     }
     int64_t live_items(int64_t tenant, int64_t datastore, int64_t limit) override {
         return count_live_items(tx_, tenant, owner(), datastore, limit);
@@ -307,8 +307,7 @@ void sync_store::record_delivery(int64_t tenant, int64_t datastore, int64_t devi
     }
 }
 
-int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store) {
-    auto upto = current_modseq(tenant, datastore);
+int64_t sync_store::delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store, int64_t upto) {
     int64_t deleted = 0;
     for (const auto& change : changes(tenant, device_store, 0, upto, false)) {
         if (delete_item(tenant, datastore, change.guid)) ++deleted;

@@ -53,7 +53,8 @@ class sync_store : public session_rows,
     void record_delivery(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
                          const std::vector<std::pair<item_ref, std::int64_t>>& held,
                          const std::vector<item_ref>& removed) override;
-    std::int64_t delete_unheld_items(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store) override;
+    std::int64_t delete_unheld_items(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
+                                     std::int64_t upto) override;
 };
 
 // Runs `work` in one transaction on `db` and commits when it returns normally; retries the whole

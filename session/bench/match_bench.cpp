@@ -108,7 +108,7 @@ class counting_store final : public persistence::sync_store {
                    (int64_t t, int64_t ds, int64_t s, const delivered_items& h,
                     const std::vector<persistence::item_ref>& r),
                    (t, ds, s, h, r))
-    SYNCML_FORWARD(int64_t, delete_unheld_items, (int64_t t, int64_t ds, int64_t s), (t, ds, s))
+    SYNCML_FORWARD(int64_t, delete_unheld_items, (int64_t t, int64_t ds, int64_t s, int64_t u), (t, ds, s, u))
     SYNCML_FORWARD(std::optional<persistence::mapping_record>, mapping_of_luid,
                    (int64_t t, int64_t s, const std::string& l), (t, s, l))
     using luid_mappings = std::vector<persistence::luid_mapping>;

@@ -144,6 +144,7 @@ store_state fresh_store(run& r, const item& it, matching::item_kind kind, const 
     s.client_next = anchor.next.value_or("");
     s.server_next = std::to_string(r.ctx.now_ms);
     if (mode.everything) start_over(r, ds);
+    if (mode == sync_modes::refresh_from_client) s.refresh_upto = r.store.current_modseq(r.tenant(), ds.datastore_id);
     return s;
 }
 

@@ -140,8 +140,7 @@ std::optional<std::size_t> filter_check::limit(const store_state& s) {
     return filter ? filter->record.max_items : std::nullopt;
 }
 
-std::int64_t delete_unheld_inside(run& r, const store_state& s) {
-    const auto upto = r.store.current_modseq(r.tenant(), s.datastore_id);
+std::int64_t delete_unheld_inside(run& r, const store_state& s, std::int64_t upto) {
     filter_check check(r.ctx.now_ms);
     // Under a limit the device may not have received an item inside the filter: only what it held (a mapping the
     // refresh unconfirmed) and did not send is gone.

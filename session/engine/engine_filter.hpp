@@ -78,8 +78,8 @@ void plan_filtered_package(run& r, store_state& s);
 // an item limit does not take them for items the device held.
 void drop_unconfirmed_mappings(run& r, const store_state& s);
 
-// Refresh from the client with a filter: deletes the server items inside the filter that the device neither sent
-// nor received, drops their mappings; what it could not see stays. Returns how many.
-std::int64_t delete_unheld_inside(run& r, const store_state& s);
+// Refresh from the client with a filter: deletes the server items up to modseq `upto` inside the filter that the
+// device neither sent nor received, drops their mappings; what it could not see stays. Returns how many.
+std::int64_t delete_unheld_inside(run& r, const store_state& s, std::int64_t upto);
 
 }  // namespace syncml::session::detail

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "session/engine/test_phone.hpp"
 #include "session/protocol/sync_mode.hpp"
 
@@ -127,6 +129,36 @@ TEST(engine, a_one_way_from_client_sync_that_ends_with_package_4_is_complete) {
         ASSERT_TRUE(alert_of(next));
         EXPECT_EQ(alert_of(next)->data, "202") << (sends_package_5 ? "with" : "without") << " package 5";
     }
+}
+
+// Issue 36: a refresh from the client deleted what changed on the server while it uploaded: an item another device
+// edited meanwhile (the client's copy was then older) and items other devices added meanwhile. It deletes only what
+// the server held when the refresh began and the client did not send.
+TEST(engine, a_refresh_from_the_client_deletes_nothing_that_changed_during_its_upload) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    testing::full_sync(
+        a, 201, {{"a-ann", testing::vcard("Ann")}, {"a-ben", testing::vcard("Ben")}, {"a-cy", testing::vcard("Cy")}});
+    testing::full_sync(b, 201, {});
+    const auto datastore = store.items[0].datastore;
+
+    b.send(b.start(203));
+    auto first_half = b.changes({{"b-ann", testing::vcard("Ann")}});
+    first_half.body.final = false;
+    b.send(first_half);
+    // Meanwhile phone a edits Ben and adds Dora.
+    a.sync(200, {{"a-ben", testing::vcard("Ben Edited"), true}, {"a-dora", testing::vcard("Dora")}});
+    auto package4 = b.send(b.changes({})).reply;
+    ASSERT_TRUE(package4.body.final);
+    EXPECT_TRUE(b.send(b.apply_server_changes(package4)).session_done);
+
+    std::set<std::string> names;
+    for (const auto& item : store.live_items(datastore)) {
+        auto at = item->content.find("FN:");
+        names.insert(item->content.substr(at + 3, item->content.find("\r\n", at) - at - 3));
+    }
+    EXPECT_EQ(names, (std::set<std::string>{"Ann", "Ben Edited", "Dora"})) << "only Cy was held before and not sent";
 }
 
 TEST(engine, a_refresh_from_server_granted_for_a_one_way_request_sends_every_item) {

@@ -364,6 +364,9 @@ void send_everything_now_or_next_time(run& r, store_state& s) {
         return;
     }
     s.mode = mode.with_everything().alert_code();
+    if (mode.with_everything() == sync_modes::refresh_from_client) {
+        s.refresh_upto = r.store.current_modseq(r.tenant(), s.datastore_id);
+    }
     r.store.unconfirm_mappings(r.tenant(), s.device_store_id);
     r.store.require_slow_sync(r.tenant(), s.device_store_id);
 }
@@ -399,11 +402,13 @@ void handle_status(run& r, const status& st) {
 void finish_client_changes(run& r) {
     for (auto& s : r.st.stores) {
         if (sync_mode::granted(s.mode) != sync_modes::refresh_from_client) continue;
-        // Refresh from client: what the client did not send no longer exists, of what its filter let it see.
+        // Refresh from client: what the client did not send no longer exists, of what its filter let it see and the
+        // server held when the refresh began (a state of an older version has no bound: all up to now).
+        const auto upto = s.refresh_upto.value_or(r.store.current_modseq(r.tenant(), s.datastore_id));
         if (s.filter.empty()) {
-            r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id);
+            r.store.delete_unheld_items(r.tenant(), s.datastore_id, s.device_store_id, upto);
         } else {
-            delete_unheld_inside(r, s);
+            delete_unheld_inside(r, s, upto);
         }
     }
 }

@@ -183,6 +183,7 @@ void put_server_progress(writer& w, const store_state& s) {
     for (const auto& change : s.out.removals) w.put("removal", encode_change(change));
     w.put("resumed", s.resumed);
     if (s.resend_after) w.put("resend_after", *s.resend_after);
+    if (s.refresh_upto) w.put("refresh_upto", *s.refresh_upto);
     if (s.slow_sync_required) w.put("slow_required", s.slow_sync_required);
     if (s.client_refused) w.put("client_refused", s.client_refused);
     if (!s.filter.empty()) w.put("filter", s.filter);
@@ -264,7 +265,9 @@ const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
 // Numbers an older version writes as -1 when they are absent.
 const std::map<std::string_view, std::optional<std::int64_t> store_state::*>& optional_number_fields() {
     static const std::map<std::string_view, std::optional<std::int64_t> store_state::*> numbers = {
-        {"resend_after", &store_state::resend_after}, {"seen", &store_state::last_seen_modseq}};
+        {"resend_after", &store_state::resend_after},
+        {"refresh_upto", &store_state::refresh_upto},
+        {"seen", &store_state::last_seen_modseq}};
     return numbers;
 }
 

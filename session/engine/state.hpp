@@ -118,6 +118,9 @@ struct store_state {
     // no higher, so that its next sync sends the change again (changes it holds are skipped by their mapping).
     std::optional<std::int64_t> resend_after;
     bool slow_sync_required = false;  // the client answered our Alert with 508: its next sync is a slow sync
+    // Refresh from client: the datastore's modseq when the refresh began. Only items no later than that which the
+    // client did not send are deleted: what changed or came meanwhile is newer than the client's upload.
+    std::optional<std::int64_t> refresh_upto;
     // The client answered our Alert or Sync with an error: the datastore's sync failed, so its anchors and what the
     // device has seen stay as they were and the changes come again next time.
     bool client_refused = false;

@@ -29,6 +29,6 @@ void write_delivery(pqxx::work& tx, std::int64_t tenant, int64_t owner, std::int
                     const std::vector<item_ref>& removed);
 
 std::int64_t delete_unheld(pqxx::work& tx, std::int64_t tenant, int64_t owner, std::int64_t datastore,
-                           std::int64_t device_store);
+                           std::int64_t device_store, std::int64_t upto);
 
 }  // namespace syncml::persistence

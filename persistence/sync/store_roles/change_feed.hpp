@@ -47,10 +47,10 @@ class change_feed {
                                  const std::vector<std::pair<item_ref, std::int64_t>>& held,
                                  const std::vector<item_ref>& removed) = 0;
     // Refresh from client: deletes (as delete_item, each with its own modseq) every live item that changes()
-    // from 0 lists for `device_store`, the ones the device neither sent nor received, and drops their
-    // mappings. Returns how many. sync_store's default makes those calls; PostgreSQL needs one statement.
-    virtual std::int64_t delete_unheld_items(std::int64_t tenant, std::int64_t datastore,
-                                             std::int64_t device_store) = 0;
+    // from 0 up to modseq `upto` lists for `device_store`, the ones the device neither sent nor received, and drops
+    // their mappings. Returns how many. sync_store's default makes those calls; PostgreSQL needs one statement.
+    virtual std::int64_t delete_unheld_items(std::int64_t tenant, std::int64_t datastore, std::int64_t device_store,
+                                             std::int64_t upto) = 0;
 };
 
 }  // namespace syncml::persistence
