@@ -45,14 +45,16 @@ void remember_session(run& r, std::int64_t device_store) {
 }
 
 // The state this device store had when its last session was interrupted, when that session can be
-// continued: same user, not completed, and the client presents the same Last anchor as then.
+// continued: same user, not completed, and the client presents the same Last anchor as then, or none (the Synthesis
+// engine sends a resume without anchors).
 std::optional<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
     auto old = r.store.lock_pointed_session(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store));
     if (!old || old->session_id == r.in.header.session_id || old->user_id != r.st.user_id) return std::nullopt;
     auto state = decode_state(old->state);
     if (!state || state->current == phase::done) return std::nullopt;
     for (const auto& s : state->stores) {
-        if (s.device_store_id == device_store && s.client_last == anchor.last.value_or("")) return s;
+        if (s.device_store_id != device_store) continue;
+        if (anchor.last.value_or("").empty() || s.client_last == *anchor.last) return s;
     }
     return std::nullopt;
 }
@@ -175,12 +177,17 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     auto ds = r.store.open_device_store(r.tenant(), opening);
     auto anchor = alert_anchor(it);
     auto old = resuming ? resumable_store(r, ds.id, anchor) : std::nullopt;
+    // A resume that cannot be honoured becomes a normal sync (509), or a slow one when the anchors do not allow it.
+    const auto instead = filter->force_slow_sync ? sync_modes::slow_sync : sync_modes::two_way;
+    const auto asked = resuming ? std::optional<sync_mode>(instead) : requested;
     store_state s =
-        old ? continued(std::move(*old), target, source, anchor) : fresh_store(r, it, *kind, ds, anchor, requested);
+        old ? continued(std::move(*old), target, source, anchor) : fresh_store(r, it, *kind, ds, anchor, asked);
     set_store_filter(s, *filter, ds);
     if (resuming) remember_session(r, ds.id);
-    const bool as_asked = old || (requested && s.mode == requested->alert_code());
-    acknowledge_alert(r, cmd, s, as_asked ? status_codes::ok : status_codes::refresh_required);
+    const bool as_asked = old || s.mode == asked->alert_code();
+    const int status =
+        as_asked ? (resuming && !old ? status_codes::cannot_resume : status_codes::ok) : status_codes::refresh_required;
+    acknowledge_alert(r, cmd, s, status);
     r.commands.push_back(our_alert(s, ds));
     auto& stores = r.st.stores;
     stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),

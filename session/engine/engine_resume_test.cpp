@@ -101,18 +101,42 @@ TEST(engine, a_resumed_session_takes_the_map_the_interrupted_one_lost_beside_the
     EXPECT_EQ(b.items.size(), 3u);
 }
 
-TEST(engine, alert_225_without_an_interrupted_session_gets_508_and_a_slow_sync) {
+TEST(engine, alert_225_without_an_interrupted_session_gets_509_and_a_normal_sync) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");
     full_sync(a, 201, {{"1", vcard("Alice")}});
     auto reply = a.send(a.start(225)).reply;
-    EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "508");
-    EXPECT_EQ(alert_of(reply)->data, "201");
+    // Issue 36: a normal sync with 509, as the Synthesis engine answers (it was a slow sync with 508).
+    EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "509");
+    EXPECT_EQ(alert_of(reply)->data, "200");
 
-    // Interrupted, but the client presents another Last anchor than then: no resume either.
+    // Interrupted, but the client presents another Last anchor than then and the server knows: no resume, and the
+    // anchors allow no normal sync either.
     a.last_anchor = "elsewhere";
     reply = a.send(a.start(225)).reply;
     EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "508");
+}
+
+// Issue 36: the Synthesis engine sends a resume without anchors; it was refused (only the exact Last anchor resumed).
+TEST(engine, resumes_an_interrupted_session_whose_resume_alert_has_no_anchors) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    full_sync(a, 201, {{"1", vcard("Alice")}});
+    ASSERT_FALSE(a.last_anchor.empty());
+    a.send(a.start(200));
+    auto first_half = a.changes({{"2", vcard("Bob")}});
+    first_half.body.final = false;
+    a.send(first_half);
+    auto resume = a.start(225);
+    for (auto& c : resume.body.commands) {
+        if (auto* al = std::get_if<alert>(&c.value)) {
+            for (auto& it : al->items) it.meta.reset();
+        }
+    }
+    auto reply = a.send(resume).reply;
+    EXPECT_EQ(statuses_of(reply, "Alert").at(0)->data, "200");
+    ASSERT_TRUE(alert_of(reply));
+    EXPECT_EQ(alert_of(reply)->data, "200") << "the interrupted session's mode continues";
 }
 
 TEST(engine, a_resumed_session_completes_a_large_object_the_client_had_half_sent) {

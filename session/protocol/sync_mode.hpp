@@ -50,6 +50,9 @@ inline constexpr int bad_cgi_script = 422;  // a filter's CGI expression that do
 inline constexpr int size_mismatch = 424;
 inline constexpr int command_failed = 500;
 inline constexpr int refresh_required = 508;
+// A resume (Alert 225) the server cannot honour; the Alert it sends instead grants a normal sync (the Synthesis
+// engine's answer, which its clients understand).
+inline constexpr int cannot_resume = 509;
 }  // namespace status_codes
 
 enum class sync_direction { two_way, from_client, from_server };
