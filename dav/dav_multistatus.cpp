@@ -55,30 +55,38 @@ std::string status_line(int status) {
     }
 }
 
-multistatus::multistatus() {
+multistatus::multistatus(std::size_t cap) : cap_(cap) {
     body_ = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
 }
 
-void multistatus::add(const std::string& href, const std::vector<prop_value>& found,
-                      const std::vector<prop_name>& missing, int missing_status) {
-    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href>";
-    if (!found.empty()) {
-        body_ += "<d:propstat><d:prop>";
-        for (const auto& p : found) body_ += element(p.name, p.inner);
-        body_ += "</d:prop><d:status>" + status_line(200) + "</d:status></d:propstat>";
-    }
-    if (!missing.empty()) {
-        body_ += "<d:propstat><d:prop>";
-        for (const auto& p : missing) body_ += element(p);
-        body_ += "</d:prop><d:status>" + status_line(missing_status) + "</d:status></d:propstat>";
-    }
-    if (found.empty() && missing.empty()) body_ += "<d:status>" + status_line(200) + "</d:status>";
-    body_ += "</d:response>\n";
+bool multistatus::take(const std::string& response) {
+    if (responses_ > 0 && body_.size() + response.size() > cap_) return false;
+    body_ += response;
+    ++responses_;
+    return true;
 }
 
-void multistatus::add_status(const std::string& href, int status) {
-    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
-             "</d:status></d:response>\n";
+bool multistatus::add(const std::string& href, const std::vector<prop_value>& found,
+                      const std::vector<prop_name>& missing, int missing_status) {
+    std::string response = "<d:response><d:href>" + xml_escape(href) + "</d:href>";
+    if (!found.empty()) {
+        response += "<d:propstat><d:prop>";
+        for (const auto& p : found) response += element(p.name, p.inner);
+        response += "</d:prop><d:status>" + status_line(200) + "</d:status></d:propstat>";
+    }
+    if (!missing.empty()) {
+        response += "<d:propstat><d:prop>";
+        for (const auto& p : missing) response += element(p);
+        response += "</d:prop><d:status>" + status_line(missing_status) + "</d:status></d:propstat>";
+    }
+    if (found.empty() && missing.empty()) response += "<d:status>" + status_line(200) + "</d:status>";
+    response += "</d:response>\n";
+    return take(response);
+}
+
+bool multistatus::add_status(const std::string& href, int status) {
+    return take("<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
+                "</d:status></d:response>\n");
 }
 
 void multistatus::add_error(const std::string& href, int status, std::string_view ns, std::string_view condition) {
