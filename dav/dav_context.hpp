@@ -55,5 +55,7 @@ dav_response error_response(int status, std::string_view ns, std::string_view pr
                             std::string_view inner = {});
 
 dav_response report(const request_context& c);
+dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
+                             const persistence::dav_collection& state);
 
 }  // namespace syncml::dav::detail
