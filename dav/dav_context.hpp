@@ -43,8 +43,8 @@ struct prop_request {
 std::optional<prop_request> props_of(const xml_element& parent);
 
 std::string href_of(const request_context& c, const described& d);
-// Adds one resource's response for the requested properties.
-void describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
+// Adds one resource's response for the requested properties; false when the response is past the body's cap.
+bool describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
 
 std::string sync_token_of(const persistence::dav_collection& state);
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info);

@@ -6,6 +6,7 @@
 #include "common/text/ascii_case.hpp"
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
+#include "dav/dav_listing.hpp"
 
 namespace syncml::dav::detail {
 namespace {
@@ -113,20 +114,19 @@ dav_response query(const request_context& c, const xml_element& body, const coll
             if (!e.empty() && !(end = parse_utc(e))) return error_response(403, ns_caldav, "valid-filter");
         }
     }
-    multistatus out;
+    multistatus out(c.account.listing.response_bytes);
     const bool filtering = info.address_book ? filter != nullptr : start || end;
-    for (const auto& item : c.store.resources(state, filtering || asked.needs_content())) {
+    const listing_scope scope{.c = c, .state = state, .with_content = filtering || asked.needs_content()};
+    const auto listed = list_live(scope, 0, [&](const persistence::dav_resource& item) {
         const bool hit = info.address_book ? contact_matches(item.content, filter)
                                            : !filtering || overlaps(item.content, start, end);
-        if (!hit) continue;
-        if (asked.needs_content()) {
-            describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
-        } else {
-            auto bare = item;
-            bare.content.clear();
-            describe(out, c, {resource_kind::item, &info, &state, &bare}, asked);
-        }
-    }
+        return !hit || describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+    });
+    // RFC 6352 8.6.1 (calendar-query alike): a result cut short ends with a 507 for the request-URI and
+    // DAV:number-of-matches-within-limits.
+    if (listed != listing_end::complete)
+        out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
+                      "number-of-matches-within-limits");
     return xml_response(207, out.finish());
 }
 

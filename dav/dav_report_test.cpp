@@ -86,12 +86,6 @@ TEST_F(dav_handler_test, sync_collection_refuses_levels_other_than_1) {
 
 // ---- multiget and queries ----
 
-std::string limited_sync_body(const std::string& token, const std::string& nresults) {
-    return "<d:sync-collection" + std::string(k_namespaces) + "><d:sync-token>" + token +
-           "</d:sync-token><d:sync-level>1</d:sync-level><d:limit><d:nresults>" + nresults +
-           "</d:nresults></d:limit><d:prop><d:getetag/></d:prop></d:sync-collection>";
-}
-
 // Follows a sync in pages of `limit` until a page is not truncated: the hrefs of each page.
 std::vector<std::vector<std::string>> pages(dav_handler_test& t, std::string token, std::size_t limit,
                                             std::string& final_token) {

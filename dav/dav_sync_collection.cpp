@@ -1,15 +1,18 @@
-// REPORT sync-collection (RFC 6578): a first sync lists the live items, a sync with a token the changes since; in
-// pages when the client sets a DAV:limit.
+// REPORT sync-collection (RFC 6578): a first sync lists the live items, a sync with a token the changes since; both
+// in parts when the client sets a DAV:limit or the response reaches its cap (RFC 6578 3.6: a 507 for the
+// collection and a token that continues where the part ends).
 #include <charconv>
-#include <map>
 #include <optional>
 
 #include "dav/dav_context.hpp"
+#include "dav/dav_listing.hpp"
 
 namespace syncml::dav::detail {
 namespace {
 
-// Where a sync token of this collection stands: changes after `modseq`; for a first sync in pages
+using persistence::dav_resource;
+
+// Where a sync token of this collection stands: changes after `modseq`; for a first sync in parts
 // ("<token of modseq>:<item id>"), the live items after `listing_after` are still to be listed, and then the
 // changes after `modseq`. Nullopt for a token of another collection, from the future, or from before tombstones
 // were purged.
@@ -47,7 +50,8 @@ std::string token_at(const persistence::dav_collection& state, const sync_positi
     return token;
 }
 
-// The DAV:limit of a report (RFC 5323 5.17, RFC 6578 3.6): nullopt when absent; 0 when malformed.
+// The DAV:limit of a report (RFC 5323 5.17, RFC 6578 3.7): nullopt when absent; 0 when malformed. A limit above what
+// the response can hold needs no refusal: the response's cap truncates it as RFC 6578 3.6 lets a server do anyway.
 std::optional<std::size_t> limit_of(const xml_element& body) {
     const auto* limit = body.child(ns_dav, "limit");
     if (!limit) return std::nullopt;
@@ -60,85 +64,53 @@ std::optional<std::size_t> limit_of(const xml_element& body) {
     return value;
 }
 
-// Cuts a change list ordered by modseq to at most `limit` entries without splitting changes of one modseq, so that
-// a token of the last kept modseq misses nothing. Returns false when not even the first modseq fits.
-bool truncate_changes(std::vector<persistence::dav_resource>& changed, std::size_t limit) {
-    std::size_t cut = limit;
-    while (cut > 0 && changed[cut].modseq == changed[cut - 1].modseq) --cut;
-    if (cut == 0) return false;
-    changed.resize(cut);
-    return true;
-}
-
-// One response per resource: 404 for a deletion, else the asked properties (contents read in one go).
-void describe_changes(multistatus& out, const request_context& c, const collection_info& info,
-                      const persistence::dav_collection& state, const prop_request& asked,
-                      const std::vector<persistence::dav_resource>& changed) {
-    std::vector<std::string> live;
-    for (const auto& item : changed) {
-        if (!item.deleted) live.push_back(item.name);
-    }
-    std::map<std::string, persistence::dav_resource> contents;
-    if (asked.needs_content()) {
-        for (auto& item : c.store.named(state, live, false)) contents.emplace(item.name, std::move(item));
-    }
-    for (const auto& item : changed) {
-        if (item.deleted) {
-            out.add_status(item_href(c.account.tenant, c.account.user, info.kind, item.name), 404);
-            continue;
-        }
-        auto with_content = contents.find(item.name);
-        const auto& described_item = with_content != contents.end() ? with_content->second : item;
-        describe(out, c, {resource_kind::item, &info, &state, &described_item}, asked);
-    }
-}
-
-// What one sync-collection report describes, and at most how many resources (none: all).
+// What one sync-collection report describes.
 struct sync_scope {
     const request_context& c;
     const collection_info& info;
     const persistence::dav_collection& state;
     const prop_request& asked;
     std::optional<std::size_t> limit;
+    listing_scope listing() const {
+        return {.c = c, .state = state, .with_content = asked.needs_content(), .limit = limit};
+    }
 };
 
-// Without a token or a limit: every live item, and the collection's token.
-dav_response full_listing(const sync_scope& s) {
-    multistatus out;
-    for (const auto& item : s.c.store.resources(s.state, s.asked.needs_content()))
-        describe(out, s.c, {resource_kind::item, &s.info, &s.state, &item}, s.asked);
-    out.sync_token(sync_token_of(s.state));
-    return xml_response(207, out.finish());
+// One response per resource: 404 for a deletion, else the asked properties. False when the response is full.
+bool describe_change(multistatus& out, const sync_scope& s, const dav_resource& item) {
+    if (item.deleted)
+        return out.add_status(item_href(s.c.account.tenant, s.c.account.user, s.info.kind, item.name), 404);
+    return describe(out, s.c, {resource_kind::item, &s.info, &s.state, &item}, s.asked);
 }
 
-// The next page of a first sync in pages, after at.listing_after, which moves past it (none after the last page).
-// True when the page is cut at the limit.
-bool listing_page(multistatus& out, const sync_scope& s, sync_position& at) {
-    const std::size_t fetch = s.limit ? *s.limit + 1 : 0;
-    // A first sync in pages: the live items by id, as they are now. What changes meanwhile after `at.modseq`
-    // comes again in the changes that follow the listing, so nothing is missed whatever the janitor purges.
-    auto page = s.c.store.live_after(s.state, *at.listing_after, fetch);
-    const bool truncated = s.limit && page.size() > *s.limit;
-    if (truncated) page.resize(*s.limit);
-    describe_changes(out, s.c, s.info, s.state, s.asked, page);
-    at.listing_after = truncated ? std::optional<std::int64_t>(page.back().item_id) : std::nullopt;
-    return truncated;
+// The next part of a first sync, after at.listing_after, which moves past the items described (none after the last
+// part). A first sync lists the live items by id, as they are now: what changes meanwhile after `at.modseq` comes
+// again in the changes that follow the listing, so nothing is missed whatever the janitor purges.
+listing_end listing_part(multistatus& out, const sync_scope& s, sync_position& at) {
+    const auto end = list_live(s.listing(), *at.listing_after, [&](const dav_resource& item) {
+        if (!describe_change(out, s, item)) return false;
+        at.listing_after = item.item_id;
+        return true;
+    });
+    if (end == listing_end::complete) at.listing_after = std::nullopt;
+    return end;
 }
 
-// The changes after at.modseq, which moves past them. Whether they are cut at the limit; nullopt when not even the
-// changes of one modseq fit in it.
-std::optional<bool> changes_page(multistatus& out, const sync_scope& s, sync_position& at) {
-    const std::size_t fetch = s.limit ? *s.limit + 1 : 0;
-    auto changed = s.c.store.changed_since(s.state, at.modseq, fetch);
-    const bool truncated = s.limit && changed.size() > *s.limit;
-    if (truncated) {
-        if (!truncate_changes(changed, *s.limit)) return std::nullopt;
-        at.modseq = changed.back().modseq;
-    } else {
-        at.modseq = s.state.modseq;
-    }
-    describe_changes(out, s.c, s.info, s.state, s.asked, changed);
-    return truncated;
+// The changes after at.modseq, which moves past those described; nullopt when not even the changes of one modseq
+// fit in the client's limit.
+std::optional<listing_end> changes_part(multistatus& out, const sync_scope& s, sync_position& at) {
+    const auto end = list_changes(s.listing(), at.modseq, [&](const dav_resource& change) {
+        if (!describe_change(out, s, change)) {
+            // The response is full: the token stands before this change's modseq, so that a change sharing it (no
+            // write makes one: each takes a modseq of its own) comes again rather than never.
+            at.modseq = change.modseq - 1;
+            return false;
+        }
+        at.modseq = change.modseq;
+        return true;
+    });
+    if (end == listing_end::complete) at.modseq = s.state.modseq;
+    return end;
 }
 
 }  // namespace
@@ -153,20 +125,19 @@ dav_response sync_collection(const request_context& c, const xml_element& body, 
     if (limit && *limit == 0) return text_response(400, "DAV:limit needs a positive DAV:nresults\n");
     const auto* token = body.child(ns_dav, "sync-token");
     const std::string given = token ? token->trimmed_text() : std::string();
-    const sync_scope scope{c, info, state, *props, limit};
-    if (given.empty() && !limit) return full_listing(scope);
-    sync_position at{state.modseq, 0};
+    sync_position at{state.modseq, 0};  // without a token: every live item, as of now
     if (!given.empty()) {
         auto known = position_of(given, state);
         if (!known) return error_response(403, ns_dav, "valid-sync-token");
         at = *known;
     }
-    multistatus out;
-    const auto truncated =
-        at.listing_after ? std::optional<bool>(listing_page(out, scope, at)) : changes_page(out, scope, at);
-    if (!truncated) return error_response(507, ns_dav, "number-of-matches-within-limits");
+    const sync_scope scope{c, info, state, *props, limit};
+    multistatus out(c.account.listing.response_bytes);
+    const auto end =
+        at.listing_after ? std::optional<listing_end>(listing_part(out, scope, at)) : changes_part(out, scope, at);
+    if (!end) return error_response(507, ns_dav, "number-of-matches-within-limits");
     // RFC 6578 3.6: a truncated report says so on the collection itself; its token continues after the last entry.
-    if (*truncated)
+    if (*end != listing_end::complete)
         out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
                       "number-of-matches-within-limits");
     out.sync_token(token_at(state, at));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -56,6 +57,7 @@ class fake_dav_store final : public persistence::dav_store {
     }
     std::vector<persistence::dav_resource> named(const persistence::dav_collection& c,
                                                  const std::vector<std::string>& names, bool) override {
+        if (before_named) before_named(names);
         std::vector<persistence::dav_resource> out;
         for (const auto& name : names) {
             for (const auto& row : items_) {
@@ -72,6 +74,9 @@ class fake_dav_store final : public persistence::dav_store {
     // one batch of contents at a time never takes more than a batch in one call.
     std::size_t largest_content_handout = 0;
     std::size_t content_handed_out = 0;
+    // Runs at the start of named(): a test makes a write of another request happen between a listing's page and
+    // its contents.
+    std::function<void(const std::vector<std::string>& names)> before_named;
     std::vector<persistence::dav_resource> live_after(const persistence::dav_collection& c, std::int64_t after_item,
                                                       std::size_t limit) override {
         std::vector<persistence::dav_resource> out;
