@@ -48,13 +48,6 @@ class fake_dav_store final : public persistence::dav_store {
                 .purged_modseq = ds.purged_modseq,
                 .suffix = suffix};
     }
-    std::vector<persistence::dav_resource> resources(const persistence::dav_collection& c, bool with_content) override {
-        std::vector<persistence::dav_resource> out;
-        for (const auto& row : items_) {
-            if (in(row, c) && !row.deleted) out.push_back(resource_of(row, c, with_content));
-        }
-        return out;
-    }
     std::vector<persistence::dav_resource> named(const persistence::dav_collection& c,
                                                  const std::vector<std::string>& names, bool) override {
         if (before_named) before_named(names);

@@ -53,10 +53,6 @@ class pg_dav_store final : public dav_store {
         c.purged_modseq = row[1].as<int64_t>();
         return c;
     }
-    std::vector<dav_resource> resources(const dav_collection& c, bool with_content) override {
-        return resources_of(exec_sql(tx_, sql::dav_resources, c.tenant.value(), c.user.value(), c.datastore.value(),
-                                     c.suffix, with_content));
-    }
     std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                     bool for_update) override {
         if (names.empty()) return {};

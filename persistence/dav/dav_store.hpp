@@ -47,8 +47,6 @@ class dav_store {
     // The user's datastore of `kind`, created when missing.
     virtual dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                                       const std::string& suffix) = 0;
-    // The live resources, by item id; content only `with_content`.
-    virtual std::vector<dav_resource> resources(const dav_collection& c, bool with_content) = 0;
     // The live resources of these names, with content; locked for update with `for_update`.
     virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                             bool for_update) = 0;

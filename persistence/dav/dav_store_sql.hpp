@@ -13,12 +13,6 @@ inline constexpr const char* dav_collection_state =
 // One row when the datastore is the user's.
 inline constexpr const char* dav_own_datastore =
     "SELECT 1 FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3";
-inline constexpr const char* dav_resources =
-    "SELECT coalesce(n.name, i.guid || $4) AS name, i.guid, i.item_id, i.modseq, i.deleted, "
-    "CASE WHEN $5 THEN i.content ELSE '' END AS content, octet_length(i.content) AS content_bytes FROM items i "
-    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.user_id = i.user_id AND n.item_id = i.item_id "
-    "AND n.user_id = $2 WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND NOT i.deleted "
-    "ORDER BY i.item_id";
 // A tombstone whose name a live item holds now is left out: a report never names one resource gone and present.
 inline constexpr const char* dav_changed_since =
     "SELECT coalesce(n.name, i.guid || $4) AS name, i.guid, i.item_id, i.modseq, i.deleted, ''::text AS content, "
