@@ -5,6 +5,10 @@
 namespace syncml::dav {
 namespace {
 
+// Room for what closes a listing cut short on top of the cap: the 507 response for the collection, the sync token
+// and the end tag.
+constexpr std::size_t k_closing_bytes = 4096;
+
 constexpr std::string_view k_namespaces =
     " xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\" xmlns:cal=\"urn:ietf:params:xml:ns:caldav\" "
     "xmlns:cs=\"http://calendarserver.org/ns/\"";
@@ -56,7 +60,11 @@ std::string status_line(int status) {
 }
 
 multistatus::multistatus(std::size_t cap) : cap_(cap) {
-    body_ = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
+    // A capped body takes its whole buffer at once: a buffer that large is mapped, and only the part written becomes
+    // resident, while one that doubles as it grows holds the old and the new copy at once (measured, 10000 contacts
+    // of 6 KB and a 32 MiB cap: one PROPFIND took 55 MB above idle doubling, 34 MB reserved).
+    if (cap_ != std::numeric_limits<std::size_t>::max()) body_.reserve(cap_ + k_closing_bytes);
+    body_ += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
 }
 
 bool multistatus::take(const std::string& response) {
