@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp); not part of the module's
-// interface.
+// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp, dav_sync_collection.cpp,
+// and the listings of dav_listing.cpp); not part of the module's interface.
 
 #include <optional>
 #include <string>
@@ -45,6 +45,11 @@ std::optional<prop_request> props_of(const xml_element& parent);
 std::string href_of(const request_context& c, const described& d);
 // Adds one resource's response for the requested properties; false when the response is past the body's cap.
 bool describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
+
+// The limit of a report in namespace `ns` (DAV:limit of sync-collection, RFC 6578 3.7; CARDDAV:limit of
+// addressbook-query, RFC 6352 10.6): nullopt when absent, 0 when malformed. A limit above what the response can hold
+// needs no refusal: the response's cap truncates it, as a server may do anyway (RFC 6578 3.6, RFC 6352 8.6.1).
+std::optional<std::size_t> limit_of(const xml_element& body, std::string_view ns);
 
 std::string sync_token_of(const persistence::dav_collection& state);
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info);

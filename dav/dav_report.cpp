@@ -1,5 +1,6 @@
-// REPORT: multiget, query and sync-collection on a collection.
+// REPORT on a collection: multiget and the queries here; sync-collection in dav_sync_collection.cpp.
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <set>
 
@@ -46,6 +47,22 @@ dav_response multiget(const request_context& c, const xml_element& body, const c
     for (const auto& href : stray) out.add_status(href, 404);
     return xml_response(207, out.finish());
 }
+
+}  // namespace
+
+std::optional<std::size_t> limit_of(const xml_element& body, std::string_view ns) {
+    const auto* limit = body.child(ns, "limit");
+    if (!limit) return std::nullopt;
+    const auto* n = limit->child(ns, "nresults");
+    if (!n) return 0;
+    const auto text = n->trimmed_text();
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size()) return 0;
+    return value;
+}
+
+namespace {
 
 // A text-match of an addressbook-query prop-filter, case-insensitively for ASCII.
 bool text_matches(const std::string& value, const xml_element& match) {
@@ -95,35 +112,56 @@ const xml_element* time_range_of(const xml_element* filter) {
     return nullptr;
 }
 
+// What a query selects: the items its filter matches (an address book's prop-filters, a calendar's time range).
+struct query_filter {
+    const xml_element* filter = nullptr;
+    std::optional<std::int64_t> start, end;
+    bool by_content = false;  // whether the items' contents decide
+    bool matches(const collection_info& info, const persistence::dav_resource& item) const {
+        if (!by_content) return true;
+        return info.address_book ? contact_matches(item.content, filter) : overlaps(item.content, start, end);
+    }
+};
+
+// The filter of a query into `out`; the refusal of one this server does not take.
+std::optional<dav_response> read_filter(const xml_element& body, const collection_info& info, query_filter& out) {
+    out.filter = body.child(info.address_book ? ns_carddav : ns_caldav, "filter");
+    if (info.address_book) {
+        if (out.filter && std::count_if(out.filter->children.begin(), out.filter->children.end(),
+                                        [](const xml_element& e) { return e.is(ns_carddav, "prop-filter"); }) >
+                              static_cast<std::ptrdiff_t>(k_max_filters))
+            return error_response(403, ns_carddav, "supported-filter");
+        out.by_content = out.filter != nullptr;
+        return std::nullopt;
+    }
+    if (const auto* range = time_range_of(out.filter)) {
+        auto s = range->attribute("start"), e = range->attribute("end");
+        if (!s.empty() && !(out.start = parse_utc(s))) return error_response(403, ns_caldav, "valid-filter");
+        if (!e.empty() && !(out.end = parse_utc(e))) return error_response(403, ns_caldav, "valid-filter");
+    }
+    out.by_content = out.start || out.end;
+    return std::nullopt;
+}
+
 dav_response query(const request_context& c, const xml_element& body, const collection_info& info,
                    const persistence::dav_collection& state) {
-    auto props = props_of(body);
-    if (!props) return text_response(400, "too many properties asked for\n");
-    const auto& asked = *props;
-    const auto* filter = body.child(info.address_book ? ns_carddav : ns_caldav, "filter");
-    if (filter && info.address_book &&
-        std::count_if(filter->children.begin(), filter->children.end(), [](const xml_element& e) {
-            return e.is(ns_carddav, "prop-filter");
-        }) > static_cast<std::ptrdiff_t>(k_max_filters))
-        return error_response(403, ns_carddav, "supported-filter");
-    std::optional<std::int64_t> start, end;
-    if (!info.address_book) {
-        if (const auto* range = time_range_of(filter)) {
-            auto s = range->attribute("start"), e = range->attribute("end");
-            if (!s.empty() && !(start = parse_utc(s))) return error_response(403, ns_caldav, "valid-filter");
-            if (!e.empty() && !(end = parse_utc(e))) return error_response(403, ns_caldav, "valid-filter");
-        }
-    }
+    auto asked = props_of(body);
+    if (!asked) return text_response(400, "too many properties asked for\n");
+    query_filter selected;
+    if (auto refused = read_filter(body, info, selected)) return *refused;
+    const auto limit = info.address_book ? limit_of(body, ns_carddav) : std::nullopt;  // RFC 4791 has no nresults
+    if (limit && *limit == 0) return text_response(400, "CARDDAV:limit needs a positive CARDDAV:nresults\n");
     multistatus out(c.account.listing.response_bytes);
-    const bool filtering = info.address_book ? filter != nullptr : start || end;
-    const listing_scope scope{.c = c, .state = state, .with_content = filtering || asked.needs_content()};
+    const listing_scope scope{.c = c, .state = state, .with_content = selected.by_content || asked->needs_content()};
+    std::size_t matches = 0;
     const auto listed = list_live(scope, 0, [&](const persistence::dav_resource& item) {
-        const bool hit = info.address_book ? contact_matches(item.content, filter)
-                                           : !filtering || overlaps(item.content, start, end);
-        return !hit || describe(out, c, {resource_kind::item, &info, &state, &item}, asked);
+        if (!selected.matches(info, item)) return true;
+        if (limit && matches == *limit) return false;  // a match past the client's limit: the result is cut
+        ++matches;
+        return describe(out, c, {resource_kind::item, &info, &state, &item}, *asked);
     });
-    // RFC 6352 8.6.1 (calendar-query alike): a result cut short ends with a 507 for the request-URI and
-    // DAV:number-of-matches-within-limits.
+    // RFC 6352 8.6.1 (calendar-query alike): a result cut short, at the client's limit or the response's cap, ends
+    // with a 507 for the request-URI and DAV:number-of-matches-within-limits.
     if (listed != listing_end::complete)
         out.add_error(collection_href(c.account.tenant, c.account.user, info.kind), 507, ns_dav,
                       "number-of-matches-within-limits");

@@ -250,6 +250,37 @@ TEST_F(dav_handler_test, addressbook_query_matches_text) {
               2u);
 }
 
+// RFC 6352 8.6.1: at most CARDDAV:nresults matches; when more match, a 507 with
+// DAV:number-of-matches-within-limits for the request-URI. DAV:limit is sync-collection's, not this report's.
+TEST_F(dav_handler_test, addressbook_query_honours_carddav_limit) {
+    for (const char* name : {"a", "b", "c", "d", "e"})
+        ASSERT_EQ(put(k_contacts + name + ".vcf", card(name, std::string("Ann ") + name)).status, 201);
+    ASSERT_EQ(put(k_contacts + "z.vcf", card("z", "Zed")).status, 201);
+    const auto query = [&](const std::string& limit) {
+        return report(k_contacts, "<card:addressbook-query" + std::string(k_namespaces) +
+                                      "><d:prop><d:getetag/></d:prop><card:filter><card:prop-filter name=\"FN\">"
+                                      "<card:text-match>ann</card:text-match></card:prop-filter></card:filter>" +
+                                      limit + "</card:addressbook-query>");
+    };
+    const auto nresults = [](const std::string& n) {
+        return "<card:limit><card:nresults>" + n + "</card:nresults></card:limit>";
+    };
+    auto cut = parse_multistatus(query(nresults("2")));
+    ASSERT_EQ(cut.responses.size(), 3u);
+    EXPECT_EQ(cut.responses[0].href, k_contacts + "a.vcf");
+    EXPECT_EQ(cut.responses[1].href, k_contacts + "b.vcf");
+    EXPECT_EQ(cut.responses[2].href, k_contacts);
+    EXPECT_EQ(cut.responses[2].status, 507);
+    EXPECT_EQ(cut.responses[2].error, clark(ns_dav, "number-of-matches-within-limits"));
+    for (const char* enough : {"5", "6"}) {
+        auto whole = parse_multistatus(query(nresults(enough)));
+        EXPECT_EQ(whole.responses.size(), 5u) << enough << ": every match, and no 507";
+        EXPECT_EQ(whole.find(k_contacts), nullptr) << enough;
+    }
+    EXPECT_EQ(parse_multistatus(query("<d:limit><d:nresults>1</d:nresults></d:limit>")).responses.size(), 5u);
+    for (const char* bad : {"0", "x", ""}) EXPECT_EQ(query(nresults(bad)).status, 400) << bad;
+}
+
 TEST_F(dav_handler_test, calendar_query_time_range_holds_overlapping_events_and_recurrences) {
     // Mondays from 6 January, ten times: the last on 10 March.
     ASSERT_EQ(put(k_calendar + "weekly.ics",

@@ -50,20 +50,6 @@ std::string token_at(const persistence::dav_collection& state, const sync_positi
     return token;
 }
 
-// The DAV:limit of a report (RFC 5323 5.17, RFC 6578 3.7): nullopt when absent; 0 when malformed. A limit above what
-// the response can hold needs no refusal: the response's cap truncates it as RFC 6578 3.6 lets a server do anyway.
-std::optional<std::size_t> limit_of(const xml_element& body) {
-    const auto* limit = body.child(ns_dav, "limit");
-    if (!limit) return std::nullopt;
-    const auto* n = limit->child(ns_dav, "nresults");
-    if (!n) return 0;
-    const auto text = n->trimmed_text();
-    std::size_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size()) return 0;
-    return value;
-}
-
 // What one sync-collection report describes.
 struct sync_scope {
     const request_context& c;
@@ -121,7 +107,7 @@ dav_response sync_collection(const request_context& c, const xml_element& body, 
     if (!props) return text_response(400, "too many properties asked for\n");
     const auto* level = body.child(ns_dav, "sync-level");
     if (level && level->trimmed_text() != "1") return error_response(403, ns_dav, "supported-sync-level");
-    const auto limit = limit_of(body);
+    const auto limit = limit_of(body, ns_dav);
     if (limit && *limit == 0) return text_response(400, "DAV:limit needs a positive DAV:nresults\n");
     const auto* token = body.child(ns_dav, "sync-token");
     const std::string given = token ? token->trimmed_text() : std::string();
