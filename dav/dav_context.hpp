@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp); not part of the module's
-// interface.
+// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp, dav_sync_collection.cpp,
+// and the listings of dav_listing.cpp); not part of the module's interface.
 
 #include <optional>
 #include <string>
@@ -43,8 +43,13 @@ struct prop_request {
 std::optional<prop_request> props_of(const xml_element& parent);
 
 std::string href_of(const request_context& c, const described& d);
-// Adds one resource's response for the requested properties.
-void describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
+// Adds one resource's response for the requested properties; false when the response is past the body's cap.
+bool describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked);
+
+// The limit of a report in namespace `ns` (DAV:limit of sync-collection, RFC 6578 3.7; CARDDAV:limit of
+// addressbook-query, RFC 6352 10.6): nullopt when absent, 0 when malformed. A limit above what the response can hold
+// needs no refusal: the response's cap truncates it, as a server may do anyway (RFC 6578 3.6, RFC 6352 8.6.1).
+std::optional<std::size_t> limit_of(const xml_element& body, std::string_view ns);
 
 std::string sync_token_of(const persistence::dav_collection& state);
 persistence::dav_collection open_collection(const request_context& c, const collection_info& info);
@@ -55,5 +60,7 @@ dav_response error_response(int status, std::string_view ns, std::string_view pr
                             std::string_view inner = {});
 
 dav_response report(const request_context& c);
+dav_response sync_collection(const request_context& c, const xml_element& body, const collection_info& info,
+                             const persistence::dav_collection& state);
 
 }  // namespace syncml::dav::detail

@@ -6,6 +6,7 @@
 
 #include "dav/dav_context.hpp"
 #include "dav/dav_items.hpp"
+#include "dav/dav_listing.hpp"
 #include "matching/match/match_keys.hpp"
 
 namespace syncml::dav {
@@ -119,10 +120,15 @@ std::optional<dav_response> describe_in_collection(multistatus& out, const reque
     auto state = open_collection(c, *info);
     if (kind == resource_kind::collection) {
         describe(out, c, {kind, info, &state}, asked);
-        if (deep) {
-            for (const auto& item : c.store.resources(state, asked.needs_content()))
-                describe(out, c, {resource_kind::item, info, &state, &item}, asked);
-        }
+        if (!deep) return std::nullopt;
+        const auto end = list_live({.c = c, .state = state, .with_content = asked.needs_content()}, 0,
+                                   [&](const persistence::dav_resource& item) {
+                                       return describe(out, c, {resource_kind::item, info, &state, &item}, asked);
+                                   });
+        // RFC 4918 has no truncated PROPFIND: the 507 and postcondition of a truncated report (RFC 6578 3.6) say
+        // that the list is cut short, in a body that stays well-formed.
+        if (end != listing_end::complete)
+            out.add_error(href_of(c, {kind, info, &state}), 507, ns_dav, "number-of-matches-within-limits");
         return std::nullopt;
     }
     auto item = find_item(c, state, false);
@@ -138,7 +144,7 @@ dav_response propfind(const request_context& c) {
     if (auto refused = read_propfind(c.request.body, asked)) return *refused;
     if (depth != "0" && depth != "1" && c.path.kind != resource_kind::item)
         return error_response(403, ns_dav, "propfind-finite-depth");
-    multistatus out;
+    multistatus out(c.account.listing.response_bytes);
     const bool deep = depth != "0";
     const auto kind = c.path.kind;
     if (kind == resource_kind::root || kind == resource_kind::principal) {

@@ -23,6 +23,20 @@ struct dav_request {
     std::string body;
 };
 
+// What one listing of a collection's items (PROPFIND Depth 1, addressbook-query, calendar-query, sync-collection)
+// may hold. It reads the items in pages without content and their contents a batch at a time, so that it holds one
+// batch of contents and its response, never the collection (measured before, issue 35: 60 MB stored, one PROPFIND
+// with the contents took 166 MB, four at once 500 MB). A listing whose response reaches `response_bytes` stops there
+// and says so with a 507 for the collection; a sync report's token then continues where it stopped (RFC 6578 3.6).
+// Fields and not constants, so that tests take small ones; every tenant has the defaults.
+struct listing_limits {
+    // Of XML. Above a listing without contents of as many items as the default item limit allows (100000 at about
+    // 300 bytes each): only listings with contents are ever cut.
+    std::size_t response_bytes = 32 << 20;
+    std::size_t page_items = 1000;              // resources without content: about 200 bytes each
+    std::size_t content_batch_bytes = 1 << 20;  // of stored contents; an item larger than that is a batch alone
+};
+
 // Who is asking: the account the front end authenticated, with its tenant's limits.
 struct dav_account {
     common::tenant_id tenant_id;
@@ -31,6 +45,7 @@ struct dav_account {
     std::string user;
     std::int64_t max_items = 100000;          // per datastore
     std::size_t max_object_bytes = 16 << 20;  // per item
+    listing_limits listing{};
 };
 
 struct dav_response {

@@ -26,6 +26,7 @@ inline int status_code(const std::string& status_line) {
 struct answer {
     std::string href;
     int status = 0;                             // of a response with a status only
+    std::string error;                          // "{ns}name" of its DAV:error's condition, if any
     std::map<std::string, int> prop_status;     // "{ns}name" -> status of its propstat
     std::map<std::string, xml_element> values;  // the properties found (200)
     std::string text(std::string_view ns, std::string_view name) const {
@@ -76,6 +77,8 @@ inline answers parse_multistatus(const dav_response& response) {
         answer a;
         if (const auto* href = child.child(ns_dav, "href")) a.href = href->text;
         if (const auto* status = child.child(ns_dav, "status")) a.status = status_code(status->text);
+        if (const auto* error = child.child(ns_dav, "error"); error && !error->children.empty())
+            a.error = clark(error->children.front().ns, error->children.front().name);
         for (const auto& propstat : child.children) {
             if (!propstat.is(ns_dav, "propstat")) continue;
             const auto* status = propstat.child(ns_dav, "status");
@@ -119,6 +122,13 @@ inline std::string propfind_body(const std::string& props) {
 inline std::string sync_body(const std::string& token, const std::string& props = "<d:getetag/>") {
     return "<d:sync-collection" + std::string(k_namespaces) + "><d:sync-token>" + token +
            "</d:sync-token><d:sync-level>1</d:sync-level><d:prop>" + props + "</d:prop></d:sync-collection>";
+}
+
+inline std::string limited_sync_body(const std::string& token, const std::string& nresults,
+                                     const std::string& props = "<d:getetag/>") {
+    return "<d:sync-collection" + std::string(k_namespaces) + "><d:sync-token>" + token +
+           "</d:sync-token><d:sync-level>1</d:sync-level><d:limit><d:nresults>" + nresults +
+           "</d:nresults></d:limit><d:prop>" + props + "</d:prop></d:sync-collection>";
 }
 
 inline std::string card(const std::string& uid, const std::string& name, const std::string& email = "") {

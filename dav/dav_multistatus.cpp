@@ -5,6 +5,10 @@
 namespace syncml::dav {
 namespace {
 
+// Room for what closes a listing cut short on top of the cap: the 507 response for the collection, the sync token
+// and the end tag.
+constexpr std::size_t k_closing_bytes = 4096;
+
 constexpr std::string_view k_namespaces =
     " xmlns:d=\"DAV:\" xmlns:card=\"urn:ietf:params:xml:ns:carddav\" xmlns:cal=\"urn:ietf:params:xml:ns:caldav\" "
     "xmlns:cs=\"http://calendarserver.org/ns/\"";
@@ -55,30 +59,42 @@ std::string status_line(int status) {
     }
 }
 
-multistatus::multistatus() {
-    body_ = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
+multistatus::multistatus(std::size_t cap) : cap_(cap) {
+    // A capped body takes its whole buffer at once: a buffer that large is mapped, and only the part written becomes
+    // resident, while one that doubles as it grows holds the old and the new copy at once (measured, 10000 contacts
+    // of 6 KB and a 32 MiB cap: one PROPFIND took 55 MB above idle doubling, 34 MB reserved).
+    if (cap_ != std::numeric_limits<std::size_t>::max()) body_.reserve(cap_ + k_closing_bytes);
+    body_ += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus" + std::string(k_namespaces) + ">";
 }
 
-void multistatus::add(const std::string& href, const std::vector<prop_value>& found,
+bool multistatus::take(const std::string& response) {
+    if (responses_ > 0 && body_.size() + response.size() > cap_) return false;
+    body_ += response;
+    ++responses_;
+    return true;
+}
+
+bool multistatus::add(const std::string& href, const std::vector<prop_value>& found,
                       const std::vector<prop_name>& missing, int missing_status) {
-    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href>";
+    std::string response = "<d:response><d:href>" + xml_escape(href) + "</d:href>";
     if (!found.empty()) {
-        body_ += "<d:propstat><d:prop>";
-        for (const auto& p : found) body_ += element(p.name, p.inner);
-        body_ += "</d:prop><d:status>" + status_line(200) + "</d:status></d:propstat>";
+        response += "<d:propstat><d:prop>";
+        for (const auto& p : found) response += element(p.name, p.inner);
+        response += "</d:prop><d:status>" + status_line(200) + "</d:status></d:propstat>";
     }
     if (!missing.empty()) {
-        body_ += "<d:propstat><d:prop>";
-        for (const auto& p : missing) body_ += element(p);
-        body_ += "</d:prop><d:status>" + status_line(missing_status) + "</d:status></d:propstat>";
+        response += "<d:propstat><d:prop>";
+        for (const auto& p : missing) response += element(p);
+        response += "</d:prop><d:status>" + status_line(missing_status) + "</d:status></d:propstat>";
     }
-    if (found.empty() && missing.empty()) body_ += "<d:status>" + status_line(200) + "</d:status>";
-    body_ += "</d:response>\n";
+    if (found.empty() && missing.empty()) response += "<d:status>" + status_line(200) + "</d:status>";
+    response += "</d:response>\n";
+    return take(response);
 }
 
-void multistatus::add_status(const std::string& href, int status) {
-    body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
-             "</d:status></d:response>\n";
+bool multistatus::add_status(const std::string& href, int status) {
+    return take("<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
+                "</d:status></d:response>\n");
 }
 
 void multistatus::add_error(const std::string& href, int status, std::string_view ns, std::string_view condition) {

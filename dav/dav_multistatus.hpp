@@ -2,6 +2,8 @@
 // 207 Multi-Status bodies (RFC 4918 13): one response per resource, found properties with 200, the rest with 404
 // (or another status), and a sync token for sync-collection reports.
 
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,20 +29,30 @@ struct prop_value {
 
 class multistatus {
   public:
-    multistatus();
+    // A body of at most `cap` bytes of responses: add() and add_status() refuse a response that would take it past
+    // the cap (and return false), except the first, so that a listing cut short still moves on (a sync report's token
+    // always passes one resource). What closes a listing cut short (add_error, the sync token, the end tag) is taken
+    // on top of the cap.
+    explicit multistatus(std::size_t cap = std::numeric_limits<std::size_t>::max());
     // A resource's properties: `found` with 200, `missing` with `missing_status` (404 unless forbidden).
-    void add(const std::string& href, const std::vector<prop_value>& found, const std::vector<prop_name>& missing,
+    bool add(const std::string& href, const std::vector<prop_value>& found, const std::vector<prop_name>& missing,
              int missing_status = 404);
     // A resource answered with a status only (a deleted one in a sync report, an unknown href of a multiget).
-    void add_status(const std::string& href, int status);
+    bool add_status(const std::string& href, int status);
     // A resource answered with a status and a precondition or postcondition (<d:error>), e.g. the 507
-    // number-of-matches-within-limits of a truncated sync report.
+    // number-of-matches-within-limits of a listing cut short. Taken whatever the cap.
     void add_error(const std::string& href, int status, std::string_view ns, std::string_view condition);
     void sync_token(const std::string& token);
     std::string finish();
 
   private:
+    // Appends one response unless it would pass the cap. The response is built apart first: appending and then
+    // taking it back could grow the body's buffer to twice the cap.
+    bool take(const std::string& response);
+
     std::string body_;
+    std::size_t cap_;
+    std::size_t responses_ = 0;
 };
 
 std::string status_line(int status);  // "HTTP/1.1 404 Not Found"

@@ -186,7 +186,7 @@ std::string href_of(const request_context& c, const described& d) {
     return {};
 }
 
-void describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked) {
+bool describe(multistatus& out, const request_context& c, const described& d, const prop_request& asked) {
     std::vector<prop_value> found;
     std::vector<prop_name> missing;
     if (asked.kind == prop_request::mode::listed) {
@@ -202,7 +202,7 @@ void describe(multistatus& out, const request_context& c, const described& d, co
             if (auto v = value_of(c, d, p)) found.push_back({p, asked.kind == prop_request::mode::names ? "" : *v});
         }
     }
-    out.add(href_of(c, d), found, missing);
+    return out.add(href_of(c, d), found, missing);
 }
 
 std::string sync_token_of(const persistence::dav_collection& state) {

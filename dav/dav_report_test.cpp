@@ -86,12 +86,6 @@ TEST_F(dav_handler_test, sync_collection_refuses_levels_other_than_1) {
 
 // ---- multiget and queries ----
 
-std::string limited_sync_body(const std::string& token, const std::string& nresults) {
-    return "<d:sync-collection" + std::string(k_namespaces) + "><d:sync-token>" + token +
-           "</d:sync-token><d:sync-level>1</d:sync-level><d:limit><d:nresults>" + nresults +
-           "</d:nresults></d:limit><d:prop><d:getetag/></d:prop></d:sync-collection>";
-}
-
 // Follows a sync in pages of `limit` until a page is not truncated: the hrefs of each page.
 std::vector<std::vector<std::string>> pages(dav_handler_test& t, std::string token, std::size_t limit,
                                             std::string& final_token) {
@@ -254,6 +248,37 @@ TEST_F(dav_handler_test, addressbook_query_matches_text) {
                     "</card:prop-filter></card:filter>")
                   .size(),
               2u);
+}
+
+// RFC 6352 8.6.1: at most CARDDAV:nresults matches; when more match, a 507 with
+// DAV:number-of-matches-within-limits for the request-URI. DAV:limit is sync-collection's, not this report's.
+TEST_F(dav_handler_test, addressbook_query_honours_carddav_limit) {
+    for (const char* name : {"a", "b", "c", "d", "e"})
+        ASSERT_EQ(put(k_contacts + name + ".vcf", card(name, std::string("Ann ") + name)).status, 201);
+    ASSERT_EQ(put(k_contacts + "z.vcf", card("z", "Zed")).status, 201);
+    const auto query = [&](const std::string& limit) {
+        return report(k_contacts, "<card:addressbook-query" + std::string(k_namespaces) +
+                                      "><d:prop><d:getetag/></d:prop><card:filter><card:prop-filter name=\"FN\">"
+                                      "<card:text-match>ann</card:text-match></card:prop-filter></card:filter>" +
+                                      limit + "</card:addressbook-query>");
+    };
+    const auto nresults = [](const std::string& n) {
+        return "<card:limit><card:nresults>" + n + "</card:nresults></card:limit>";
+    };
+    auto cut = parse_multistatus(query(nresults("2")));
+    ASSERT_EQ(cut.responses.size(), 3u);
+    EXPECT_EQ(cut.responses[0].href, k_contacts + "a.vcf");
+    EXPECT_EQ(cut.responses[1].href, k_contacts + "b.vcf");
+    EXPECT_EQ(cut.responses[2].href, k_contacts);
+    EXPECT_EQ(cut.responses[2].status, 507);
+    EXPECT_EQ(cut.responses[2].error, clark(ns_dav, "number-of-matches-within-limits"));
+    for (const char* enough : {"5", "6"}) {
+        auto whole = parse_multistatus(query(nresults(enough)));
+        EXPECT_EQ(whole.responses.size(), 5u) << enough << ": every match, and no 507";
+        EXPECT_EQ(whole.find(k_contacts), nullptr) << enough;
+    }
+    EXPECT_EQ(parse_multistatus(query("<d:limit><d:nresults>1</d:nresults></d:limit>")).responses.size(), 5u);
+    for (const char* bad : {"0", "x", ""}) EXPECT_EQ(query(nresults(bad)).status, 400) << bad;
 }
 
 TEST_F(dav_handler_test, calendar_query_time_range_holds_overlapping_events_and_recurrences) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -47,23 +48,28 @@ class fake_dav_store final : public persistence::dav_store {
                 .purged_modseq = ds.purged_modseq,
                 .suffix = suffix};
     }
-    std::vector<persistence::dav_resource> resources(const persistence::dav_collection& c, bool with_content) override {
-        std::vector<persistence::dav_resource> out;
-        for (const auto& row : items_) {
-            if (in(row, c) && !row.deleted) out.push_back(resource_of(row, c, with_content));
-        }
-        return out;
-    }
     std::vector<persistence::dav_resource> named(const persistence::dav_collection& c,
                                                  const std::vector<std::string>& names, bool) override {
+        if (before_named) before_named(names);
         std::vector<persistence::dav_resource> out;
         for (const auto& name : names) {
             for (const auto& row : items_) {
                 if (in(row, c) && !row.deleted && name_of(row, c) == name) out.push_back(resource_of(row, c, true));
             }
         }
+        std::size_t bytes = 0;
+        for (const auto& r : out) bytes += r.content.size();
+        largest_content_handout = std::max(largest_content_handout, bytes);
+        content_handed_out += bytes;
         return out;
     }
+    // What named(), the one call that hands out contents, gave at most in one call and in all: a listing that holds
+    // one batch of contents at a time never takes more than a batch in one call.
+    std::size_t largest_content_handout = 0;
+    std::size_t content_handed_out = 0;
+    // Runs at the start of named(): a test makes a write of another request happen between a listing's page and
+    // its contents.
+    std::function<void(const std::vector<std::string>& names)> before_named;
     std::vector<persistence::dav_resource> live_after(const persistence::dav_collection& c, std::int64_t after_item,
                                                       std::size_t limit) override {
         std::vector<persistence::dav_resource> out;
@@ -162,7 +168,13 @@ class fake_dav_store final : public persistence::dav_store {
     }
     static persistence::dav_resource resource_of(const item_row& row, const persistence::dav_collection& c,
                                                  bool with_content) {
-        return {name_of(row, c), row.guid, row.item_id, row.modseq, row.deleted, with_content ? row.content : ""};
+        return {.name = name_of(row, c),
+                .guid = row.guid,
+                .item_id = row.item_id,
+                .modseq = row.modseq,
+                .deleted = row.deleted,
+                .content = with_content ? row.content : "",
+                .content_bytes = row.content.size()};
     }
     std::int64_t bump(std::int64_t datastore_id) {
         for (auto& [key, ds] : datastores_) {

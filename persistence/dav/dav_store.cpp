@@ -25,8 +25,13 @@ std::vector<dav_resource> resources_of(const pqxx::result& rows) {
     std::vector<dav_resource> out;
     out.reserve(rows.size());
     for (const auto& row : rows) {
-        out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<int64_t>(),
-                       row[4].as<bool>(), row[5].as<std::string>()});
+        out.push_back({.name = row["name"].as<std::string>(),
+                       .guid = row["guid"].as<std::string>(),
+                       .item_id = row["item_id"].as<int64_t>(),
+                       .modseq = row["modseq"].as<int64_t>(),
+                       .deleted = row["deleted"].as<bool>(),
+                       .content = row["content"].as<std::string>(),
+                       .content_bytes = row["content_bytes"].as<std::size_t>()});
     }
     return out;
 }
@@ -47,10 +52,6 @@ class pg_dav_store final : public dav_store {
         c.modseq = row[0].as<int64_t>();
         c.purged_modseq = row[1].as<int64_t>();
         return c;
-    }
-    std::vector<dav_resource> resources(const dav_collection& c, bool with_content) override {
-        return resources_of(exec_sql(tx_, sql::dav_resources, c.tenant.value(), c.user.value(), c.datastore.value(),
-                                     c.suffix, with_content));
     }
     std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                     bool for_update) override {
@@ -104,7 +105,12 @@ class pg_dav_store final : public dav_store {
                 .empty()) {
             throw name_taken();
         }
-        return {name, added.guid, added.item_id, added.modseq, false, content};
+        return {.name = name,
+                .guid = added.guid,
+                .item_id = added.item_id,
+                .modseq = added.modseq,
+                .content = content,
+                .content_bytes = content.size()};
     }
     int64_t replace(const dav_collection& c, const dav_resource& current, const std::string& content,
                     const std::vector<std::string>& match_keys) override {

@@ -36,7 +36,9 @@ struct dav_resource {
     std::int64_t item_id = 0;
     std::int64_t modseq = 0;
     bool deleted = false;
-    std::string content;  // canonical form; empty when not asked for
+    std::string content;            // canonical form; empty when not asked for
+    std::size_t content_bytes = 0;  // the stored content's size, also when the content is not read: a listing plans
+                                    // its batches of contents by it
 };
 
 class dav_store {
@@ -45,12 +47,11 @@ class dav_store {
     // The user's datastore of `kind`, created when missing.
     virtual dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                                       const std::string& suffix) = 0;
-    // The live resources, by item id; content only `with_content`.
-    virtual std::vector<dav_resource> resources(const dav_collection& c, bool with_content) = 0;
     // The live resources of these names, with content; locked for update with `for_update`.
     virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                             bool for_update) = 0;
-    // Live resources with an item id above `after_item`, by item id, without content; at most `limit` (0: all).
+    // Live resources with an item id above `after_item`, by item id, without content; at most `limit` (0: all). A
+    // listing reads the collection in such pages and their contents with named(), a batch at a time.
     virtual std::vector<dav_resource> live_after(const dav_collection& c, std::int64_t after_item,
                                                  std::size_t limit) = 0;
     // Resources written or deleted after modseq `after`, tombstones included, without content, by modseq; at most

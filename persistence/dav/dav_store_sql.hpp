@@ -1,6 +1,8 @@
 #pragma once
 // SQL of the DAV store (dav_store.cpp). $1 tenant, $2 user, $3 datastore throughout; a resource's name is its
-// dav_names row's, else the GUID with the collection's suffix ($4).
+// dav_names row's, else the GUID with the collection's suffix ($4). Resources come as the columns name, guid, item_id,
+// modseq, deleted, content and content_bytes: octet_length reads a TOASTed value's size from its header, so a page
+// without content learns the sizes of the contents a listing will read without reading them.
 // Every table a statement reads, joins or writes is bound to the user ($2, a plain parameter) and joined on user_id:
 // on a distributed database (persistence/DISTRIBUTED.md) each statement runs on the one shard of the user.
 
@@ -11,33 +13,31 @@ inline constexpr const char* dav_collection_state =
 // One row when the datastore is the user's.
 inline constexpr const char* dav_own_datastore =
     "SELECT 1 FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3";
-inline constexpr const char* dav_resources =
-    "SELECT coalesce(n.name, i.guid || $4), i.guid, i.item_id, i.modseq, i.deleted, "
-    "CASE WHEN $5 THEN i.content ELSE '' END FROM items i LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id "
-    "AND n.user_id = i.user_id AND n.item_id = i.item_id AND n.user_id = $2 "
-    "WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND NOT i.deleted ORDER BY i.item_id";
 // A tombstone whose name a live item holds now is left out: a report never names one resource gone and present.
 inline constexpr const char* dav_changed_since =
-    "SELECT coalesce(n.name, i.guid || $4), i.guid, i.item_id, i.modseq, i.deleted, '' FROM items i "
-    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.user_id = i.user_id AND n.item_id = i.item_id "
-    "AND n.user_id = $2 WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND i.modseq > $5 "
+    "SELECT coalesce(n.name, i.guid || $4) AS name, i.guid, i.item_id, i.modseq, i.deleted, ''::text AS content, "
+    "octet_length(i.content) AS content_bytes FROM items i LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id "
+    "AND n.user_id = i.user_id AND n.item_id = i.item_id AND n.user_id = $2 "
+    "WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND i.modseq > $5 "
     "AND NOT (i.deleted AND EXISTS (SELECT 1 FROM dav_names o JOIN items l ON l.tenant_id = o.tenant_id "
     "AND l.user_id = o.user_id AND l.item_id = o.item_id AND l.user_id = $2 WHERE o.tenant_id = $1 "
     "AND o.user_id = $2 AND o.datastore_id = $3 AND o.name = coalesce(n.name, i.guid || $4) AND NOT l.deleted)) "
     "ORDER BY i.modseq LIMIT CASE WHEN $6::bigint > 0 THEN $6::bigint END";
 // A page of the live items by item id, after item $5 ($6 rows at most; 0: all).
 inline constexpr const char* dav_live_after =
-    "SELECT coalesce(n.name, i.guid || $4), i.guid, i.item_id, i.modseq, i.deleted, ''::text FROM items i "
-    "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.user_id = i.user_id AND n.item_id = i.item_id "
-    "AND n.user_id = $2 WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND i.item_id > $5 "
+    "SELECT coalesce(n.name, i.guid || $4) AS name, i.guid, i.item_id, i.modseq, i.deleted, ''::text AS content, "
+    "octet_length(i.content) AS content_bytes FROM items i LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id "
+    "AND n.user_id = i.user_id AND n.item_id = i.item_id AND n.user_id = $2 "
+    "WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND i.item_id > $5 "
     "AND NOT i.deleted ORDER BY i.item_id LIMIT CASE WHEN $6::bigint > 0 THEN $6::bigint END";
 // $5 names, $6 the GUIDs those names would be without a dav_names row ('' where the name has no such form).
 inline constexpr const char* dav_named =
-    "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content FROM unnest($5::text[]) AS q(name) "
+    "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content, octet_length(i.content) AS content_bytes "
+    "FROM unnest($5::text[]) AS q(name) "
     "JOIN dav_names n ON n.tenant_id = $1 AND n.user_id = $2 AND n.datastore_id = $3 AND n.name = q.name "
     "JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.item_id = n.item_id AND i.user_id = n.user_id "
     "AND i.datastore_id = $3 WHERE NOT i.deleted "
-    "UNION ALL SELECT i.guid || $4, i.guid, i.item_id, i.modseq, i.deleted, i.content "
+    "UNION ALL SELECT i.guid || $4, i.guid, i.item_id, i.modseq, i.deleted, i.content, octet_length(i.content) "
     "FROM unnest($6::text[]) AS q(guid) JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 "
     "AND i.guid = q.guid WHERE NOT i.deleted AND NOT EXISTS (SELECT 1 FROM dav_names n WHERE n.tenant_id = $1 "
     "AND n.user_id = $2 AND n.item_id = i.item_id)";
@@ -48,8 +48,9 @@ inline constexpr const char* dav_lock_items =
 inline constexpr const char* dav_lock_collection =
     "SELECT 1 FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3 FOR NO KEY UPDATE";
 inline constexpr const char* dav_holding_key =
-    "SELECT coalesce(n.name, i.guid || $4), i.guid, i.item_id, i.modseq, i.deleted, ''::text "
-    "FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND i.user_id = k.user_id "
+    "SELECT coalesce(n.name, i.guid || $4) AS name, i.guid, i.item_id, i.modseq, i.deleted, ''::text AS content, "
+    "octet_length(i.content) AS content_bytes FROM item_match_keys k JOIN items i ON i.tenant_id = k.tenant_id AND "
+    "i.user_id = k.user_id "
     "AND i.item_id = k.item_id AND i.user_id = $2 "
     "LEFT JOIN dav_names n ON n.tenant_id = i.tenant_id AND n.user_id = i.user_id AND n.item_id = i.item_id "
     "AND n.user_id = $2 WHERE k.tenant_id = $1 AND k.user_id = $2 AND k.datastore_id = $3 AND k.match_key = $5 "

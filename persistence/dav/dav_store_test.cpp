@@ -97,11 +97,10 @@ TEST_F(dav_store_test, create_names_an_item_that_named_finds_by_that_name) {
         EXPECT_TRUE(s.named(c, {created.guid + ".vcf"}, false).empty()) << "a named item has only its name";
         EXPECT_TRUE(s.named(c, {"b.vcf"}, false).empty());
         EXPECT_TRUE(s.named(c, {}, false).empty());
-        auto listed = s.resources(c, false);
+        auto listed = s.live_after(c, 0, 0);
         ASSERT_EQ(listed.size(), 1u);
         EXPECT_EQ(listed[0].name, "a b.vcf");
         EXPECT_EQ(listed[0].content, "");
-        EXPECT_EQ(s.resources(c, true)[0].content, k_card);
         auto calendar =
             s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::event, ".ics");
         EXPECT_TRUE(s.named(calendar, {"a b.vcf"}, false).empty()) << "names are per collection";
@@ -121,7 +120,7 @@ TEST_F(dav_store_test, an_item_written_by_syncml_is_named_by_its_guid_and_suffix
         ASSERT_EQ(names_of(found), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
         EXPECT_EQ(found[0].guid, guid);
         EXPECT_EQ(found[0].content, k_card);
-        EXPECT_EQ(names_of(s.resources(c, false)), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
+        EXPECT_EQ(names_of(s.live_after(c, 0, 0)), (std::vector<std::string>{guid + ".vcf", "mine.vcf"}));
         auto as_ics =
             s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::contact, ".ics");
         EXPECT_TRUE(s.named(as_ics, {guid + ".vcf"}, false).empty()) << "the suffix is the collection's";
@@ -192,7 +191,7 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
         EXPECT_EQ(c.modseq, 6);
         EXPECT_EQ(s.live_count(c), 2);
         EXPECT_TRUE(s.named(c, {"a.vcf", synced + ".vcf"}, false).empty());
-        EXPECT_EQ(s.resources(c, false).size(), 2u);
+        EXPECT_EQ(s.live_after(c, 0, 0).size(), 2u);
         auto changed = s.changed_since(c, 3, 0);
         ASSERT_EQ(names_of(changed), (std::vector<std::string>{"b.vcf", "a.vcf", synced + ".vcf"}));
         EXPECT_FALSE(changed[0].deleted);
@@ -204,9 +203,10 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
         EXPECT_EQ(s.changed_since(c, 0, 0).size(), 4u) << "one row per item, at its last change";
         EXPECT_TRUE(s.changed_since(c, 6, 0).empty());
         EXPECT_EQ(names_of(s.changed_since(c, 3, 2)), (std::vector<std::string>{"b.vcf", "a.vcf"})) << "limit";
-        const auto live = s.resources(c, false);
+        const auto live = s.live_after(c, 0, 0);
         ASSERT_EQ(live.size(), 2u);
-        EXPECT_EQ(names_of(s.live_after(c, 0, 0)), names_of(live));
+        EXPECT_LT(live[0].item_id, live[1].item_id);
+        EXPECT_EQ(live[1].name, "b.vcf");
         EXPECT_EQ(names_of(s.live_after(c, 0, 1)), std::vector<std::string>{live[0].name});
         EXPECT_EQ(names_of(s.live_after(c, live[0].item_id, 5)), std::vector<std::string>{live[1].name});
         EXPECT_TRUE(s.live_after(c, live[1].item_id, 0).empty());
@@ -214,6 +214,38 @@ TEST_F(dav_store_test, remove_leaves_a_tombstone_that_changed_since_reports_by_n
             s.collection(common::tenant_id{tenant_}, common::user_id{user_}, common::item_kind::event, ".ics");
         EXPECT_EQ(s.live_count(calendar), 0);
         EXPECT_TRUE(s.changed_since(calendar, 0, 0).empty());
+    });
+}
+
+// A listing reads pages without content and plans its batches of contents by their sizes: every statement that
+// returns resources says how many bytes each content holds, in bytes, not characters.
+TEST_F(dav_store_test, resources_carry_the_size_of_their_content_in_bytes_even_without_it) {
+    const std::string accented =
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:e\r\nFN:\xc3\x89mile \xc3\x89t\xc3\xa9\r\nEND:VCARD\r\n";
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        s.create(c, "a.vcf", k_card, {"uid:a"});
+        s.create(c, "e.vcf", accented, {"uid:e"});
+        s.remove(c, s.create(c, "gone.vcf", "tombstone", {}));
+    });
+    tx([&](dav_store& s) {
+        auto c = contacts(s);
+        const auto page = s.live_after(c, 0, 0);
+        ASSERT_EQ(names_of(page), (std::vector<std::string>{"a.vcf", "e.vcf"}));
+        EXPECT_EQ(page[0].content_bytes, k_card.size());
+        EXPECT_EQ(page[1].content_bytes, accented.size()) << "octets: the name has three two-byte letters";
+        EXPECT_EQ(page[1].content, "");
+        const auto changed = s.changed_since(c, 0, 0);
+        ASSERT_EQ(names_of(changed), (std::vector<std::string>{"a.vcf", "e.vcf", "gone.vcf"}));
+        EXPECT_EQ(changed[1].content_bytes, accented.size());
+        EXPECT_EQ(changed[2].content_bytes, std::string("tombstone").size()) << "a tombstone keeps its content";
+        const auto found = s.named(c, {"e.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].content, accented);
+        EXPECT_EQ(found[0].content_bytes, accented.size());
+        const auto holders = s.holding_key(c, "uid:e");
+        ASSERT_EQ(holders.size(), 1u);
+        EXPECT_EQ(holders[0].content_bytes, accented.size());
     });
 }
 
@@ -306,7 +338,6 @@ TEST_F(dav_store_test, a_collection_never_reaches_another_users_items_even_by_a_
         EXPECT_EQ(s.collection(common::tenant_id{tenant_}, common::user_id{bob}, common::item_kind::contact, ".vcf")
                       .datastore,
                   bobs.datastore);
-        EXPECT_TRUE(s.resources(guessed, true).empty());
         EXPECT_TRUE(s.named(guessed, {"a.vcf", anns.guid + ".vcf", "gone.vcf"}, true).empty());
         EXPECT_TRUE(s.live_after(guessed, 0, 0).empty());
         EXPECT_TRUE(s.changed_since(guessed, 0, 0).empty());
@@ -366,10 +397,10 @@ TEST_F(dav_store_test, a_create_that_loses_the_race_for_a_name_runs_again_and_fi
     EXPECT_EQ(attempts, 2);
     EXPECT_EQ(outcome, "replaced");
     tx([&](dav_store& s) {
-        auto live = s.resources(c, true);
-        ASSERT_EQ(live.size(), 1u);
-        EXPECT_EQ(live[0].name, "x.vcf");
-        EXPECT_EQ(live[0].content, card_b);
+        EXPECT_EQ(names_of(s.live_after(c, 0, 0)), std::vector<std::string>{"x.vcf"});
+        auto found = s.named(c, {"x.vcf"}, false);
+        ASSERT_EQ(found.size(), 1u);
+        EXPECT_EQ(found[0].content, card_b);
     });
 }
 
