@@ -60,19 +60,21 @@ void absorb_header_meta(session_state& st, const message& in) {
     if (auto v = in.header.meta->max_obj_size) st.max_obj_size = static_cast<std::int64_t>(std::min(*v, most));
 }
 
-// A command out of phase is refused with 403 (understood, not carried out), the commands inside a Sync too.
+// A command out of phase is refused with 403 (understood, not carried out), the commands inside it too.
 void refuse_out_of_phase(run& r, const command& cmd) {
     common::log_event(spdlog::level::info, "sync: command refused out of phase",
                       {{"command", command_name(cmd)},
                        {"phase", phase_name(r.st.current)},
                        {"device", r.in.header.source.loc_uri},
                        {"session", r.in.header.session_id}});
-    if (!no_response(cmd)) r.add_status(command_id(cmd), command_name(cmd), status_codes::forbidden);
-    if (const auto* s = std::get_if<sync>(&cmd.value)) {
-        for (const auto& inner : s->commands) {
-            if (!no_response(inner)) r.add_status(command_id(inner), command_name(inner), status_codes::forbidden);
-        }
-    }
+    refuse_with_everything_inside(r, cmd, status_codes::forbidden);
+}
+
+const std::vector<command>* commands_inside(const command& cmd) {
+    if (const auto* s = std::get_if<sync>(&cmd.value)) return &s->commands;
+    if (const auto* a = std::get_if<atomic>(&cmd.value)) return &a->commands;
+    if (const auto* q = std::get_if<sequence>(&cmd.value)) return &q->commands;
+    return nullptr;
 }
 
 void dispatch(run& r, const command& cmd) {
@@ -97,6 +99,13 @@ void dispatch(run& r, const command& cmd) {
                 handle_results(r, c);
             } else if constexpr (std::is_same_v<T, status>) {
                 handle_status(r, c);
+            } else if constexpr (std::is_same_v<T, sequence>) {
+                // Carried out in order, as a message's commands are anyway.
+                if (!c.no_resp) r.add_status(c.cmd_id, "Sequence", status_codes::ok);
+                for (const auto& inner : c.commands) dispatch(r, inner);
+            } else if constexpr (std::is_same_v<T, atomic>) {
+                // All or nothing would need a transaction of its own: not supported, and nothing in it carried out.
+                refuse_with_everything_inside(r, command{c}, status_codes::optional_feature_not_supported);
             } else {
                 if (!c.no_resp)
                     r.add_status(c.cmd_id, command_name(command{c}), status_codes::optional_feature_not_supported);
@@ -222,6 +231,14 @@ status header_status_of(const message& in) {
 }
 
 }  // namespace
+
+void refuse_with_everything_inside(run& r, const command& cmd, int code) {
+    if (!no_response(cmd)) r.add_status(command_id(cmd), command_name(cmd), code);
+    if (const auto* inner = commands_inside(cmd)) {
+        for (const auto& c : *inner) refuse_with_everything_inside(r, c, code);
+    }
+}
+
 }  // namespace detail
 
 engine_outcome process_message(const message& in, session_state& state, persistence::device_record& device,

@@ -267,6 +267,31 @@ TEST(engine_protocol, a_sync_beside_the_alerts_gets_package_4_in_the_reply) {
     EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 3u);
 }
 
+// Issue 36: the commands inside an Atomic or Sequence got no status at all (only the container a 406): the client
+// could not tell what happened to them. A Sequence is carried out in order; an Atomic and everything in it get 406.
+TEST(engine_protocol, commands_inside_a_sequence_are_carried_out_and_inside_an_atomic_each_get_406) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.send(a.start(201));
+    auto package3 = a.changes({{"1", vcard("Alice")}, {"2", vcard("Bob")}, {"3", vcard("Carol")}});
+    auto& sync_cmd = std::get<session::sync>(package3.body.commands[0].value);
+    sequence in_order;
+    in_order.cmd_id = "20";
+    in_order.commands = {sync_cmd.commands[0], sync_cmd.commands[1]};
+    atomic all_or_nothing;
+    all_or_nothing.cmd_id = "21";
+    all_or_nothing.commands = {sync_cmd.commands[2]};
+    sync_cmd.commands = {command{in_order}, command{all_or_nothing}};
+    auto reply = a.send(package3).reply;
+    EXPECT_EQ(testing::statuses_of(reply, "Sequence").at(0)->data, "200");
+    EXPECT_EQ(testing::statuses_of(reply, "Atomic").at(0)->data, "406");
+    std::vector<std::string> adds;
+    for (const auto* st : testing::statuses_of(reply, "Add")) adds.push_back(st->data);
+    EXPECT_EQ(adds, (std::vector<std::string>{"201", "201", "406"}));
+    ASSERT_FALSE(store.items.empty());
+    EXPECT_EQ(store.live_items(store.items[0].datastore).size(), 2u) << "Carol, inside the Atomic, is not stored";
+}
+
 // Commands out of the session's phase are refused with 403 and never applied: a Sync once package 4 went out, an
 // Alert opening a sync after the package's Sync. A Map before package 4 answers an earlier session's package 4
 // (issue 36): it is taken, but never moves an item the device confirmed under another LUID.

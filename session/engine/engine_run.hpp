@@ -52,6 +52,9 @@ void request_devinf(run& r);
 dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size);
 // engine_sync.cpp: package 3 (client changes) and package 5 (map)
 void handle_sync(run& r, const sync& cmd);
+// A command not carried out: it gets `code`, and so does every command inside it (Sync, Atomic, Sequence), so that
+// the client knows none of them was.
+void refuse_with_everything_inside(run& r, const command& cmd, int code);
 void handle_map(run& r, const map& cmd);
 void handle_status(run& r, const status& s);
 void finish_client_changes(run& r);

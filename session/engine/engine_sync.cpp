@@ -259,6 +259,24 @@ void drop_unwanted_statuses(run& r, const sync& cmd, std::size_t first) {
                      r.statuses.end());
 }
 
+// One command of a Sync. A Sequence's commands are carried out in order, as the Sync's are anyway; an Atomic is not
+// supported (all or nothing would need a transaction of its own): it and each command in it get 406, so that the client
+// knows none was carried out.
+void handle_sync_command(run& r, store_state& s, sync_items& items, const sync& cmd, const command& inner) {
+    if (auto* a = std::get_if<add>(&inner.value)) {
+        handle_items(r, s, items, cmd, *a, "Add");
+    } else if (auto* p = std::get_if<replace>(&inner.value)) {
+        handle_items(r, s, items, cmd, *p, "Replace");
+    } else if (auto* d = std::get_if<delete_>(&inner.value)) {
+        handle_items(r, s, items, cmd, *d, "Delete");
+    } else if (auto* q = std::get_if<sequence>(&inner.value)) {
+        if (!q->no_resp) r.add_status(q->cmd_id, "Sequence", status_codes::ok);
+        for (const auto& next : q->commands) handle_sync_command(r, s, items, cmd, next);
+    } else {
+        refuse_with_everything_inside(r, inner, status_codes::optional_feature_not_supported);
+    }
+}
+
 void handle_sync_commands(run& r, const sync& cmd) {
     std::string target = cmd.target ? cmd.target->loc_uri : "";
     std::string source = cmd.source ? cmd.source->loc_uri : "";
@@ -272,17 +290,7 @@ void handle_sync_commands(run& r, const sync& cmd) {
         return;
     }
     sync_items items{item_applier(r, *s), {}};
-    for (const auto& inner : cmd.commands) {
-        if (auto* a = std::get_if<add>(&inner.value)) {
-            handle_items(r, *s, items, cmd, *a, "Add");
-        } else if (auto* p = std::get_if<replace>(&inner.value)) {
-            handle_items(r, *s, items, cmd, *p, "Replace");
-        } else if (auto* d = std::get_if<delete_>(&inner.value)) {
-            handle_items(r, *s, items, cmd, *d, "Delete");
-        } else {
-            r.add_status(command_id(inner), command_name(inner), status_codes::optional_feature_not_supported);
-        }
-    }
+    for (const auto& inner : cmd.commands) handle_sync_command(r, *s, items, cmd, inner);
     items.applier.apply(items.batch);
     s->client_sync_done = true;
 }
