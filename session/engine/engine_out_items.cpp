@@ -1,9 +1,12 @@
 #include "session/engine/engine_out_items.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
 
+#include "common/log/log_event.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "session/codec/codec.hpp"
 #include "session/engine/store_names.hpp"
@@ -64,15 +67,37 @@ const persistence::outgoing_item* sendable_item(run& r, store_state& s, std::siz
     return stored;
 }
 
-// The Add/Replace of `data` from s.out.offset on: whole, or the chunk of it that fits `room`.
+// An item the device cannot take is left out of this package, with a log line and a count, and goes again in the
+// device's next sync (resend_after), when it may take it (a larger MaxObjSize, large objects after all).
+outcome not_for_this_device(const run& r, store_state& s, const outgoing_change& change, std::size_t size,
+                            const char* reason) {
+    common::log_event(spdlog::level::info, "sync: item not sent, the device cannot take it",
+                      {{"reason", reason},
+                       {"bytes", size},
+                       {"max_obj_size", r.st.max_obj_size},
+                       {"store", s.client_uri},
+                       {"device", r.in.header.source.loc_uri},
+                       {"session", r.in.header.session_id}});
+    const auto before = change.modseq - 1;
+    s.resend_after = s.resend_after ? std::min(*s.resend_after, before) : before;
+    ++s.too_large;
+    return outcome::skip;
+}
+
+// The Add/Replace of `data` from s.out.offset on: whole, or the chunk of it that fits `room` for a device that takes
+// large objects (`chunks`).
 outcome item_or_chunk(run& r, store_state& s, const outgoing_change& change, const std::string& data, std::size_t room,
-                      bool alone, command& result, bool& complete) {
+                      bool alone, bool chunks, command& result, bool& complete) {
     auto offset = static_cast<std::size_t>(s.out.offset);
     auto length = data.size() - offset;
+    if (offset == 0 && r.st.max_obj_size > 0 && data.size() > static_cast<std::size_t>(r.st.max_obj_size))
+        return not_for_this_device(r, s, change, data.size(), "larger than its MaxObjSize");
     if (length + k_item_overhead > room) {
         // Whole in the next message when it fits there; chunks only for items larger than a message.
         if (!alone && (length + k_item_overhead <= r.message_budget || room < 2 * k_item_overhead))
             return outcome::full;
+        if (!chunks && offset == 0)
+            return not_for_this_device(r, s, change, data.size(), "larger than a message, and it takes no chunks");
         // A message with nothing else in it carries a chunk of what fits, measured exactly, however small the
         // client's MaxMsgSize: the next message would have no more room.
         auto overhead = alone ? encoded_size(item_command_of(s, change, data, offset, 0), r.in.version, r.in.encoding)
@@ -88,6 +113,18 @@ outcome item_or_chunk(run& r, store_state& s, const outgoing_change& change, con
 }
 
 }  // namespace
+
+bool item_reader::large_objects(const run& r) {
+    if (!large_objects_) {
+        bool declared = r.st.max_obj_size > 0;
+        if (!declared && !r.device.devinf.empty()) {
+            const auto info = decode_devinf(r.device.devinf);
+            declared = info && info.value().support_large_objs;
+        }
+        large_objects_ = r.in.version != syncml_version::v1_0 && declared;
+    }
+    return *large_objects_;
+}
 
 const persistence::outgoing_item* item_reader::find(run& r, const store_state& s, std::size_t at, std::size_t room) {
     const auto& guid = s.out.page[at].guid;
@@ -140,7 +177,7 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     if (!stored) return outcome::skip;
     auto data =
         matching::to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
-    return item_or_chunk(r, s, change, data, room, alone, result, complete);
+    return item_or_chunk(r, s, change, data, room, alone, reader.large_objects(r), result, complete);
 }
 
 }  // namespace syncml::session::detail

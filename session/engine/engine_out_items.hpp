@@ -31,6 +31,9 @@ class item_reader {
     std::string sendable(const run& r, const store_state& s, const std::string& content) {
         return check(r).sendable(s, content);
     }
+    // Whether the device takes an item in chunks (MoreData): SyncML 1.1 and later, and it said so, in its DevInf
+    // (SupportLargeObjs) or with a MaxObjSize in its header (as the Synthesis engine reads it).
+    bool large_objects(const run& r);
 
   private:
     // Per-item command overhead assumed when the store decides how far ahead to read; below k_item_overhead,
@@ -49,6 +52,7 @@ class item_reader {
     std::map<std::string, persistence::outgoing_item> items_;
     std::set<std::string> asked_;
     std::optional<filter_check> filter_;
+    std::optional<bool> large_objects_;
 };
 
 // The Delete of the device's copy of `change`.

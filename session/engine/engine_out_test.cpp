@@ -127,3 +127,79 @@ TEST(engine_out, a_large_object_changed_between_chunks_does_not_continue_in_the_
 
 }  // namespace
 }  // namespace syncml::session
+
+namespace syncml::session {
+namespace {
+
+using testing::phone;
+using testing::vcard;
+
+// Issue 36: chunks went to SyncML 1.0 clients and to devices that never said they take large objects, and the
+// client's MaxObjSize was ignored (an item of 10,058 bytes went in chunks to a client with MaxObjSize 1000). Such an
+// item is left out with a logged, counted reason and goes again in a later sync, when the device can take it.
+struct large_item_case {
+    testing::fake_sync_store store;
+    phone a{store, "phone-a"};
+    phone b{store, "phone-b"};
+    std::string big = vcard("Big") + "NOTE:" + std::string(10000, 'n') + "\r\n";
+
+    large_item_case() { testing::full_sync(a, 201, {{"1", big}, {"2", vcard("Tiny")}}); }
+
+    // b's slow sync with these header limits: the items it received whole, and whether any came in chunks.
+    std::vector<std::string> receive(message start, bool& chunked) {
+        b.send(std::move(start));
+        auto reply = b.send(b.changes({})).reply;
+        std::vector<std::string> whole;
+        chunked = false;
+        for (int messages = 0; messages < 30; ++messages) {
+            for (const auto& cmd : testing::sync_of(reply)->commands) {
+                const auto& it = std::get<add>(cmd.value).items.at(0);
+                if (it.more_data) chunked = true;
+                if (!it.more_data) whole.push_back(it.data->bytes);
+            }
+            if (reply.body.final) break;
+            reply = b.send(b.more()).reply;
+        }
+        EXPECT_TRUE(reply.body.final);
+        EXPECT_TRUE(b.send(b.apply_server_changes(reply)).session_done);
+        b.finish();
+        return whole;
+    }
+};
+
+TEST(engine_out, an_item_larger_than_the_clients_max_obj_size_is_not_sent_until_it_can_take_it) {
+    large_item_case t;
+    bool chunked = false;
+    auto got = t.receive(testing::with_max_msg_size(t.b.start(201), 4000, 1000), chunked);
+    EXPECT_FALSE(chunked);
+    ASSERT_EQ(got.size(), 1u) << "only the tiny item";
+    EXPECT_NE(got[0].find("Tiny"), std::string::npos);
+    // A later sync where it takes larger objects brings the big one.
+    got = t.receive(testing::with_max_msg_size(t.b.start(200), 4000, 100000), chunked);
+    EXPECT_TRUE(chunked);
+    EXPECT_EQ(t.b.items.size(), 2u);
+}
+
+TEST(engine_out, a_client_that_takes_no_large_objects_gets_no_chunks) {
+    large_item_case t;
+    bool chunked = false;
+    auto got = t.receive(testing::with_max_msg_size(t.b.start(201), 4000, 0), chunked);
+    EXPECT_FALSE(chunked) << "no MaxObjSize, no SupportLargeObjs";
+    EXPECT_EQ(got.size(), 1u);
+    // With room for the whole item in a message it goes whole.
+    got = t.receive(testing::with_max_msg_size(t.b.start(200), 100000, 0), chunked);
+    EXPECT_FALSE(chunked);
+    EXPECT_EQ(t.b.items.size(), 2u);
+}
+
+TEST(engine_out, a_syncml_1_0_client_gets_no_chunks) {
+    large_item_case t;
+    t.b.version = syncml_version::v1_0;
+    bool chunked = false;
+    auto got = t.receive(testing::with_max_msg_size(t.b.start(201), 4000, 100000), chunked);
+    EXPECT_FALSE(chunked);
+    EXPECT_EQ(got.size(), 1u);
+}
+
+}  // namespace
+}  // namespace syncml::session

@@ -189,6 +189,7 @@ void put_server_progress(writer& w, const store_state& s) {
     if (!s.filter.empty()) w.put("filter", s.filter);
     if (s.rescan) w.put("rescan", s.rescan);
     if (s.filtered_out > 0) w.put("filtered_out", s.filtered_out);
+    if (s.too_large > 0) w.put("too_large", s.too_large);
     if (s.out.limit_room) w.put("limit_room", *s.out.limit_room);
     if (s.last_seen_modseq) w.put("seen", *s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
@@ -254,11 +255,9 @@ const std::map<std::string_view, std::string store_state::*>& string_fields() {
 
 const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},
-        {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},
-        {"pkg_upto", &store_state::upto_modseq},
-        {"filtered_out", &store_state::filtered_out}};
+        {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},          {"pkg_upto", &store_state::upto_modseq},
+        {"filtered_out", &store_state::filtered_out}, {"too_large", &store_state::too_large}};
     return numbers;
 }
 

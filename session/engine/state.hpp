@@ -130,6 +130,7 @@ struct store_state {
     std::string filter;
     bool rescan = false;
     std::int64_t filtered_out = 0;  // items package 4 left out because they are outside the filter
+    std::int64_t too_large = 0;     // items package 4 left out because the device cannot take them (sent again later)
     bool resumed = false;           // continues an interrupted session (Alert 225)
     std::optional<incoming_chunks> partial;
     per_message_cache per_message;

@@ -47,8 +47,9 @@ class phone {
 
     std::map<std::string, std::string> items;  // luid -> data, as the phone holds them
     std::string last_anchor;
-    std::optional<dev_inf> devinf;       // sent with Put beside the Alert of the first session
-    message package4;                    // the server's reply to the phone's Sync in the last sync()
+    std::optional<dev_inf> devinf;                  // sent with Put beside the Alert of the first session
+    message package4;                               // the server's reply to the phone's Sync in the last sync()
+    syncml_version version = syncml_version::v1_2;  // of every message it sends
     engine_context limits;               // its max_obj_size, max_items_per_datastore and metrics apply to every message
     std::string datastore = "contacts";  // the server datastore its Alerts, Syncs and Maps address
     std::optional<std::int64_t> clock_ms;  // the server's clock in its sessions (default: one second per session)
@@ -76,7 +77,8 @@ class phone {
 
     message blank() {
         message m;
-        m.header.ver_dtd = "1.2";
+        m.version = version;
+        m.header.ver_dtd = ver_dtd_string(version);
         m.header.session_id = std::to_string(session_);
         m.header.msg_id = std::to_string(++msg_id_);
         m.header.target.loc_uri = "http://server/sync";
@@ -277,9 +279,12 @@ inline std::map<std::string, std::string> padded_contacts(int count) {
 }
 
 // `m` with the header's MaxMsgSize set, so that the server splits its reply.
-inline message with_max_msg_size(message m, std::uint64_t size) {
+// A client that takes large objects says so with a MaxObjSize (or SupportLargeObjs in its DevInf): without one, an
+// item larger than a message is not sent to it at all.
+inline message with_max_msg_size(message m, std::uint64_t size, std::uint64_t max_obj_size = 4 * 1024 * 1024) {
     m.header.meta = meta_info{};
     m.header.meta->max_msg_size = size;
+    if (max_obj_size > 0) m.header.meta->max_obj_size = max_obj_size;
     return m;
 }
 
