@@ -248,7 +248,7 @@ bool quota_allows(const request_context& c, const persistence::dav_collection& s
 // Replaces the current item or creates one, within the tenant's item limit and the user's byte quota.
 dav_response store_item(const request_context& c, const collection_info& info, const persistence::dav_collection& state,
                         const incoming_item& incoming, const std::optional<persistence::dav_resource>& current) {
-    // RFC 4331 3: a write the user's quota cannot take fails DAV:quota-not-exceeded, with 507.
+    // RFC 4331: a write the user's quota cannot take fails the precondition DAV:quota-not-exceeded, with 507.
     if (!quota_allows(c, state, incoming, current))
         return insufficient_storage(error_response(507, ns_dav, "quota-not-exceeded"), "user_bytes");
     dav_response r;

@@ -1,9 +1,12 @@
 #pragma once
 // The tenant's quota on the bytes of a user's items (tenants.max_user_bytes), the one rule both front ends apply to a
 // write before they make it: the SyncML engine to a client's Add and Replace (session/engine/engine_quota.cpp, 420
-// device full) and the DAV front end to a PUT (dav/dav_handler.cpp, 507 Insufficient Storage). What a user holds is
-// datastores.stored_bytes summed (item_quota::user_stored_bytes): the bytes of its live items, kept by every item
-// write in the transaction that takes the datastore's modseq (migration 0031).
+// device full), the DAV front end to a PUT (dav/dav_handler.cpp, 507 Insufficient Storage), and `user import`. What a
+// user holds is datastores.stored_bytes summed (item_quota::user_stored_bytes): the bytes of its live items, kept by
+// every item write in the transaction that takes the datastore's modseq (migration 0031). A write is weighed against
+// what the user held when it was decided: writers of one user at the same moment (two phones, a phone and a DAV
+// client) may each pass and together go beyond the quota by what one message or request writes. A bound on load, not
+// an exact ledger: it takes no lock the user's other writers would wait for.
 
 #include <cstdint>
 
