@@ -8,6 +8,7 @@
 #include "dav/dav_items.hpp"
 #include "dav/dav_listing.hpp"
 #include "matching/match/match_keys.hpp"
+#include "persistence/sync/storage_quota.hpp"
 
 namespace syncml::dav {
 namespace detail {
@@ -234,9 +235,28 @@ dav_response uid_conflict(const request_context& c, const collection_info& info,
     return error_response(403, info.address_book ? ns_carddav : ns_caldav, "no-uid-conflict", href);
 }
 
-// Replaces the current item or creates one, within the tenant's item limit.
+// 507 Insufficient Storage for a write beyond a tenant limit; `limit` names it in the front end's log line.
+dav_response insufficient_storage(dav_response refusal, const char* limit) {
+    refusal.refused_by = limit;
+    return refusal;
+}
+
+// Whether the write fits the user's byte quota (persistence/sync/storage_quota.hpp); asked after the collection's
+// lock, so that it counts every earlier write of the collection.
+bool quota_allows(const request_context& c, const persistence::dav_collection& state, const incoming_item& incoming,
+                  const std::optional<persistence::dav_resource>& current) {
+    const persistence::item_growth growth{.before = current ? static_cast<std::int64_t>(current->content.size()) : 0,
+                                          .after = static_cast<std::int64_t>(incoming.canonical.size())};
+    if (!persistence::quota_applies(c.account.max_user_bytes, growth)) return true;
+    return persistence::quota_allows(c.account.max_user_bytes, c.store.user_stored_bytes(state), growth);
+}
+
+// Replaces the current item or creates one, within the tenant's item limit and the user's byte quota.
 dav_response store_item(const request_context& c, const collection_info& info, const persistence::dav_collection& state,
                         const incoming_item& incoming, const std::optional<persistence::dav_resource>& current) {
+    // RFC 4331: a write the user's quota cannot take fails the precondition DAV:quota-not-exceeded, with 507.
+    if (!quota_allows(c, state, incoming, current))
+        return insufficient_storage(error_response(507, ns_dav, "quota-not-exceeded"), "user_bytes");
     dav_response r;
     r.outcome = "write";
     // RFC 4791 5.3.4, RFC 6352 6.3.2.3: no strong ETag for a body not stored octet for octet (converted, or given a
@@ -251,7 +271,8 @@ dav_response store_item(const request_context& c, const collection_info& info, c
         return r;
     }
     if (c.store.live_count(state) >= c.account.max_items)
-        return text_response(507, "the collection holds as many items as the tenant allows\n");
+        return insufficient_storage(text_response(507, "the collection holds as many items as the tenant allows\n"),
+                                    "items_per_datastore");
     auto created = c.store.create(state, c.path.name, incoming.canonical, incoming.keys);
     r.status = 201;
     if (stored_as_sent(created.guid)) r.headers.emplace_back("ETag", etag_of(created.modseq));

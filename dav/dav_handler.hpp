@@ -46,6 +46,7 @@ struct dav_account {
     std::int64_t max_items = 100000;          // per datastore
     std::size_t max_object_bytes = 16 << 20;  // per item
     listing_limits listing{};
+    std::int64_t max_user_bytes = 0;  // of all the user's items (0: no quota)
 };
 
 struct dav_response {
@@ -55,6 +56,8 @@ struct dav_response {
     std::vector<std::pair<std::string, std::string>> headers;
     // What the request did, for the log line and metrics: "read", "write", "delete", "refused".
     std::string outcome = "read";
+    // The tenant limit a write met ("items_per_datastore", "user_bytes"; empty: none), for the front end's log line.
+    std::string refused_by;
 };
 
 // The methods this front end knows; anything else is answered 405 (with this Allow) before a body is read.

@@ -100,6 +100,18 @@ class fake_dav_store final : public persistence::dav_store {
     std::int64_t live_count(const persistence::dav_collection& c) override {
         return std::count_if(items_.begin(), items_.end(), [&](const auto& row) { return in(row, c) && !row.deleted; });
     }
+    std::int64_t user_stored_bytes(const persistence::dav_collection& c) override {
+        std::int64_t bytes = 0;
+        for (const auto& [key, ds] : datastores_) {
+            const auto& [tenant, user, kind] = key;
+            if (tenant != c.tenant.value() || user != c.user.value()) continue;
+            for (const auto& row : items_) {
+                if (row.tenant == tenant && row.datastore == ds.id && !row.deleted)
+                    bytes += static_cast<std::int64_t>(row.content.size());
+            }
+        }
+        return bytes;
+    }
     std::vector<persistence::dav_resource> holding_key(const persistence::dav_collection& c,
                                                        const std::string& key) override {
         std::vector<persistence::dav_resource> out;

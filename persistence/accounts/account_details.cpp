@@ -30,15 +30,17 @@ constexpr const char* k_user_row =
     SYNCML_ISO_UTC("u.disabled_at") " AS disabled_at, "
     "(SELECT count(*) FROM devices d WHERE d.tenant_id = $1 AND d.user_id = " SYNCML_USER_KEY ") AS devices, "
     "(SELECT " SYNCML_ISO_UTC("max(s.last_sync_at)") " FROM device_stores s WHERE s.tenant_id = $1 "
-    "AND s.user_id = " SYNCML_USER_KEY ") AS last_sync "
+    "AND s.user_id = " SYNCML_USER_KEY ") AS last_sync, "
+    "(SELECT t.max_user_bytes FROM tenants t WHERE t.tenant_id = $1) AS max_user_bytes "
     "FROM users u WHERE u.tenant_id = $1 AND u.user_id = " SYNCML_USER_KEY " AND u.name = $2";
 
 // $2 the user's id.
 constexpr const char* k_datastore_usage =
-    "SELECT ds.name, ds.kind, ds.modseq, "
+    "SELECT ds.name, ds.kind, ds.modseq, ds.stored_bytes, "
     "count(i.item_id) FILTER (WHERE NOT i.deleted) AS items, count(i.item_id) FILTER (WHERE i.deleted) AS tombstones "
     "FROM datastores ds LEFT JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = ds.datastore_id "
-    "WHERE ds.tenant_id = $1 AND ds.user_id = $2 GROUP BY ds.datastore_id, ds.name, ds.kind, ds.modseq "
+    "WHERE ds.tenant_id = $1 AND ds.user_id = $2 GROUP BY ds.datastore_id, ds.name, ds.kind, ds.modseq, "
+    "ds.stored_bytes "
     "ORDER BY ds.name";
 
 // $3 the device id; no row for an unknown user or device.
@@ -100,13 +102,17 @@ user_details show_user(database& db, std::string_view tenant, std::string_view u
                              .disabled_at = optional_text(row["disabled_at"]),
                              .datastores = {},
                              .devices = row["devices"].as<std::int64_t>(),
-                             .last_sync = optional_text(row["last_sync"])};
+                             .last_sync = optional_text(row["last_sync"]),
+                             .stored_bytes = 0,
+                             .max_user_bytes = row["max_user_bytes"].as<std::int64_t>()};
         for (const auto& store : tx.exec_params(k_datastore_usage, tenant_id, row["user_id"].as<std::int64_t>())) {
             details.datastores.push_back({.name = store["name"].as<std::string>(),
                                           .kind = store["kind"].as<std::string>(),
                                           .items = store["items"].as<std::int64_t>(),
                                           .tombstones = store["tombstones"].as<std::int64_t>(),
-                                          .modseq = store["modseq"].as<std::int64_t>()});
+                                          .modseq = store["modseq"].as<std::int64_t>(),
+                                          .stored_bytes = store["stored_bytes"].as<std::int64_t>()});
+            details.stored_bytes += details.datastores.back().stored_bytes;
         }
         return details;
     });

@@ -29,6 +29,7 @@ struct datastore_usage {
     std::int64_t items = 0;       // live items
     std::int64_t tombstones = 0;  // deleted items kept for devices that have not synced since
     std::int64_t modseq = 0;
+    std::int64_t stored_bytes = 0;  // of its live items (datastores.stored_bytes)
 };
 
 struct user_details {
@@ -38,6 +39,8 @@ struct user_details {
     std::vector<datastore_usage> datastores;
     std::int64_t devices = 0;
     std::optional<std::string> last_sync;  // the latest completed sync of any of its devices' stores
+    std::int64_t stored_bytes = 0;         // of all its live items: what the tenant's quota counts
+    std::int64_t max_user_bytes = 0;       // the tenant's quota (0: none)
 };
 
 struct device_store_details {

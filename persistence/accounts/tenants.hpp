@@ -44,6 +44,10 @@ struct tenant_settings {
     int max_items_per_datastore = 100000;
     int max_message_bytes = 1024 * 1024;
     int max_object_bytes = 16 * 1024 * 1024;
+    // The bytes of a user's live items, all datastores together (0: no quota): a write that would grow them beyond it
+    // is refused (persistence/sync/storage_quota.hpp). 1 GiB is far above what a person's contacts and calendars
+    // take (20,000 contacts with a 50 KB photo each), and keeps one account from filling the database of all tenants.
+    std::int64_t max_user_bytes = std::int64_t{1} << 30;
     // Deleted items are kept this long (for devices that have not synced since), then purged by the janitor.
     int tombstone_retention_days = 90;
     sync_window window;  // what its devices get at most (a device's own window replaces it)

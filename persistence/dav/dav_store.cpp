@@ -89,6 +89,9 @@ class pg_dav_store final : public dav_store {
         return exec_sql1(tx_, sql::dav_live_count, c.tenant.value(), c.user.value(), c.datastore.value())[0]
             .as<int64_t>();
     }
+    int64_t user_stored_bytes(const dav_collection& c) override {
+        return items_of(c).user_stored_bytes(c.tenant.value());
+    }
     std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) override {
         return resources_of(
             exec_sql(tx_, sql::dav_holding_key, c.tenant.value(), c.user.value(), c.datastore.value(), c.suffix, key));

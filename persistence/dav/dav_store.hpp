@@ -61,6 +61,9 @@ class dav_store {
     // across items (the item limit, UIDs) made after it see every create that committed before.
     virtual void lock_collection(const dav_collection& c) = 0;
     virtual std::int64_t live_count(const dav_collection& c) = 0;
+    // The bytes of the user's live items in all its datastores, as the tenant's quota counts them
+    // (persistence/sync/storage_quota.hpp).
+    virtual std::int64_t user_stored_bytes(const dav_collection& c) = 0;
     // The live resources whose match keys include `key` ("uid:..."), without content; a few at most.
     virtual std::vector<dav_resource> holding_key(const dav_collection& c, const std::string& key) = 0;
     // A new item named `name` (which no live resource has; a tombstone holding it gives it up). The result has the

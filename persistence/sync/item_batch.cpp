@@ -38,6 +38,7 @@ class batch_writer {
             take_modseqs();
             insert_adds();
             replace_existing();
+            count_stored_bytes();
             write_keys();
         }
         write_mappings();
@@ -120,6 +121,7 @@ class batch_writer {
             auto i = by_modseq.at(row[2].as<int64_t>());
             done_[i] = {row[1].as<std::string>(), row[2].as<int64_t>()};
             ids_[i] = row[0].as<int64_t>();
+            stored_growth_ += row["bytes"].as<int64_t>();
             add_keys(i);
         }
     }
@@ -143,6 +145,7 @@ class batch_writer {
         std::set<int64_t> written;
         for (const auto& row : rows) {
             auto i = last_replace_.at(row[0].as<int64_t>());
+            stored_growth_ += row["growth"].as<int64_t>();
             written.insert(ids_[i]);
             rekeyed_.push_back(ids_[i]);
             add_keys(i);
@@ -152,6 +155,11 @@ class batch_writer {
             if (writes_[i].content && !writes_[i].guid.empty() && written.count(ids_[i]))
                 done_[i].modseq = new_modseq_.at(i);
         }
+    }
+
+    // The datastore's stored_bytes follow its live items, in the transaction that took their modseqs.
+    void count_stored_bytes() {
+        if (stored_growth_ != 0) exec_sql0(tx_, sql::add_stored_bytes, tenant_, datastore_, stored_growth_, owner_);
     }
 
     // Without duplicates, the insert needs no ON CONFLICT: the item is new, or its old keys were dropped first.
@@ -236,7 +244,8 @@ class batch_writer {
 
     pqxx::work& tx_;
     int64_t tenant_, owner_, datastore_, device_store_;
-    std::size_t mapped_ = 0;  // mappings inserted
+    std::size_t mapped_ = 0;     // mappings inserted
+    int64_t stored_growth_ = 0;  // bytes the adds and replaces added to the datastore's live items
     const std::vector<item_write>& writes_;
     std::vector<written_item> done_;
     std::vector<int64_t> ids_;  // per write: the item's id, 0 while unknown or when the item is gone

@@ -14,7 +14,8 @@ inline constexpr const char* bump_by =
 inline constexpr const char* insert_items =
     "INSERT INTO items (tenant_id, user_id, datastore_id, content_type, content, modseq) "
     "SELECT $1, $8, $2, u.t, syncml_utf8(substring($4::bytea FROM u.s FOR u.l)), u.m "
-    "FROM unnest($3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(t, s, l, m) RETURNING item_id, guid, modseq";
+    "FROM unnest($3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(t, s, l, m) "
+    "RETURNING item_id, guid, modseq, octet_length(content) AS bytes";
 // The items named by GUID ($3) in datastore $2, for writes that came without their id or map at the current
 // modseq. One probe of the unique index per GUID (LATERAL, OFFSET 0 so it stays one): `guid = ANY($3)`
 // under a generic plan made while the table was small scans the datastore and searches the array per row.
@@ -26,14 +27,22 @@ inline constexpr const char* items_by_guid =
     "AND i.user_id = $4 AND i.datastore_id = (SELECT $2::bigint) AND i.guid = u.g OFFSET 0) AS i";
 // Item $2[p] gets content type $3[p], the packed content p ($4, $5, $6) and modseq $7[p]. The rows are found by
 // `= ANY($2)` (index lookups) and joined to their values; not by subscripting the arrays with array_position in SET,
-// which costs a search of $2 per column and row and kills the backend of a Citus coordinator (13.2).
+// which costs a search of $2 per column and row and kills the backend of a Citus coordinator (13.2). Each row comes
+// back with the bytes it grew by, read from the version it replaces (`old`: the statement runs after bump_by took the
+// datastore's lock, so no other writer changed the item since).
 inline constexpr const char* replace_items =
     "UPDATE items i SET content_type = u.t, content = syncml_utf8(substring($4::bytea FROM u.s FOR u.l)), "
     "modseq = u.m, updated_at = now() "
-    "FROM unnest($2::bigint[], $3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(id, t, s, l, m) "
-    "WHERE i.tenant_id = $1 AND i.user_id = $8 AND i.item_id = ANY($2::bigint[]) AND i.item_id = u.id AND NOT "
-    "i.deleted "
-    "RETURNING i.item_id, i.modseq";
+    "FROM unnest($2::bigint[], $3::text[], $5::int[], $6::int[], $7::bigint[]) AS u(id, t, s, l, m), "
+    "(SELECT o.item_id, octet_length(o.content) AS bytes FROM items o WHERE o.tenant_id = $1 AND o.user_id = $8 "
+    "AND o.item_id = ANY($2::bigint[])) AS old "
+    "WHERE i.tenant_id = $1 AND i.user_id = $8 AND i.item_id = ANY($2::bigint[]) AND i.item_id = u.id "
+    "AND old.item_id = i.item_id AND NOT i.deleted "
+    "RETURNING i.item_id, i.modseq, octet_length(i.content) - old.bytes AS growth";
+// What the batch's adds and replaces ($3 bytes in all) changed in datastore $2's live items (migration 0033).
+inline constexpr const char* add_stored_bytes =
+    "UPDATE datastores SET stored_bytes = stored_bytes + $3 WHERE tenant_id = $1 AND user_id = $4 "
+    "AND datastore_id = $2";
 inline constexpr const char* drop_keys_of_items =
     "DELETE FROM item_match_keys WHERE tenant_id = $1 AND user_id = $3 AND item_id = ANY($2::bigint[])";
 inline constexpr const char* insert_keys =

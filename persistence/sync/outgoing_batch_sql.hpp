@@ -66,14 +66,17 @@ inline constexpr const char* record_delivery =
 
 // Refresh from client: the live items of datastore $2 device store $3 up to modseq $5 neither sent nor received (as
 // in server_changes) are deleted in modseq order, each taking the next modseq as delete_item would, and lose
-// their keys and the device's mappings. The datastore row stays locked until commit (see sql::bump).
+// their keys and the device's mappings; their bytes leave the datastore's stored_bytes (read as they are: the
+// statement runs after sql::lock_datastore). The datastore row stays locked until commit (see sql::bump).
 inline constexpr const char* delete_unheld_items =
-    "WITH doomed AS (SELECT i.item_id, row_number() OVER (ORDER BY i.modseq) AS n FROM items i "
+    "WITH doomed AS (SELECT i.item_id, octet_length(i.content) AS bytes, row_number() OVER (ORDER BY i.modseq) AS n "
+    "FROM items i "
     "LEFT JOIN LATERAL (SELECT GREATEST(m.last_modseq_sent, m.last_modseq_received) AS revision FROM mappings m "
     "WHERE m.tenant_id = $1 AND m.user_id = $4 AND m.device_store_id = $3 AND m.item_id = i.item_id LIMIT 1) AS m "
     "ON true WHERE i.tenant_id = $1 AND i.user_id = $4 AND i.datastore_id = $2 AND NOT i.deleted AND i.modseq <= $5 "
     "AND (m.revision IS NULL OR m.revision < i.modseq)), "
-    "ds AS (UPDATE datastores SET modseq = modseq + (SELECT count(*) FROM doomed) WHERE tenant_id = $1 "
+    "ds AS (UPDATE datastores SET modseq = modseq + (SELECT count(*) FROM doomed), "
+    "stored_bytes = stored_bytes - (SELECT coalesce(sum(bytes), 0) FROM doomed) WHERE tenant_id = $1 "
     "AND user_id = $4 AND datastore_id = $2 RETURNING modseq - (SELECT count(*) FROM doomed) AS base), "
     "gone AS (UPDATE items i SET deleted = true, modseq = ds.base + doomed.n, updated_at = now() FROM doomed, ds "
     "WHERE i.tenant_id = $1 AND i.user_id = $4 AND i.item_id = doomed.item_id AND NOT i.deleted RETURNING i.item_id), "

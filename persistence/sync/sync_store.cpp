@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <set>
 
 #include "persistence/pg/detail/connection_access.hpp"
 #include "persistence/pg/pg_arrays.hpp"
@@ -80,6 +81,7 @@ class pg_sync_store final : public pg_session_store {
     std::optional<item_record> replace_item(int64_t tenant, int64_t datastore, const std::string& guid,
                                             const std::string& content,
                                             const std::vector<std::string>& match_keys) override {
+        hold_datastore(tenant, datastore);
         auto rows =
             exec_sql(tx_, sql::replace_item, tenant, datastore, guid, content_type_of(content), content, owner());
         if (rows.empty()) return std::nullopt;
@@ -87,6 +89,7 @@ class pg_sync_store final : public pg_session_store {
         return item_record{guid, content, rows[0][1].as<int64_t>(), false, rows[0][0].as<int64_t>()};
     }
     std::optional<item_record> delete_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
+        hold_datastore(tenant, datastore);
         auto rows = exec_sql(tx_, sql::delete_item, tenant, datastore, guid, owner());
         if (rows.empty()) return std::nullopt;
         exec_sql0(tx_, sql::drop_keys, tenant, rows[0][0].as<int64_t>(), owner());
@@ -95,7 +98,11 @@ class pg_sync_store final : public pg_session_store {
     }
     std::vector<written_item> write_items(int64_t tenant, int64_t datastore, int64_t device_store,
                                           const std::vector<item_write>& writes) override {
-        return write_item_batch(tx_, tenant, owner(), datastore, device_store, writes);
+        auto written = write_item_batch(tx_, tenant, owner(), datastore, device_store, writes);
+        // A batch with content took the datastore's lock (item_batch.cpp, bump_by).
+        if (std::any_of(writes.begin(), writes.end(), [](const item_write& w) { return w.content.has_value(); }))
+            held_.insert(datastore);
+        return written;
     }
     std::optional<item_record> find_item(int64_t tenant, int64_t datastore, const std::string& guid) override {
         auto rows = exec_sql(tx_, sql::find_item, tenant, datastore, guid, owner());
@@ -167,10 +174,14 @@ class pg_sync_store final : public pg_session_store {
         write_delivery(tx_, tenant, owner(), datastore, device_store, held, removed);
     }
     int64_t delete_unheld_items(int64_t tenant, int64_t datastore, int64_t device_store, int64_t upto) override {
+        hold_datastore(tenant, datastore);
         return delete_unheld(tx_, tenant, owner(), datastore, device_store, upto);
     }
     int64_t live_items(int64_t tenant, int64_t datastore, int64_t limit) override {
         return count_live_items(tx_, tenant, owner(), datastore, limit);
+    }
+    int64_t user_stored_bytes(int64_t tenant) override {
+        return exec_sql1(tx_, sql::user_stored_bytes, tenant, owner())[0].as<int64_t>();
     }
     void append_chunk(int64_t tenant, int64_t device_store, int64_t offset, const std::string& data) override {
         append_object_chunk(tx_, tenant, owner(), device_store, offset, data);
@@ -226,10 +237,17 @@ class pg_sync_store final : public pg_session_store {
     }
 
   private:
+    // Before a statement that reads the size of an item it replaces or deletes (sql::lock_datastore); once per
+    // datastore and transaction.
+    void hold_datastore(int64_t tenant, int64_t datastore) {
+        if (held_.insert(datastore).second) exec_sql(tx_, sql::lock_datastore, tenant, datastore, owner());
+    }
     void set_keys(int64_t tenant, int64_t datastore, int64_t item, const std::vector<std::string>& keys, bool fresh) {
         if (!fresh) exec_sql0(tx_, sql::drop_keys, tenant, item, owner());
         if (!keys.empty()) exec_sql0(tx_, sql::add_keys, tenant, datastore, text_array(keys), item, owner());
     }
+
+    std::set<int64_t> held_;  // datastores whose row this transaction has locked
 };
 
 }  // namespace

@@ -32,23 +32,40 @@ inline constexpr const char* save_device_store =
     "needs_slow_sync = $6, sync_filter = $7, last_sync_at = now() WHERE tenant_id = $1 AND user_id = $8 "
     "AND device_store_id = $2";
 
-// The datastore row stays locked until commit: modseqs become visible in the order they were taken. `owner` is the
-// number of the statement's owner parameter.
-#define SYNCML_BUMP(owner)                                                                            \
-    "WITH ds AS (UPDATE datastores SET modseq = modseq + 1 WHERE tenant_id = $1 AND user_id = " owner \
-    " AND "                                                                                           \
-    "datastore_id = $2 RETURNING modseq) "
-inline constexpr const char* add_item = SYNCML_BUMP("$5")
+// Locks datastore $2's row until commit, as every item write does when it takes a modseq (below). A statement that
+// reads the size of an item it then replaces or deletes runs after this one: every other writer of the datastore has
+// committed by then or waits, so the size it reads is the size it replaces. (Under READ COMMITTED a statement that
+// waits for the lock itself still reads the items as they were when it began: a concurrent replace of the same item
+// would have been counted twice.)
+inline constexpr const char* lock_datastore =
+    "SELECT 1 FROM datastores WHERE tenant_id = $1 AND user_id = $3 AND datastore_id = $2 FOR NO KEY UPDATE";
+// The bytes of the owner's live items: a few datastore rows (migration 0033).
+inline constexpr const char* user_stored_bytes =
+    "SELECT coalesce(sum(stored_bytes), 0)::bigint FROM datastores WHERE tenant_id = $1 AND user_id = $2";
+
+// The datastore row stays locked until commit: modseqs become visible in the order they were taken. Its stored_bytes
+// change by `bytes`, what the write adds to its live items. `owner` is the number of the statement's owner parameter.
+#define SYNCML_BUMP(owner, bytes)                                                                 \
+    "WITH ds AS (UPDATE datastores SET modseq = modseq + 1, stored_bytes = stored_bytes + " bytes \
+    " WHERE tenant_id = $1 AND user_id = " owner " AND datastore_id = $2 RETURNING modseq) "
+// The live item $3's content, for the bytes a replace or delete takes away (after sql::lock_datastore).
+#define SYNCML_LIVE_CONTENT(owner)                                                 \
+    "(SELECT o.content FROM items o WHERE o.tenant_id = $1 AND o.user_id = " owner \
+    " AND o.datastore_id = $2 AND o.guid = $3 AND NOT o.deleted)"
+inline constexpr const char* add_item = SYNCML_BUMP("$5", "octet_length($4::text)")
     "INSERT INTO items (tenant_id, user_id, datastore_id, content_type, content, modseq) "
     "SELECT $1, $5, $2, $3, $4, ds.modseq FROM ds RETURNING item_id, guid, modseq";
-inline constexpr const char* replace_item = SYNCML_BUMP("$6")
+inline constexpr const char* replace_item = SYNCML_BUMP(
+    "$6", "coalesce(octet_length($5::text) - octet_length(" SYNCML_LIVE_CONTENT("$6") "), 0)")
     "UPDATE items SET content_type = $4, content = $5, modseq = ds.modseq, updated_at = now() FROM ds "
     "WHERE tenant_id = $1 AND user_id = $6 AND datastore_id = $2 AND guid = $3 AND NOT deleted "
     "RETURNING items.item_id, items.modseq";
-inline constexpr const char* delete_item = SYNCML_BUMP("$4")
+inline constexpr const char* delete_item =
+    SYNCML_BUMP("$4", "coalesce(-octet_length(" SYNCML_LIVE_CONTENT("$4") "), 0)")
     "UPDATE items SET deleted = true, modseq = ds.modseq, updated_at = now() FROM ds "
     "WHERE tenant_id = $1 AND user_id = $4 AND datastore_id = $2 AND guid = $3 AND NOT deleted "
     "RETURNING items.item_id, items.content, items.modseq";
+#undef SYNCML_LIVE_CONTENT
 #undef SYNCML_BUMP
 inline constexpr const char* drop_keys =
     "DELETE FROM item_match_keys WHERE tenant_id = $1 AND user_id = $3 AND item_id = $2";

@@ -38,9 +38,11 @@ struct engine_context {
     bool allow_basic = true;  // the tenant's auth modes
     bool allow_md5 = true;
     std::int64_t max_msg_size = 1024 * 1024;  // our own limit, announced in the reply header
-    // The largest item we accept (413 beyond) and the items a datastore may hold (a new one beyond: 420; 0: no limit).
+    // The largest item we accept (413 beyond), the items a datastore may hold (a new one beyond: 420; 0: no limit) and
+    // the bytes of the user's items (a write that grows them beyond: 420; 0: no quota).
     std::int64_t max_obj_size = 16 * 1024 * 1024;
     std::int64_t max_items_per_datastore = 100000;
+    std::int64_t max_user_bytes = 0;
 };
 
 struct engine_outcome {

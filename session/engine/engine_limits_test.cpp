@@ -115,6 +115,51 @@ TEST(engine_limits, an_add_beyond_the_items_per_datastore_limit_is_refused_with_
     EXPECT_LE(store.live_item_counts, 3) << "counted only near the limit, once per message";
 }
 
+// The bytes of the fake store's live items: what user_stored_bytes answers.
+std::int64_t stored_bytes(const testing::fake_sync_store& store) {
+    std::int64_t bytes = 0;
+    for (const auto& it : store.items) bytes += it.deleted ? 0 : static_cast<std::int64_t>(it.content.size());
+    return bytes;
+}
+
+TEST(engine_limits, an_add_beyond_the_users_byte_quota_is_refused_with_420_and_a_delete_makes_room) {
+    prometheus::Registry registry;
+    engine_metrics metrics(registry);
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    a.limits.metrics = &metrics;
+    ASSERT_EQ(a.sync(201, {{"1", vcard("Person 1")}, {"2", vcard("Person 2")}}),
+              (std::vector<std::string>{"201", "201"}));
+    const auto held = stored_bytes(store);
+    a.limits.max_user_bytes = held;  // the user holds as much as the tenant allows
+    auto codes = a.sync(200, {{"3", vcard("Person 3")}});
+    EXPECT_EQ(codes, std::vector<std::string>{"420"});
+    EXPECT_EQ(store.items.size(), 2u) << "nothing of it was stored";
+    EXPECT_EQ(refusals(registry, "user_bytes"), 1);
+
+    // A Delete still passes, and its bytes make room for one Add of the same size in the same message, not two.
+    codes = a.sync(200, {{"1", ""}, {"4", vcard("Person 4")}, {"5", vcard("Person 5")}});
+    EXPECT_EQ(codes, (std::vector<std::string>{"200", "201", "420"}));
+    EXPECT_EQ(stored_bytes(store), held);
+    EXPECT_EQ(store.stored_bytes_reads, 2) << "one read per message that wrote under the quota";
+}
+
+TEST(engine_limits, a_replace_may_shrink_an_item_over_the_byte_quota_but_not_grow_it) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    ASSERT_EQ(a.sync(201, {{"1", vcard("Person 1" + std::string(300, 'x'))}}), std::vector<std::string>{"201"});
+    a.limits.max_user_bytes = stored_bytes(store) / 2;  // an operator lowered the quota below what the user holds
+    EXPECT_EQ(a.sync(200, {{"1", vcard("Person 1" + std::string(301, 'x')), true}}), std::vector<std::string>{"420"});
+    EXPECT_NE(store.items.at(0).content.find(std::string(300, 'x') + "\r\n"), std::string::npos)
+        << "the stored copy stays as it was";
+    EXPECT_EQ(a.sync(200, {{"1", vcard("Person 1"), true}}), std::vector<std::string>{"200"});
+    EXPECT_EQ(store.items.at(0).content.find(std::string(300, 'x')), std::string::npos);
+    a.limits.max_user_bytes = 0;
+    EXPECT_EQ(a.sync(200, {{"2", vcard("Person 2" + std::string(5000, 'x'))}}), std::vector<std::string>{"201"})
+        << "0: no quota";
+    EXPECT_EQ(store.stored_bytes_reads, 1) << "no quota, or a write that does not grow: nothing to read";
+}
+
 TEST(engine_limits, a_datastore_below_its_limit_is_not_counted) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");

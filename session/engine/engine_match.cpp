@@ -120,11 +120,8 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
         result.device_needs_update = server;
         result.keep_both = p == conflict_policy::duplicate;
     }
-    if (!stored || !item) {
-        write_whole(in, existing, result);
-    } else {
-        store_merged(in, existing, result, item);
-    }
+    const bool queued = !stored || !item ? write_whole(in, existing, result) : store_merged(in, existing, result, item);
+    if (!queued) return;  // refused by the user's quota, with its status
     if (!conflict) {
         set_status(in, status_codes::ok);
         return;
@@ -134,42 +131,45 @@ void item_applier::update(incoming_item& in, const persistence::item_record& exi
     set_status(in, conflict_status(resolution));
 }
 
-void item_applier::write_whole(incoming_item& in, const persistence::item_record& existing,
+bool item_applier::write_whole(incoming_item& in, const persistence::item_record& existing,
                                const matching::merge_result& result) {
-    if (result.keep_both) {
-        add_new(in, nullptr);
-        return;
-    }
+    if (result.keep_both) return add_new(in, nullptr);
     if (result.stored_changed) {
-        queue_write(in, &existing, in.content, matching::index_keys(in.content, nullptr), result.device_needs_update);
-    } else {
-        queue_write(in, &existing, std::nullopt, {}, result.device_needs_update);
+        return queue_write(in, &existing, in.content, matching::index_keys(in.content, nullptr),
+                           result.device_needs_update);
     }
+    return queue_write(in, &existing, std::nullopt, {}, result.device_needs_update);
 }
 
-void item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
+bool item_applier::store_merged(incoming_item& in, const persistence::item_record& stored,
                                 const matching::merge_result& result, const matching::item* item) {
     for (const auto& decision : result.decisions) {
         common::log_event(spdlog::level::debug, "merge",
                           {{"device", r_.in.header.source.loc_uri}, {"guid", stored.guid}, {"decision", decision}});
     }
-    if (result.keep_both) {
-        // The stored copy stays and reaches the device as a new item once the LUID maps to the new one.
-        add_new(in, item);
-        return;
-    }
+    // The stored copy stays and reaches the device as a new item once the LUID maps to the new one.
+    if (result.keep_both) return add_new(in, item);
     auto content = result.stored_changed ? matching::write_canonical(result.merged, stored.content) : std::nullopt;
     // The item model can differ where the written item does not (property order, empty values): only a
     // different written form is a change other devices must receive.
     if (content && same_written_form(*content, stored.content)) content.reset();
     auto keys = content ? matching::index_keys(*content, &result.merged) : std::vector<std::string>{};
-    queue_write(in, &stored, std::move(content), std::move(keys), result.device_needs_update);
+    return queue_write(in, &stored, std::move(content), std::move(keys), result.device_needs_update);
 }
 
 // A mapping revision below the item's modseq makes package 4 send the item back as a Replace. A refresh
 // from the client sends nothing back: there the device's copy is simply taken as held.
-void item_applier::queue_write(const incoming_item& in, const persistence::item_record* stored,
+bool item_applier::queue_write(const incoming_item& in, const persistence::item_record* stored,
                                std::optional<std::string> content, std::vector<std::string> keys, bool resend) {
+    if (content) {
+        const persistence::item_growth growth{.before = stored ? static_cast<std::int64_t>(stored->content.size()) : 0,
+                                              .after = static_cast<std::int64_t>(content->size())};
+        if (!take_user_bytes(r_, s_, growth)) {
+            // Nothing of it is stored and the device keeps its copy: the item stays as the server had it.
+            set_status(in, status_codes::device_full);
+            return false;
+        }
+    }
     const bool send_back = resend && sync_mode::granted(s_.mode) != sync_modes::refresh_from_client;
     persistence::item_write w{{}, std::move(content), std::move(keys), in.luid, 0, send_back, 0};
     if (stored) {
@@ -178,17 +178,25 @@ void item_applier::queue_write(const incoming_item& in, const persistence::item_
         w.item_id = stored->item_id;
     }
     writes_.push_back(std::move(w));
+    return true;
 }
 
-void item_applier::add_new(incoming_item& in, const matching::item* item) {
+bool item_applier::add_new(incoming_item& in, const matching::item* item) {
     auto unflushed = std::count_if(writes_.begin(), writes_.end(), [](const auto& w) { return w.guid.empty(); });
-    // The tenant's item limit.
-    if (!take_item_slot(r_, s_, unflushed)) return set_status(in, status_codes::device_full);
+    // The tenant's item limit, then the user's byte quota (queue_write).
+    if (!take_item_slot(r_, s_, unflushed)) {
+        set_status(in, status_codes::device_full);
+        return false;
+    }
     auto keys = in.keys.empty() ? matching::index_keys(in.content, item) : std::move(in.keys);
-    queue_write(in, nullptr, in.content, std::move(keys), false);
+    if (!queue_write(in, nullptr, in.content, std::move(keys), false)) {
+        give_back_item_slot(s_);
+        return false;
+    }
     // A Replace of an item we do not know adds it, and says so (OMA DS Representation Protocol, Replace): 201, not
     // 200, so that the client knows a new item holds its data.
     set_status(in, status_codes::item_added);
+    return true;
 }
 
 int item_applier::remove(const std::string& luid, const std::string& target) {
@@ -206,6 +214,7 @@ int item_applier::remove(const std::string& luid, const std::string& target) {
     }
     auto deleted = r_.store.delete_item(r_.tenant(), s_.datastore_id, guid);
     if (!deleted) return status_codes::item_not_deleted;
+    give_back_user_bytes(r_, static_cast<std::int64_t>(deleted->content.size()));
     ++s_.counts.received_delete;
     if (!conflict) return status_codes::ok;
     report_conflict(guid, conflict_resolution::client_won);

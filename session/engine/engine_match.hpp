@@ -67,15 +67,17 @@ class item_applier {
                                                   const std::map<std::string, persistence::luid_mapping>& mapped);
     void pair_scored(candidate_set& found, const std::vector<std::vector<std::string>>& keys,
                      const std::vector<std::optional<matching::item>>& parsed, std::vector<std::optional<paired>>& out);
-    void add_new(incoming_item& in, const matching::item* parsed);
+    // The functions that queue a write return false when a tenant limit refused it; the item's status then says so
+    // (420) and nothing of it is written.
+    bool add_new(incoming_item& in, const matching::item* parsed);
     // Writes the outcome of a merge and maps the device's LUID to the result.
-    void store_merged(incoming_item& in, const persistence::item_record& stored, const matching::merge_result& result,
+    bool store_merged(incoming_item& in, const persistence::item_record& stored, const matching::merge_result& result,
                       const matching::item* parsed);
     // The same for content the item codecs cannot read: the device copy replaces the stored one whole.
-    void write_whole(incoming_item& in, const persistence::item_record& existing, const matching::merge_result& result);
-    // Queues new content for `stored` (nullopt: unchanged; no `stored`: a new item) and the device's mapping
-    // of it; `resend`: the device's copy lacks something, so package 4 sends the item back.
-    void queue_write(const incoming_item& in, const persistence::item_record* stored,
+    bool write_whole(incoming_item& in, const persistence::item_record& existing, const matching::merge_result& result);
+    // Queues new content for `stored` (nullopt: unchanged; no `stored`: a new item), within the user's byte quota, and
+    // the device's mapping of it; `resend`: the device's copy lacks something, so package 4 sends the item back.
+    bool queue_write(const incoming_item& in, const persistence::item_record* stored,
                      std::optional<std::string> content, std::vector<std::string> keys, bool resend);
     // Writes what the batch queued with one store call.
     void flush();

@@ -62,6 +62,8 @@ const char* limit_name(engine_metrics::limit which) {
             return "sessions";
         case engine_metrics::limit::client_address:
             return "client_address";
+        case engine_metrics::limit::user_bytes:
+            return "user_bytes";
     }
     return "other";
 }
@@ -69,7 +71,7 @@ const char* limit_name(engine_metrics::limit which) {
 constexpr std::array k_limits{engine_metrics::limit::object_bytes,     engine_metrics::limit::items_per_datastore,
                               engine_metrics::limit::message_bytes,    engine_metrics::limit::worker_share,
                               engine_metrics::limit::devices_per_user, engine_metrics::limit::sessions,
-                              engine_metrics::limit::client_address};
+                              engine_metrics::limit::client_address,   engine_metrics::limit::user_bytes};
 
 const char* continuation_name(engine_metrics::continuation by) {
     switch (by) {

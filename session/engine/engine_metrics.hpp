@@ -42,7 +42,8 @@ class engine_metrics {
         worker_share,
         devices_per_user,
         sessions,
-        client_address
+        client_address,
+        user_bytes
     };
     void limit_refused(limit which);
 

@@ -75,8 +75,7 @@ void item_applier::apply_slow(std::vector<incoming_item>& batch) {
         auto chosen = changed_since_last_sync(p) ? conflict_policy::server_wins : policy();
         auto result = matching::merge(*p.stored_item, *item, caps_for(in.mime, *p.stored_item), chosen,
                                       matching::merge_mode::slow_sync);
-        store_merged(in, p.stored, result, item);
-        if (!result.keep_both) set_status(in, status_codes::ok);
+        if (store_merged(in, p.stored, result, item) && !result.keep_both) set_status(in, status_codes::ok);
     }
 }
 

@@ -2,6 +2,8 @@
 // Internal to the engine: the working set of one message being processed, shared by the per-command
 // handlers in engine_*.cpp.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@ struct run {
     bool carrying = false;           // this reply carries statuses an earlier one had no room for
     bool asking_for_rest = false;    // the message only asks (Alert 222) for a reply we have not finished
     int abort_code = 0;              // nonzero: the session ends here, its SyncHdr Status says why
+    // The bytes of the user's items as this message knows them (empty: not read yet): read at its first write the
+    // user's quota applies to, then moved by what the message writes and deletes (engine_quota.hpp).
+    std::optional<std::int64_t> user_bytes{};
+    bool user_bytes_refusal_logged = false;  // one log line per message, however many items the quota refuses
 
     std::int64_t tenant() const { return ctx.tenant_id; }
     // Status for an incoming command; refs filled from the command where given.

@@ -13,6 +13,7 @@
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_match.hpp"
 #include "session/engine/engine_metrics.hpp"
+#include "session/engine/engine_quota.hpp"
 #include "session/protocol/sync_mode.hpp"
 
 namespace syncml::session::detail {
@@ -88,8 +89,7 @@ void delete_item(item_context& c, delete_kind kind) {
         return;
     }
     int code = c.applier.remove(c.luid, c.target);
-    if ((code == status_codes::ok || code == status_codes::conflict_client_won) && c.s.per_message.live_items > 0)
-        --*c.s.per_message.live_items;  // room for an Add (engine_quota.hpp)
+    if (code == status_codes::ok || code == status_codes::conflict_client_won) give_back_item_slot(c.s);
     if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
     item_status(c, code);
 }

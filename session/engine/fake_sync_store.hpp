@@ -46,6 +46,7 @@ class fake_sync_store final : public persistence::sync_store {
     int outgoing_reads = 0;    // outgoing_items calls, to check one read per package-4 message
     int change_pages = 0;      // change_page calls: package 4 reads its queue a page at a time after the first message
     int live_item_counts = 0;  // live_items calls: a quota check counts only near the limit
+    int stored_bytes_reads = 0;  // user_stored_bytes calls: a byte quota reads once per message at most
     std::map<std::int64_t, std::map<std::int64_t, std::string>> chunks;  // device store -> offset -> large object chunk
     std::int64_t chunk_bytes_written = 0;
     // The sync window in effect per device LocURI, as the database resolves the device's own and its tenant's.
@@ -300,6 +301,15 @@ class fake_sync_store final : public persistence::sync_store {
     std::int64_t live_items(std::int64_t, std::int64_t ds, std::int64_t limit) override {
         ++live_item_counts;
         return std::min(static_cast<std::int64_t>(live_items(ds).size()), limit);
+    }
+    // The store holds one user's items: all of them count.
+    std::int64_t user_stored_bytes(std::int64_t) override {
+        ++stored_bytes_reads;
+        std::int64_t bytes = 0;
+        for (const auto& it : items) {
+            if (!it.deleted) bytes += static_cast<std::int64_t>(it.content.size());
+        }
+        return bytes;
     }
     void append_chunk(std::int64_t, std::int64_t device_store, std::int64_t offset, const std::string& data) override {
         auto& object = chunks[device_store];

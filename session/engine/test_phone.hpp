@@ -50,7 +50,8 @@ class phone {
     std::optional<dev_inf> devinf;                  // sent with Put beside the Alert of the first session
     message package4;                               // the server's reply to the phone's Sync in the last sync()
     syncml_version version = syncml_version::v1_2;  // of every message it sends
-    engine_context limits;               // its max_obj_size, max_items_per_datastore and metrics apply to every message
+    // Its max_obj_size, max_items_per_datastore, max_user_bytes and metrics apply to every message.
+    engine_context limits;
     std::string datastore = "contacts";  // the server datastore its Alerts, Syncs and Maps address
     std::optional<std::int64_t> clock_ms;  // the server's clock in its sessions (default: one second per session)
 
@@ -121,6 +122,7 @@ class phone {
         ctx.now_ms = clock_ms.value_or(1000 * session_);
         ctx.max_obj_size = limits.max_obj_size;
         ctx.max_items_per_datastore = limits.max_items_per_datastore;
+        ctx.max_user_bytes = limits.max_user_bytes;
         ctx.metrics = limits.metrics;
         auto device = store_.device(1, 7, device_);
         auto outcome = process_message(m, state, device, ctx, store_);

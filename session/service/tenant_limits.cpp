@@ -12,6 +12,7 @@ void apply_tenant_limits(engine_context& ctx, const persistence::tenant_settings
     ctx.max_msg_size = std::min<std::int64_t>(ctx.max_msg_size, tenant.max_message_bytes);
     ctx.max_obj_size = std::min<std::int64_t>(ctx.max_obj_size, tenant.max_object_bytes);
     ctx.max_items_per_datastore = tenant.max_items_per_datastore;
+    ctx.max_user_bytes = tenant.max_user_bytes;
 }
 
 std::optional<sync_response> refuse_oversized_message(const sync_request& request,

@@ -23,6 +23,7 @@ TEST(tenant_limits, the_engine_gets_the_smaller_of_the_servers_and_the_tenants_l
     tenant.max_message_bytes = 4096;
     tenant.max_object_bytes = 64 * 1024 * 1024;
     tenant.max_items_per_datastore = 7;
+    tenant.max_user_bytes = 5000;
     engine_context ctx;
     ctx.max_msg_size = 1024 * 1024;
     ctx.max_obj_size = 16 * 1024 * 1024;
@@ -30,6 +31,7 @@ TEST(tenant_limits, the_engine_gets_the_smaller_of_the_servers_and_the_tenants_l
     EXPECT_EQ(ctx.max_msg_size, 4096);
     EXPECT_EQ(ctx.max_obj_size, 16 * 1024 * 1024) << "the server's is smaller";
     EXPECT_EQ(ctx.max_items_per_datastore, 7);
+    EXPECT_EQ(ctx.max_user_bytes, 5000);
 }
 
 }  // namespace

@@ -181,13 +181,22 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
                                    common::user_id{login.user_id},
                                    basic->user,
                                    tenant->settings.max_items_per_datastore,
-                                   static_cast<std::size_t>(tenant->settings.max_object_bytes)};
+                                   static_cast<std::size_t>(tenant->settings.max_object_bytes),
+                                   tenant->settings.max_user_bytes};
     const dav::dav_request call{request.method,        std::string(path_of(request.target)),
                                 request.depth,         request.if_match,
                                 request.if_none_match, request.body};
     dav::dav_response response;
     persistence::run_dav_transaction(
         db, [&](persistence::dav_store& store) { response = dav::handle_dav(call, account, store); });
+    if (!response.refused_by.empty()) {
+        common::log_event(log_, spdlog::level::info, "dav write refused",
+                          {{"tenant", tenant->name},
+                           {"user", basic->user},
+                           {"path", call.path},
+                           {"limit", response.refused_by},
+                           {"status", response.status}});
+    }
     const auto outcome = response.outcome;
     return counted(request, reply_of(std::move(response)), outcome);
 }

@@ -126,10 +126,15 @@ check "a tenant token cannot raise its tenant's limits: 403" \
 check "nor switch its auth modes: 403" test "$(api PATCH /admin/v1/tenants/acme '{"auth_md5": false}' "$acme_token")" = 403
 check "nor its session binding: 403" \
     test "$(api PATCH /admin/v1/tenants/acme '{"session_binding": "token-or-address"}' "$acme_token")" = 403
+check "nor its users' storage quota: 403" \
+    test "$(api PATCH /admin/v1/tenants/acme '{"max_user_bytes": 0}' "$acme_token")" = 403
 check "but sets its conflict policy: 200" \
     test "$(api PATCH /admin/v1/tenants/acme '{"conflict_policy": "server_wins"}' "$acme_token")" = 200
 check "tenant update: 200" test "$(api PATCH /admin/v1/tenants/newt '{"auth_md5": false, "max_devices_per_user": 3}')" = 200
 check "changes only what it names" test "$(field "j['auth_md5'], j['max_devices_per_user'], j['max_sessions']")" = "(False, 3, 5)"
+check "a storage quota beyond 2^31 bytes: 200" test "$(api PATCH /admin/v1/tenants/newt '{"max_user_bytes": 5368709120}')" = 200
+check "is kept whole" test "$(field "j['max_user_bytes']")" = 5368709120
+check "a negative storage quota: 400" test "$(api PATCH /admin/v1/tenants/newt '{"max_user_bytes": -1}')" = 400
 check "a bad update: 400" test "$(api PATCH /admin/v1/tenants/newt '{"max_sessions": 0}')" = 400
 check "changes nothing" test "$(sql "SELECT max_sessions || ',' || auth_md5 FROM tenants WHERE name = 'newt'")" = "5,false"
 check "update of another tenant with a tenant token: 404" \
@@ -154,6 +159,10 @@ check "user show: 200" test "$(api GET /admin/v1/tenants/acme/users/alice)" = 20
 check "with usage: items per datastore, devices, last sync" test "$(field \
     "[d['items'] for d in j['datastores'] if d['name'] == 'contacts'], j['devices'], j['last_sync'] is not None")" = \
     "([3], 1, True)"
+check "and the bytes its items take, counted by the writes, with the tenant's quota" test "$(field \
+    "j['stored_bytes'] == sum(d['stored_bytes'] for d in j['datastores']), j['stored_bytes'], j['max_user_bytes']")" = \
+    "(True, $(sql "SELECT sum(octet_length(i.content)) FROM users u JOIN items i ON i.tenant_id = u.tenant_id
+        AND i.user_id = u.user_id WHERE u.name = 'alice' AND NOT i.deleted"), 1073741824)"
 check "an unknown user: 404" test "$(api GET /admin/v1/tenants/acme/users/nobody)" = 404
 check "says so" test "$(field "j['error']")" = "\"no user 'nobody' in tenant 'acme'\""
 check "set password: 204" test "$(api PUT /admin/v1/tenants/acme/users/bob/password '{"password": "new pw"}')" = 204

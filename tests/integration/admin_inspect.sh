@@ -64,6 +64,8 @@ check "user show: items per datastore" bash -c "grep -qP '^datastore\tcontacts\t
     grep -qP '^datastore\tcalendar\titems=0\t' <<<'$out'"
 check "user show: devices and last sync" bash -c "grep -qxP 'devices\t1' <<<'$out' &&
     grep -qP '^last_sync\t20\d\d-\d\d-\d\dT' <<<'$out' && grep -qxP 'disabled\tno' <<<'$out'"
+check "user show: the bytes its items take and the tenant's quota" bash -c "grep -qxP 'stored_bytes\t[1-9]\d*' <<<'$out' &&
+    grep -qxP 'max_user_bytes\t1073741824' <<<'$out' && grep -qP '^datastore\tcontacts\titems=3\t.*\tstored_bytes=[1-9]' <<<'$out'"
 json=$(admin user show --tenant insp --user alice --json)
 check "user show --json" test "$(json_field "$json" \
     "j['devices'], j['disabled'], [(d['name'], d['items']) for d in j['datastores'] if d['name'] == 'contacts'], \

@@ -72,10 +72,12 @@ psql "$db" -q -c "DROP TABLE session_routes, session_starts" -c "DROP FUNCTION s
     -c "DROP FUNCTION syncml_open_session" \
     -c "ALTER TABLE devices DROP COLUMN address_continued_at" -c "ALTER TABLE tenants DROP COLUMN settings_version" \
     -c "ALTER TABLE auth_failures DROP COLUMN last_failure" \
+    -c "ALTER TABLE tenants DROP COLUMN max_user_bytes" -c "ALTER TABLE datastores DROP COLUMN stored_bytes" \
     -c "DELETE FROM schema_migrations WHERE version >= 24"
 SYNCML_LOG_LEVEL=info "$server" migrate > "$work/migrate-24.log" 2>&1 ||
     fail "migrate of 0024 and later on a distributed schema: $(tail -3 "$work/migrate-24.log")"
-grep -q "applying migration 0024_" "$work/migrate-24.log" && pass "0024 and later applied again" ||
+grep -q "applying migration 0024_" "$work/migrate-24.log" && grep -q "applying migration 0033_" "$work/migrate-24.log" &&
+    pass "0024 and later applied again" ||
     fail "0024 and later were not applied again: $(tail -2 "$work/migrate-24.log")"
 routes=$(psql "$db" -Atc "SELECT string_agg(p.partmethod || (p.colocationid = u.colocationid), ' ' ORDER BY
     p.logicalrelid::text) FROM pg_dist_partition p, pg_dist_partition u WHERE p.logicalrelid IN
@@ -247,6 +249,12 @@ if python3 "$interop/compare.py" "$work/carol-phone/data/contacts" "$work/carol-
 else
     fail "after the growth, carol's phone and tablet differ (see $work/grow-compare.log)"
 fi
+# The bytes the quota counts (migration 0033) followed the writes of both topologies: equal to her live items summed.
+carol_of() { echo "JOIN users u ON u.tenant_id = $1.tenant_id AND u.user_id = $1.user_id WHERE u.name = 'carol'"; }
+stored=$(psql "$grow_db" -Atc "SELECT sum(d.stored_bytes) FROM datastores d $(carol_of d)")
+summed=$(psql "$grow_db" -Atc "SELECT sum(octet_length(i.content)) FROM items i $(carol_of i) AND NOT i.deleted")
+[ -n "$stored" ] && [ "$stored" = "$summed" ] && pass "carol's stored bytes ($stored) are her live items' after the growth" ||
+    fail "carol's stored bytes: counted '$stored', her live items hold '$summed'"
 kill "$server_pid" 2> /dev/null && wait "$server_pid" 2> /dev/null
 server_pid=
 # Without the extension in reach, --distributed refuses before touching the schema (one PostgreSQL of test.sh).

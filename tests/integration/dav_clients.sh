@@ -625,6 +625,15 @@ if [ "$target" = ours ] || [ "${DAV_BAD_INPUT:-0}" = 1 ]; then
             tolower($1) == "location:" { l = $2; sub("^https?://[^/]*", "", l) } END { print s, l }'; }
         check "d: GET /.well-known/carddav -> 301 to /dav/default/" test "$(redirect /.well-known/carddav GET)" = "301 /dav/default/"
         check "d: PROPFIND /.well-known/caldav -> 301 to /dav/default/" test "$(redirect /.well-known/caldav PROPFIND)" = "301 /dav/default/"
+        # The user's storage quota (issue 35): a user at it gets 507 with RFC 4331's precondition, and the log says why.
+        admin tenant set "$tenant" --max-user-bytes 1
+        printf 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:over-quota\r\nFN:Over Quota\r\nN:Quota;Over;;;\r\nEND:VCARD\r\n' \
+            >"$work/over-quota.vcf"
+        check "d: PUT beyond the user's storage quota -> 507 DAV:quota-not-exceeded" eval '[ "$(code -X PUT \
+            -H "Content-Type: text/vcard" -H "If-None-Match: *" --data-binary @"$work/over-quota.vcf" \
+            "${contacts}over-quota.vcf")" = 507 ] && grep -q "quota-not-exceeded" "$work/d.body" &&
+            grep -q "dav write refused.*limit=user_bytes" "$work/server.log"'
+        admin tenant set "$tenant" --max-user-bytes 1073741824
     fi
     check "d: the item counts are unchanged" eval 'server_count_is "$contacts" "$before" &&
         server_count_is "$calendar" "$before_cal" && server_count_is "$bob_contacts" "$before_bob" bob'

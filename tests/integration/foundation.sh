@@ -77,6 +77,8 @@ check "tenant add with limits" admin tenant add limited --max-sessions 7 --auth-
 check "tenant list shows the limits" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep 'max-sessions=7' | grep -q 'auth-md5=off'"
 check "tenant set changes one setting" admin tenant set limited --max-devices-per-user 2
 check "and keeps the others" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep 'max-devices-per-user=2' | grep -q 'max-sessions=7'"
+check "tenant set takes a storage quota beyond 2^31 bytes" admin tenant set limited --max-user-bytes 5368709120
+check "and lists it" bash -c "'$bin' admin tenant list 2>/dev/null | grep '^limited' | grep -q 'max-user-bytes=5368709120'"
 admin tenant set limited --max-sessions 0 >/dev/null; check "a limit of 0 is refused" test $? -ne 0
 admin tenant set limited --auth-md5 maybe >/dev/null; check "a malformed switch is refused" test $? -ne 0
 admin tenant delete acme >/dev/null; check "tenant delete without --yes is refused (2)" test $? -eq 2

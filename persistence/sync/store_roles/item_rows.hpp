@@ -39,7 +39,7 @@ class item_rows {
     virtual std::int64_t current_modseq(std::int64_t tenant, std::int64_t datastore) = 0;
 };
 
-// The tenant's limit on items per datastore needs a count (engine_quota.cpp).
+// The tenant's limits on items per datastore and bytes per user need a count (engine_quota.cpp).
 class item_quota {
   public:
     virtual ~item_quota() = default;
@@ -47,6 +47,9 @@ class item_quota {
     // Live (not deleted) items of the datastore, counted up to `limit` at most: enough to check a quota without
     // counting a large datastore whole.
     virtual std::int64_t live_items(std::int64_t tenant, std::int64_t datastore, std::int64_t limit) = 0;
+    // The bytes of the owner's live items in all its datastores, as the writes counted them (storage_quota.hpp):
+    // a read of the user's few datastore rows, whatever the items.
+    virtual std::int64_t user_stored_bytes(std::int64_t tenant) = 0;
 };
 
 }  // namespace syncml::persistence

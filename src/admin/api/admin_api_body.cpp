@@ -36,32 +36,48 @@ std::string option_text(std::string_view member, const json_value& value) {
     return std::to_string(*number);
 }
 
+// Every tenant setting as JSON names it, and whether only a token for all tenants may change it: what a tenant costs
+// the server (limits, retention) and how its users log in (auth modes, session binding).
+struct setting_member {
+    std::string_view name;
+    bool operators_only;
+};
+constexpr setting_member k_setting_members[] = {
+    {"conflict_policy", false},
+    {"session_binding", true},
+    {"auth_basic", true},
+    {"auth_md5", true},
+    {"dav", false},
+    {"max_sessions", true},
+    {"max_devices_per_user", true},
+    {"max_items_per_datastore", true},
+    {"max_message_bytes", true},
+    {"max_object_bytes", true},
+    {"max_user_bytes", true},
+    {"tombstone_retention_days", true},
+    {"window_past_days", false},
+    {"window_future_days", false},
+    {"window_max_items", false},
+    {"window_max_photo_bytes", false},
+};
+
+std::vector<std::string_view> setting_names(bool operators_only) {
+    std::vector<std::string_view> names;
+    for (const auto& member : k_setting_members) {
+        if (member.operators_only || !operators_only) names.push_back(member.name);
+    }
+    return names;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& tenant_setting_members() {
-    static const std::vector<std::string_view> members = {"conflict_policy",
-                                                          "session_binding",
-                                                          "auth_basic",
-                                                          "auth_md5",
-                                                          "dav",
-                                                          "max_sessions",
-                                                          "max_devices_per_user",
-                                                          "max_items_per_datastore",
-                                                          "max_message_bytes",
-                                                          "max_object_bytes",
-                                                          "tombstone_retention_days",
-                                                          "window_past_days",
-                                                          "window_future_days",
-                                                          "window_max_items",
-                                                          "window_max_photo_bytes"};
+    static const auto members = setting_names(false);
     return members;
 }
 
 const std::vector<std::string_view>& operator_setting_members() {
-    static const std::vector<std::string_view> members = {
-        "session_binding",   "auth_basic",           "auth_md5",
-        "max_sessions",      "max_devices_per_user", "max_items_per_datastore",
-        "max_message_bytes", "max_object_bytes",     "tombstone_retention_days"};
+    static const auto members = setting_names(true);
     return members;
 }
 

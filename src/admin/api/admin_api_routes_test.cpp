@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "src/admin/api/admin_api.hpp"
@@ -114,6 +115,17 @@ TEST(admin_api_body, tenant_settings_use_the_cli_parser_and_name_the_member_at_f
     EXPECT_EQ(field_of(R"({"max_sesions": 1})"), "max_sesions: unknown member max_sesions");
     EXPECT_EQ(field_of("[]"), ": the body must be a JSON object, not an array");
     EXPECT_EQ(field_of("{}"), "accepted");
+}
+
+TEST(admin_api_body, limits_are_the_operators_and_a_tenants_policy_its_own) {
+    const auto& all = tenant_setting_members();
+    const auto& operators = operator_setting_members();
+    for (const auto member :
+         {"max_sessions", "max_items_per_datastore", "max_user_bytes", "auth_md5", "session_binding"})
+        EXPECT_NE(std::find(operators.begin(), operators.end(), member), operators.end()) << member;
+    for (const auto member : {"conflict_policy", "dav", "window_past_days"})
+        EXPECT_EQ(std::find(operators.begin(), operators.end(), member), operators.end()) << member;
+    for (const auto member : operators) EXPECT_NE(std::find(all.begin(), all.end(), member), all.end()) << member;
 }
 
 TEST(admin_api_body, required_strings_are_present_non_empty_strings) {

@@ -39,10 +39,13 @@ void show_user(persistence::database& db, const std::string& tenant, const std::
         << "created_at\t" << details.created_at << "\n"
         << "disabled\t" << details.disabled_at.value_or("no") << "\n"
         << "devices\t" << details.devices << "\n"
-        << "last_sync\t" << details.last_sync.value_or("never") << "\n";
+        << "last_sync\t" << details.last_sync.value_or("never") << "\n"
+        << "stored_bytes\t" << details.stored_bytes << "\n"
+        << "max_user_bytes\t" << details.max_user_bytes << (details.max_user_bytes == 0 ? " (no quota)" : "") << "\n";
     for (const auto& store : details.datastores) {
         out << "datastore\t" << common::printable_text(store.name) << "\titems=" << store.items
-            << "\ttombstones=" << store.tombstones << "\tmodseq=" << store.modseq << "\n";
+            << "\ttombstones=" << store.tombstones << "\tmodseq=" << store.modseq
+            << "\tstored_bytes=" << store.stored_bytes << "\n";
     }
 }
 

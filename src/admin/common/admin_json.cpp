@@ -96,6 +96,7 @@ void write_tenant(json_object& o, const persistence::tenant_info& t) {
     o.number("max_items_per_datastore", s.max_items_per_datastore);
     o.number("max_message_bytes", s.max_message_bytes);
     o.number("max_object_bytes", s.max_object_bytes);
+    o.number("max_user_bytes", s.max_user_bytes);
     o.number("tombstone_retention_days", s.tombstone_retention_days);
     o.number("window_past_days", s.window.past_days);
     o.number("window_future_days", s.window.future_days);
@@ -143,6 +144,8 @@ std::string user_json(const persistence::user_details& details) {
         o.optional_text("disabled_at", details.disabled_at);
         o.number("devices", details.devices);
         o.optional_text("last_sync", details.last_sync);
+        o.number("stored_bytes", details.stored_bytes);
+        o.number("max_user_bytes", details.max_user_bytes);
         o.raw("datastores",
               bare_array_of(details.datastores, [](json_object& d, const persistence::datastore_usage& s) {
                   d.text("name", s.name);
@@ -150,6 +153,7 @@ std::string user_json(const persistence::user_details& details) {
                   d.number("items", s.items);
                   d.number("tombstones", s.tombstones);
                   d.number("modseq", s.modseq);
+                  d.number("stored_bytes", s.stored_bytes);
               }));
     });
 }

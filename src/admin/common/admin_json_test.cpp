@@ -22,7 +22,9 @@ TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
                         "\"auth_basic\":true"),
               std::string::npos)
         << json;
-    EXPECT_NE(json.find("\"tombstone_retention_days\":90,"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"max_object_bytes\":16777216,\"max_user_bytes\":1073741824,\"tombstone_retention_days\":90,"),
+              std::string::npos)
+        << json;
     EXPECT_NE(json.find("\"window_past_days\":0,\"window_future_days\":0,\"window_max_items\":0,"
                         "\"window_max_photo_bytes\":0}"),
               std::string::npos)
@@ -33,12 +35,16 @@ TEST(admin_json, show_is_one_object_with_its_usage_nested) {
     persistence::user_details user;
     user.name = "bob";
     user.created_at = "2026-01-02T03:04:05Z";
-    user.datastores.push_back({.name = "contacts", .kind = "contacts", .items = 3, .tombstones = 1, .modseq = 9});
+    user.datastores.push_back(
+        {.name = "contacts", .kind = "contacts", .items = 3, .tombstones = 1, .modseq = 9, .stored_bytes = 612});
     user.devices = 2;
+    user.stored_bytes = 612;
+    user.max_user_bytes = std::int64_t{5} << 30;
     EXPECT_EQ(user_json(user),
               "{\"name\":\"bob\",\"created_at\":\"2026-01-02T03:04:05Z\",\"disabled\":false,\"disabled_at\":null,"
-              "\"devices\":2,\"last_sync\":null,\"datastores\":[{\"name\":\"contacts\",\"kind\":\"contacts\","
-              "\"items\":3,\"tombstones\":1,\"modseq\":9}]}\n");
+              "\"devices\":2,\"last_sync\":null,\"stored_bytes\":612,\"max_user_bytes\":5368709120,"
+              "\"datastores\":[{\"name\":\"contacts\",\"kind\":\"contacts\","
+              "\"items\":3,\"tombstones\":1,\"modseq\":9,\"stored_bytes\":612}]}\n");
     persistence::device_details device;
     device.device_uri = "IMEI:1";
     device.user = "bob";

@@ -24,6 +24,7 @@ const std::vector<option_doc>& docs() {
         {"--max-items-per-datastore", "N"},
         {"--max-message-bytes", "N"},
         {"--max-object-bytes", "N"},
+        {"--max-user-bytes", "BYTES"},
         {"--tombstone-retention-days", "N"},
         {"--window-past-days", "DAYS"},
         {"--window-future-days", "DAYS"},
@@ -44,6 +45,16 @@ int parse_count(const std::string& option, const std::string& value) {
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc{} || end != value.data() + value.size() || value.empty()) {
         throw std::invalid_argument(option + " '" + value + "' (expected a whole number up to 2147483647)");
+    }
+    return n;
+}
+
+// A number of bytes that may pass 2^31 (a quota of gigabytes).
+std::int64_t parse_bytes(const std::string& option, const std::string& value) {
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || value.empty()) {
+        throw std::invalid_argument(option + " '" + value + "' (expected a whole number of bytes)");
     }
     return n;
 }
@@ -121,6 +132,8 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.max_message_bytes = parse_count(option, value);
     } else if (option == "--max-object-bytes") {
         settings.max_object_bytes = parse_count(option, value);
+    } else if (option == "--max-user-bytes") {
+        settings.max_user_bytes = parse_bytes(option, value);
     } else if (option == "--tombstone-retention-days") {
         settings.tombstone_retention_days = parse_count(option, value);
     } else if (is_window_option(option)) {
@@ -139,6 +152,7 @@ std::string describe_tenant_settings(const persistence::tenant_settings& s, cons
            "max-items-per-datastore=" + std::to_string(s.max_items_per_datastore) + separator +
            "max-message-bytes=" + std::to_string(s.max_message_bytes) + separator +
            "max-object-bytes=" + std::to_string(s.max_object_bytes) + separator +
+           "max-user-bytes=" + std::to_string(s.max_user_bytes) + separator +
            "tombstone-retention-days=" + std::to_string(s.tombstone_retention_days) + separator + "window-" +
            persistence::describe_window(s.window, separator + "window-");
 }

@@ -6,6 +6,7 @@
 #include "matching/convert/item_convert.hpp"
 #include "matching/convert/item_format.hpp"
 #include "persistence/accounts/accounts.hpp"
+#include "persistence/sync/storage_quota.hpp"
 #include "persistence/sync/sync_store.hpp"
 #include "src/admin/transfer/import_match.hpp"
 #include "src/admin/transfer/pim_text.hpp"
@@ -152,9 +153,11 @@ std::map<item_kind, item_import_counts> import_items(persistence::database& db, 
                                                      const std::vector<datastore_items>& stores) {
     const auto tenant_info = persistence::find_tenant(db, tenant);
     const std::int64_t limit = tenant_info ? tenant_info->settings.max_items_per_datastore : 0;
+    const std::int64_t max_user_bytes = tenant_info ? tenant_info->settings.max_user_bytes : 0;
     std::map<item_kind, item_import_counts> counts;
-    const bool done = persistence::run_sync_transaction(db, [&](persistence::sync_store& store) {
+    const bool done = persistence::run_sync_transaction(db, ids.user, [&](persistence::sync_store& store) {
         counts.clear();
+        const auto held = store.user_stored_bytes(ids.tenant);
         std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plans;
         for (const auto& items : stores) {
             const auto datastore = store.datastore(ids.tenant, ids.user, items.kind);
@@ -172,6 +175,15 @@ std::map<item_kind, item_import_counts> import_items(persistence::database& db, 
         }
         for (std::size_t i = 0; i < stores.size(); ++i) {
             counts[stores[i].kind] = write(store, ids.tenant, plans[i].first, plans[i].second);
+        }
+        // And the user's byte quota, the whole import taken as one write: what it stored is counted by now, and
+        // throwing undoes it.
+        const persistence::item_growth import{.before = 0, .after = store.user_stored_bytes(ids.tenant) - held};
+        if (!persistence::quota_allows(max_user_bytes, held, import)) {
+            throw import_quota_exceeded("the import would take the user's items to " +
+                                        std::to_string(held + import.after) +
+                                        " bytes, beyond the tenant's max-user-bytes (" +
+                                        std::to_string(max_user_bytes) + "); nothing was imported");
         }
     });
     if (!done) throw std::runtime_error("the database failed; nothing was imported");

@@ -53,7 +53,7 @@ struct item_import_counts {
     int unchanged = 0;  // equal to a stored item
 };
 
-// An import would take a datastore beyond the tenant's max_items_per_datastore.
+// An import would take a datastore beyond the tenant's max_items_per_datastore, or the user beyond its max_user_bytes.
 class import_quota_exceeded : public std::invalid_argument {
   public:
     using std::invalid_argument::invalid_argument;

@@ -159,6 +159,23 @@ TEST_F(user_transfer_db, an_import_beyond_the_quota_counts_only_new_items) {
     EXPECT_EQ(live("contacts"), "2");
 }
 
+TEST_F(user_transfer_db, an_import_beyond_the_users_storage_quota_imports_nothing) {
+    write("contacts.vcf", vcard("c-1", "Ada Lovelace"));
+    import();
+    const auto held =
+        std::stoll(sql("SELECT sum(ds.stored_bytes) FROM datastores ds JOIN tenants t USING (tenant_id) "
+                       "WHERE t.name = '" +
+                       tenant_ + "'"));
+    auto settings = persistence::find_tenant(*db_, tenant_)->settings;
+    settings.max_user_bytes = held + 10;
+    persistence::update_tenant(*db_, tenant_, settings);
+    write("contacts.vcf", vcard("c-1", "Ada Lovelace") + vcard("c-2", "Alan Turing"));
+    EXPECT_THROW(import(), import_quota_exceeded);
+    EXPECT_EQ(live("contacts"), "1");
+    write("contacts.vcf", vcard("c-1", "Ada"));
+    EXPECT_EQ(import().imported.updated, 1) << "an import that shrinks the user's items passes";
+}
+
 // A link planted in the import directory once imported the server's app.password as a user's items (issue 35).
 TEST_F(user_transfer_db, an_import_through_a_planted_link_is_refused_and_imports_nothing) {
     const fs::path secret = dir_.string() + "-secret";
