@@ -118,7 +118,9 @@ TEST_F(stored_bytes_test, a_refresh_from_the_client_frees_the_bytes_of_what_it_d
         const auto held = s.add_item(tenant_, contacts_, card("held"), {});
         s.set_mapping(tenant_, device_store_, "1", held.guid, held.modseq);
     });
-    tx([&](sync_store& s) { EXPECT_EQ(s.delete_unheld_items(tenant_, contacts_, device_store_), 3); });
+    tx([&](sync_store& s) {
+        EXPECT_EQ(s.delete_unheld_items(tenant_, contacts_, device_store_, s.current_modseq(tenant_, contacts_)), 3);
+    });
     EXPECT_EQ(column(contacts_), size_of(card("held")));
     EXPECT_EQ(column(contacts_), summed(contacts_));
 }

@@ -176,13 +176,13 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
     // Only a verified user of the tenant learns that its DAV service is off.
     if (!tenant->settings.dav) return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
 
-    const dav::dav_account account{common::tenant_id{tenant->id},
-                                   tenant->name,
-                                   common::user_id{login.user_id},
-                                   basic->user,
-                                   tenant->settings.max_items_per_datastore,
-                                   static_cast<std::size_t>(tenant->settings.max_object_bytes),
-                                   tenant->settings.max_user_bytes};
+    dav::dav_account account{common::tenant_id{tenant->id},
+                             tenant->name,
+                             common::user_id{login.user_id},
+                             basic->user,
+                             tenant->settings.max_items_per_datastore,
+                             static_cast<std::size_t>(tenant->settings.max_object_bytes)};
+    account.max_user_bytes = tenant->settings.max_user_bytes;
     const dav::dav_request call{request.method,        std::string(path_of(request.target)),
                                 request.depth,         request.if_match,
                                 request.if_none_match, request.body};
