@@ -22,9 +22,11 @@ std::string current_nonce(const run& r) {
     return {};
 }
 
-// Chal for the auth type we ask for: md5 when the client already speaks it (or basic is off), basic otherwise.
+// Chal for the auth type we ask for: md5 when the client already speaks it (or basic is off), basic otherwise. Never
+// md5 to a SyncML 1.0 client while basic is allowed: its digest, MD5(user:password:nonce), needs the password in
+// clear, which the server never keeps (it keeps the 1.1 secret MD5(user:password)).
 challenge make_challenge(run& r, bool md5) {
-    if (md5 && !r.ctx.allow_md5) md5 = false;
+    if (md5 && (!r.ctx.allow_md5 || r.in.version == syncml_version::v1_0)) md5 = false;
     if (!md5 && !r.ctx.allow_basic) md5 = true;
     challenge chal;
     meta_info meta;

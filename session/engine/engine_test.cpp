@@ -80,6 +80,31 @@ TEST(engine, authenticates_md5_with_the_nonce_it_announced_and_stores_a_fresh_on
     EXPECT_EQ(store.device(1, 7, "phone-md5").nonce, "nonce1");
 }
 
+// Issue 36: SyncML 1.0's md5 digest is MD5(user:password:nonce), which needs the password in clear; the server keeps
+// only hashes and the 1.1 secret, so a 1.0 client answering md5 challenges could never log in. It is asked for basic.
+TEST(engine, a_syncml_1_0_client_is_asked_for_basic_credentials_not_md5) {
+    testing::fake_sync_store store;
+    engine_context ctx;
+    ctx.tenant_id = 1;
+    ctx.account = account_info{7, "u1", false, md5_digest_secret()};
+    ctx.stateless_nonces = {"stateless-now"};
+    auto device = store.device(1, 7, "phone-10");
+    message m;
+    m.version = syncml_version::v1_0;
+    m.header.ver_dtd = "1.0";
+    m.header.session_id = "1";
+    m.header.msg_id = "1";
+    m.header.source.loc_uri = "phone-10";
+    m.header.cred = credentials{meta_info{}, "b64-of-md5-of-user-password-nonce"};
+    m.header.cred->meta->type = "syncml:auth-md5";
+    session_state state;
+    const auto outcome = process_message(m, state, device, ctx, store);
+    const auto* hdr = statuses_of(outcome.reply, "SyncHdr")[0];
+    EXPECT_EQ(hdr->data, "401");
+    ASSERT_TRUE(hdr->chal);
+    EXPECT_EQ(hdr->chal->meta->type, "syncml:auth-basic");
+}
+
 TEST(engine, grants_a_slow_sync_with_508_when_the_device_is_unknown) {
     testing::fake_sync_store store;
     phone a(store, "phone-a");
