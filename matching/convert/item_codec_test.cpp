@@ -49,8 +49,7 @@ TEST(item_format, maps_funambols_sif_types_to_their_dialects_and_back) {
         EXPECT_EQ(dialect_from_name(name_of(d)), d);
         EXPECT_EQ(version_of(d), "1.0");
     }
-    EXPECT_EQ(detect_dialect("<?xml version=\"1.0\"?><contact><FirstName>A</FirstName></contact>"),
-              item_dialect::sifc);
+    EXPECT_EQ(detect_dialect("<?xml version=\"1.0\"?><contact><FirstName>A</FirstName></contact>"), item_dialect::sifc);
     EXPECT_EQ(detect_dialect("<appointment/>"), item_dialect::sife);
     EXPECT_EQ(detect_dialect("<task/>"), item_dialect::sift);
     EXPECT_EQ(detect_dialect("<note/>"), item_dialect::sifn);

@@ -121,10 +121,10 @@ result<item> parse_memo(std::string_view data, item_dialect dialect, const parse
 }
 
 item_error unsupported(const item& value, item_dialect dialect) {
-    static constexpr std::array<std::string_view, 4> k_kinds = {"contact", "event", "task", "memo"};
+    static constexpr std::array<std::string_view, 4> k_kinds = {"a contact", "an event", "a task", "a memo"};
     return item_error{item_errc::unsupported,
-                      std::string("a ") + std::string(k_kinds[static_cast<std::size_t>(kind_of(value))]) +
-                          " cannot be written as " + std::string(info(dialect).name),
+                      std::string(k_kinds[static_cast<std::size_t>(kind_of(value))]) + " cannot be written as " +
+                          std::string(info(dialect).name),
                       0};
 }
 
