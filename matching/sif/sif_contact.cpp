@@ -318,10 +318,12 @@ std::string write_sif_contact(const contact& c) {
     out.field("Body", c.note);
     out.field("Categories", sif_categories(c.categories));
     out.field("Sensitivity", sensitivity_of_class(class_value(c.extra)));
-    if (c.picture && c.picture->uri.empty() && !c.picture->data.empty()) {
+    const bool has_photo = c.picture && c.picture->uri.empty() && !c.picture->data.empty();
+    if (has_photo && !c.picture->media_type.empty()) {
         out.field("Photo", "TYPE", c.picture->media_type, encode_base64(c.picture->data));
     } else {
-        out.field("Photo", "");
+        // A photo by URI is none Outlook can show.
+        out.field("Photo", has_photo ? encode_base64(c.picture->data) : std::string());
     }
     write_sif_extras(out, k_extras, c.extra);
     return out.finish();
