@@ -224,6 +224,53 @@ TEST(engine_sif, sif_goes_to_scard_stask_and_snote_and_devinf_rx_pref_decides_el
     EXPECT_TRUE(card.items.begin()->second.starts_with("BEGIN:VCARD\r\nVERSION:2.1\r\n"));
 }
 
+TEST(engine_sif, a_recurring_sif_appointment_through_scal_reaches_a_vcalendar_phone_and_a_note_through_snote) {
+    testing::fake_sync_store store;
+    phone calendar(store, "fol-cal", "text/x-s4j-sife");
+    calendar.datastore = "scal";
+    calendar.client_store = "appointment";
+    calendar.item_format = "b64";
+    calendar.devinf = funambol_devinf();
+    EXPECT_EQ(calendar.sync(201, {{"e1",
+                                   "<appointment><SIFVersion>1.1</SIFVersion><Subject>Standup</Subject>"
+                                   "<Start>20240108T083000Z</Start><End>20240108T084500Z</End>"
+                                   "<AllDayEvent>0</AllDayEvent><ReminderSet>1</ReminderSet>"
+                                   "<ReminderMinutesBeforeStart>5</ReminderMinutesBeforeStart>"
+                                   "<IsRecurring>1</IsRecurring><RecurrenceType>1</RecurrenceType>"
+                                   "<Interval>1</Interval><DayOfWeekMask>62</DayOfWeekMask>"
+                                   "<NoEndDate>0</NoEndDate><Occurrences>10</Occurrences></appointment>"}}),
+              std::vector<std::string>{"201"});
+    phone nokia(store, "IMEI:9", "text/x-vcalendar");
+    nokia.datastore = "calendar";
+    nokia.sync(201, {{"n",
+                      "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nSUMMARY:Lunch\r\n"
+                      "DTSTART:20240109T120000Z\r\nDTEND:20240109T130000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"}});
+    ASSERT_EQ(nokia.sent("Add"), 1u);
+    std::string standup;
+    for (const auto& [luid, data] : nokia.items) {
+        if (luid != "n") standup = data;
+    }
+    EXPECT_TRUE(has(standup, "VERSION:1.0\r\n")) << standup;
+    EXPECT_TRUE(has(standup, "RRULE:W1 MO TU WE TH FR #10\r\n")) << standup;
+    EXPECT_TRUE(has(standup, "AALARM:20240108T082500Z")) << standup;
+
+    calendar.sync(200, {});
+    ASSERT_EQ(calendar.sent("Add"), 1u) << "the phone's lunch goes to the client";
+    for (const auto& [luid, data] : calendar.items) {
+        if (luid == "e1") continue;
+        EXPECT_TRUE(has(data, "<Subject>Lunch</Subject>")) << data;
+    }
+
+    phone notes(store, "fol-notes", "text/x-s4j-sifn");
+    notes.datastore = "snote";
+    notes.client_store = "note";
+    EXPECT_EQ(notes.sync(201, {{"m1", "<note><Subject>Shopping</Subject><Body>Shopping\nmilk</Body></note>"}}),
+              std::vector<std::string>{"201"});
+    auto memos = store.live_items(store.datastores.at({7, matching::item_kind::memo}));
+    ASSERT_EQ(memos.size(), 1u);
+    EXPECT_EQ(memos[0]->content, "Shopping\r\nmilk") << "notes are stored as plain text";
+}
+
 TEST(engine_sif, our_devinf_offers_the_sif_types_after_the_standard_ones) {
     auto info = detail::server_devinf(syncml_version::v1_2, 0);
     const std::vector<std::pair<std::string, std::string>> sif{{"contacts", "text/x-s4j-sifc"},
