@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "common/text/ascii_case.hpp"
+#include "common/text/trim.hpp"
 #include "matching/memo/memo_codec.hpp"
 #include "matching/sif/sif_document.hpp"
 #include "matching/sif/sif_items.hpp"
@@ -58,18 +59,24 @@ item_error unsupported(item_kind kind) {
 }  // namespace
 
 std::optional<item_kind> sniff_sif(std::string_view data) {
-    data = data.substr(0, k_sniff_window);
-    if (data.starts_with("\xEF\xBB\xBF")) data.remove_prefix(3);
+    std::string_view head = data.substr(0, k_sniff_window);
+    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
     for (;;) {
-        data = skip_blanks(data);
-        auto rest = skip_prolog_part(data);
-        if (rest.size() == data.size()) break;
-        data = rest;
+        head = skip_blanks(head);
+        auto rest = skip_prolog_part(head);
+        if (rest.size() == head.size()) break;
+        head = rest;
     }
-    if (!data.starts_with('<')) return std::nullopt;
-    auto end = data.find_first_of(" \t\r\n/>", 1);
+    if (!head.starts_with('<')) return std::nullopt;
+    auto end = head.find_first_of(" \t\r\n/>", 1);
     if (end == std::string_view::npos) return std::nullopt;
-    return kind_of_root(data.substr(1, end - 1));
+    auto name = head.substr(1, end - 1);
+    // A text memo may start with "<note>" too; a document ends with its root's end tag (or is one empty element).
+    auto tail = common::trim(data, {}, common::k_white_space);
+    const bool closed = tail.ends_with("/>") ||
+                        (tail.size() > name.size() + 3 && tail.ends_with('>') &&
+                         common::iequals(tail.substr(tail.size() - name.size() - 3), "</" + std::string(name) + ">"));
+    return closed ? kind_of_root(name) : std::nullopt;
 }
 
 result<item> parse_sif(std::string_view data, const parse_limits& limits) {

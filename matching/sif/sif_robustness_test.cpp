@@ -87,13 +87,16 @@ TEST(sif_robustness, unreadable_sif_is_an_error_for_the_store_and_never_stored_a
 }
 
 TEST(sif_robustness, sniffs_the_root_past_a_bom_declaration_and_comments_only) {
-    EXPECT_EQ(sniff_sif("\xEF\xBB\xBF<?xml version=\"1.0\"?>\r\n<!-- Outlook -->\n<appointment>"), item_kind::event);
+    EXPECT_EQ(sniff_sif("\xEF\xBB\xBF<?xml version=\"1.0\"?>\r\n<!-- Outlook -->\n<appointment></APPOINTMENT>\r\n"),
+              item_kind::event);
     EXPECT_EQ(sniff_sif("<task/>"), item_kind::task);
-    EXPECT_EQ(sniff_sif("  <note >"), item_kind::memo);
+    EXPECT_EQ(sniff_sif("  <note >x</note>"), item_kind::memo);
+    EXPECT_FALSE(sniff_sif("<note> buy milk")) << "a text memo that starts like a note";
+    EXPECT_FALSE(sniff_sif("<contact> Anna\n</contact> is the tag")) << "what follows the end tag is no SIF";
     EXPECT_FALSE(sniff_sif("<notes>"));
     EXPECT_FALSE(sniff_sif("<?xml version=\"1.0\""));
     EXPECT_FALSE(sniff_sif("BEGIN:VCARD\r\n<contact>"));
-    EXPECT_FALSE(sniff_sif(std::string(5000, ' ') + "<contact>")) << "only the start of the data is looked at";
+    EXPECT_FALSE(sniff_sif(std::string(5000, ' ') + "<contact/>")) << "only the start of the data is looked at";
 }
 
 }  // namespace
