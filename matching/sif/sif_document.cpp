@@ -1,5 +1,6 @@
 #include "matching/sif/sif_document.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "common/text/ascii_case.hpp"
@@ -20,12 +21,18 @@ result<common::xml_element> read_sif_document(std::string_view data, const parse
     return std::move(*parsed.root);
 }
 
+bool sif_fields::ascii_case_less::operator()(std::string_view a, std::string_view b) const {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                        [&](char x, char y) { return lower(x) < lower(y); });
+}
+
 sif_fields::sif_fields(const common::xml_element& element) {
-    for (const auto& child : element.children) by_name_.emplace(common::to_lower(child.name), &child);
+    for (const auto& child : element.children) by_name_.emplace(child.name, &child);
 }
 
 const common::xml_element* sif_fields::find(std::string_view name) const {
-    auto found = by_name_.find(common::to_lower(name));
+    auto found = by_name_.find(name);
     return found == by_name_.end() ? nullptr : found->second;
 }
 

@@ -20,7 +20,8 @@ namespace syncml::matching {
 // limits.max_depth deep.
 result<common::xml_element> read_sif_document(std::string_view data, const parse_limits& limits);
 
-// The fields of one element by name (case-insensitive; the first of a repeated name wins).
+// The fields of one element by name (case-insensitive; the first of a repeated name wins). Refers to `element`,
+// which must outlive it.
 class sif_fields {
   public:
     explicit sif_fields(const common::xml_element& element);
@@ -36,7 +37,12 @@ class sif_fields {
     bool flag(std::string_view name) const;
 
   private:
-    std::map<std::string, const common::xml_element*> by_name_;
+    // Orders names ignoring ASCII case without copying them: a document is read with about 150 lookups.
+    struct ascii_case_less {
+        using is_transparent = void;
+        bool operator()(std::string_view a, std::string_view b) const;
+    };
+    std::map<std::string_view, const common::xml_element*, ascii_case_less> by_name_;
 };
 
 class sif_writer {
