@@ -150,6 +150,9 @@ TEST(engine_sif, sif_that_does_not_read_and_data_that_does_not_decode_are_refuse
     plain.item_format = "des;b64";
     EXPECT_EQ(plain.sync(201, {{"1", sif_contact("Carla", "Bianchi", "2")}}), std::vector<std::string>{"415"})
         << "Funambol's encryption is no format the server can undo";
+    ASSERT_EQ(plain.received_meta.size(), 2u);
+    for (const auto& [luid, meta] : plain.received_meta)
+        EXPECT_EQ(meta.format, "b64") << "a refused encoding is none to answer in: SIF goes out in b64";
     auto event_as_contact = phone(store, "IMEI:4", "text/x-s4j-sife");
     EXPECT_EQ(event_as_contact.sync(201, {{"1", "<appointment><Start>20240101T100000Z</Start></appointment>"}}),
               std::vector<std::string>{"415"});

@@ -256,10 +256,11 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
     if (!meta.mime.empty()) s.device_mime = meta.mime;
     auto whole = assemble(c, it, cmd, meta);
     if (!whole) return;
-    // Of the whole item: a later chunk that repeats the Type without the Format is no plain item.
-    note_device_format(s, whole->mime, whole->format);
     auto bytes = decoded_item_data(std::move(whole->data), whole->format);
-    if (!bytes) return refuse_format(c, "item data does not decode from Meta Format " + whole->format);
+    if (!bytes) return refuse_format(c, undecodable_reason(whole->format));
+    // Of the whole item, once it decoded: a later chunk that repeats the Type without the Format is no plain item, and
+    // an encoding we cannot undo is none to answer in.
+    note_device_format(s, whole->mime, whole->format);
     queue_item(c, *bytes, whole->mime);
 }
 

@@ -26,6 +26,11 @@ std::optional<std::string> decoded_item_data(std::string data, std::string_view 
     return std::nullopt;
 }
 
+std::string undecodable_reason(std::string_view format) {
+    if (common::to_lower(format) == k_b64) return "item data with Meta Format b64 that is no base64";
+    return "item data in Meta Format " + std::string(format) + ", which the server cannot decode";
+}
+
 void note_device_format(store_state& s, std::string_view mime, std::string_view format) {
     if (mime.empty() && format.empty()) return;
     s.device_format = format.empty() ? std::string(k_plain) : common::to_lower(format);

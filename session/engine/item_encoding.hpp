@@ -16,6 +16,9 @@ namespace syncml::session {
 // formats the server cannot undo (Funambol's des;b64 encryption).
 std::optional<std::string> decoded_item_data(std::string data, std::string_view format);
 
+// Why decoded_item_data refused data in `format`, for the log.
+std::string undecodable_reason(std::string_view format);
+
 // Records the Meta Format of an item the device sent (an item that states neither Type nor Format tells nothing).
 void note_device_format(store_state& s, std::string_view mime, std::string_view format);
 
