@@ -197,7 +197,7 @@ TEST(engine_sif, a_large_sif_object_in_b64_is_decoded_once_its_last_chunk_arrive
     EXPECT_TRUE(has(stored[0], "TEL;TYPE=CELL:+39 333 4444444\r\n")) << stored[0];
 }
 
-TEST(engine_sif, sif_goes_to_scard_stask_and_snote_and_devinf_rx_pref_decides_elsewhere) {
+TEST(engine_sif, stask_gets_sif_t_and_the_same_client_on_card_gets_vcard_as_its_rx_pref_says) {
     testing::fake_sync_store store;
     phone seed(store, "IMEI:7", "text/calendar");
     seed.datastore = "tasks";
