@@ -1,4 +1,5 @@
-// Items per second for the codecs on a typical 1 KB contact and a recurring event with alarm and time zone.
+// Items per second for the codecs on a typical 1 KB contact and a recurring event with alarm and time zone, in
+// vCard/iCalendar and in Funambol's SIF.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -57,6 +58,21 @@ void event_parse(benchmark::State& s) { run_parse(s, k_event, item_dialect::ical
 void event_serialize_20(benchmark::State& s) { run_serialize(s, k_event, item_dialect::ical20, item_dialect::ical20); }
 void event_serialize_10(benchmark::State& s) { run_serialize(s, k_event, item_dialect::ical20, item_dialect::vcal10); }
 
+// The same items as a Funambol client sends them.
+std::string as_sif(const std::string& data, item_dialect from, item_dialect sif) {
+    return serialize_item(*parse_item(data, from), sif).value();
+}
+void contact_serialize_sifc(benchmark::State& s) {
+    run_serialize(s, k_contact, item_dialect::vcard30, item_dialect::sifc);
+}
+void contact_parse_sifc(benchmark::State& s) {
+    run_parse(s, as_sif(k_contact, item_dialect::vcard30, item_dialect::sifc), item_dialect::sifc);
+}
+void event_serialize_sife(benchmark::State& s) { run_serialize(s, k_event, item_dialect::ical20, item_dialect::sife); }
+void event_parse_sife(benchmark::State& s) {
+    run_parse(s, as_sif(k_event, item_dialect::ical20, item_dialect::sife), item_dialect::sife);
+}
+
 }  // namespace
 
 BENCHMARK(contact_parse);
@@ -65,3 +81,7 @@ BENCHMARK(contact_serialize_21);
 BENCHMARK(event_parse);
 BENCHMARK(event_serialize_20);
 BENCHMARK(event_serialize_10);
+BENCHMARK(contact_serialize_sifc);
+BENCHMARK(contact_parse_sifc);
+BENCHMARK(event_serialize_sife);
+BENCHMARK(event_parse_sife);

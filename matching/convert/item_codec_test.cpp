@@ -39,6 +39,22 @@ TEST(item_format, maps_meta_types_to_dialects) {
     EXPECT_EQ(version_of(item_dialect::vcard21), "2.1");
 }
 
+TEST(item_format, maps_funambols_sif_types_to_their_dialects_and_back) {
+    EXPECT_EQ(dialect_from_mime("text/x-s4j-sifc"), item_dialect::sifc);
+    EXPECT_EQ(dialect_from_mime("TEXT/X-S4J-SIFE", "1.0"), item_dialect::sife);
+    EXPECT_EQ(dialect_from_mime("text/x-s4j-sift"), item_dialect::sift);
+    EXPECT_EQ(dialect_from_mime("text/x-s4j-sifn"), item_dialect::sifn);
+    for (auto d : {item_dialect::sifc, item_dialect::sife, item_dialect::sift, item_dialect::sifn}) {
+        EXPECT_EQ(dialect_from_mime(mime_of(d)), d);
+        EXPECT_EQ(dialect_from_name(name_of(d)), d);
+        EXPECT_EQ(version_of(d), "1.0");
+    }
+    EXPECT_EQ(detect_dialect("<?xml version=\"1.0\"?><contact><FirstName>A</FirstName></contact>"), item_dialect::sifc);
+    EXPECT_EQ(detect_dialect("<appointment/>"), item_dialect::sife);
+    EXPECT_EQ(detect_dialect("<task/>"), item_dialect::sift);
+    EXPECT_EQ(detect_dialect("<note/>"), item_dialect::sifn);
+}
+
 TEST(item_format, detects_dialect_from_data) {
     EXPECT_EQ(detect_dialect("BEGIN:VCARD\r\nVERSION:3.0\r\nEND:VCARD\r\n"), item_dialect::vcard30);
     EXPECT_EQ(detect_dialect("begin:vcard\nversion:2.1\nend:vcard\n"), item_dialect::vcard21);

@@ -19,6 +19,10 @@ std::optional<item_dialect> dialect_of(const std::string& data, std::string_view
     return detect_dialect(data);
 }
 
+bool is_sif(item_dialect d) {
+    return d == item_dialect::sifc || d == item_dialect::sife || d == item_dialect::sift || d == item_dialect::sifn;
+}
+
 bool volatile_line(const std::string& line) {
     static constexpr std::array<std::string_view, 6> names{"REV",           "PRODID",  "DTSTAMP",
                                                            "LAST-MODIFIED", "CREATED", "X-EVOLUTION-FILE-AS"};
@@ -39,6 +43,12 @@ item_dialect canonical_dialect(item_kind kind) {
 }
 
 std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version, item_kind kind) {
+    auto converted = canonical_content(data, mime, version, kind);
+    return converted ? std::move(converted.value()) : data;
+}
+
+result<std::string> canonical_content(const std::string& data, std::string_view mime, std::string_view version,
+                                      item_kind kind) {
     auto from = dialect_of(data, mime, version);
     auto to = canonical_dialect(kind);
     if (!from || *from == to) return data;
@@ -46,7 +56,10 @@ std::string to_canonical(const std::string& data, std::string_view mime, std::st
     // form for devices that store text.
     if (kind == item_kind::memo && *from == item_dialect::ical20) return data;
     auto converted = convert_item(data, *from, to);
-    return converted ? std::move(converted.value()) : data;
+    if (converted) return converted;
+    // Stored as sent, SIF would reach vCard and iCalendar devices as XML they cannot read.
+    if (is_sif(*from) || is_sif(detect_dialect(data).value_or(item_dialect::plain_text))) return converted.error();
+    return data;
 }
 
 std::string to_device(const std::string& content, std::string_view mime, std::string_view version, item_kind kind) {

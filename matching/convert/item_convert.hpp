@@ -18,6 +18,10 @@ item_dialect canonical_dialect(item_kind kind);
 // Converts device data (of `mime`/`version`, sniffed when unknown) to the canonical form of `kind`.
 // Data the item codecs cannot read is stored as sent rather than lost.
 std::string to_canonical(const std::string& data, std::string_view mime, std::string_view version, item_kind kind);
+// The same, but an error for data no other device could use as sent: SIF (declared or sniffed) that does not
+// read, or holds another kind of item than `kind`.
+result<std::string> canonical_content(const std::string& data, std::string_view mime, std::string_view version,
+                                      item_kind kind);
 // Converts canonical content to the device's format; unchanged when no conversion applies.
 std::string to_device(const std::string& content, std::string_view mime, std::string_view version, item_kind kind);
 

@@ -7,6 +7,7 @@
 #include "matching/calendar/calendar_codec.hpp"
 #include "matching/content/content_line.hpp"
 #include "matching/memo/memo_codec.hpp"
+#include "matching/sif/sif_codec.hpp"
 #include "matching/vcard/vcard_codec.hpp"
 
 namespace syncml::matching {
@@ -20,7 +21,7 @@ struct dialect_info {
     std::string_view name, mime, version;
 };
 
-constexpr std::array<dialect_info, 7> k_dialects = {{
+constexpr std::array<dialect_info, 11> k_dialects = {{
     {item_dialect::vcard21, "vcard21", "text/x-vcard", "2.1"},
     {item_dialect::vcard30, "vcard30", "text/vcard", "3.0"},
     {item_dialect::vcard40, "vcard40", "text/vcard", "4.0"},
@@ -28,6 +29,10 @@ constexpr std::array<dialect_info, 7> k_dialects = {{
     {item_dialect::ical20, "ical20", "text/calendar", "2.0"},
     {item_dialect::plain_text, "text", "text/plain", ""},
     {item_dialect::vnote11, "vnote11", "text/x-vnote", "1.1"},
+    {item_dialect::sifc, "sifc", "text/x-s4j-sifc", "1.0"},
+    {item_dialect::sife, "sife", "text/x-s4j-sife", "1.0"},
+    {item_dialect::sift, "sift", "text/x-s4j-sift", "1.0"},
+    {item_dialect::sifn, "sifn", "text/x-s4j-sifn", "1.0"},
 }};
 
 const dialect_info& info(item_dialect d) { return k_dialects[static_cast<std::size_t>(d)]; }
@@ -39,9 +44,12 @@ family family_of(item_dialect d) {
         case item_dialect::vcard21:
         case item_dialect::vcard30:
         case item_dialect::vcard40:
+        case item_dialect::sifc:
             return family::contact;
         case item_dialect::vcal10:
         case item_dialect::ical20:
+        case item_dialect::sife:
+        case item_dialect::sift:
             return family::calendar;
         default:
             return family::memo;
@@ -62,6 +70,28 @@ std::optional<std::string> first_value(std::string_view data, std::string_view n
         pos = end + 1;
     }
     return std::nullopt;
+}
+
+constexpr std::array<std::pair<item_dialect, item_kind>, 4> k_sif_documents{{
+    {item_dialect::sifc, item_kind::contact},
+    {item_dialect::sife, item_kind::event},
+    {item_dialect::sift, item_kind::task},
+    {item_dialect::sifn, item_kind::memo},
+}};
+
+// The document a SIF dialect stands for.
+std::optional<item_kind> sif_kind(item_dialect d) {
+    for (auto [dialect, kind] : k_sif_documents) {
+        if (dialect == d) return kind;
+    }
+    return std::nullopt;
+}
+
+item_dialect sif_dialect(item_kind kind) {
+    for (auto [dialect, k] : k_sif_documents) {
+        if (k == kind) return dialect;
+    }
+    return item_dialect::sifn;
 }
 
 result<item> parse_contact(std::string_view data, item_dialect dialect, const parse_limits& limits) {
@@ -91,10 +121,10 @@ result<item> parse_memo(std::string_view data, item_dialect dialect, const parse
 }
 
 item_error unsupported(const item& value, item_dialect dialect) {
-    static constexpr std::array<std::string_view, 4> k_kinds = {"contact", "event", "task", "memo"};
+    static constexpr std::array<std::string_view, 4> k_kinds = {"a contact", "an event", "a task", "a memo"};
     return item_error{item_errc::unsupported,
-                      std::string("a ") + std::string(k_kinds[static_cast<std::size_t>(kind_of(value))]) +
-                          " cannot be written as " + std::string(info(dialect).name),
+                      std::string(k_kinds[static_cast<std::size_t>(kind_of(value))]) + " cannot be written as " +
+                          std::string(info(dialect).name),
                       0};
 }
 
@@ -128,6 +158,10 @@ std::optional<item_dialect> dialect_from_mime(std::string_view mime_type, std::s
     }
     if (mime == "TEXT/PLAIN") return item_dialect::plain_text;
     if (mime == "TEXT/X-VNOTE") return item_dialect::vnote11;
+    if (mime == "TEXT/X-S4J-SIFC") return item_dialect::sifc;
+    if (mime == "TEXT/X-S4J-SIFE") return item_dialect::sife;
+    if (mime == "TEXT/X-S4J-SIFT") return item_dialect::sift;
+    if (mime == "TEXT/X-S4J-SIFN") return item_dialect::sifn;
     return std::nullopt;
 }
 
@@ -146,6 +180,7 @@ std::optional<item_dialect> dialect_from_name(std::string_view name) {
 
 std::optional<item_dialect> detect_dialect(std::string_view data) {
     if (data.starts_with("\xEF\xBB\xBF")) data.remove_prefix(3);
+    if (auto kind = sniff_sif(data)) return sif_dialect(*kind);
     auto begin = first_value(data, "BEGIN");
     if (!begin) return item_dialect::plain_text;
     auto version = first_value(data, "VERSION").value_or("");
@@ -167,7 +202,10 @@ result<item> parse_item(std::string_view data, item_dialect dialect, const parse
     // Devices mislabel items (vCard 3.0 sent as text/x-vcard, a vNote as text/plain): the data decides.
     auto detected = detect_dialect(data);
     if (!detected) return item_error{item_errc::unknown_format, "data is no vCard, vCalendar, iCalendar or vNote", 1};
-    if (*detected != item_dialect::plain_text && family_of(*detected) != family_of(dialect)) dialect = *detected;
+    if (sif_kind(*detected)) return parse_sif(data, limits);
+    if (*detected != item_dialect::plain_text && (sif_kind(dialect) || family_of(*detected) != family_of(dialect)))
+        dialect = *detected;
+    if (sif_kind(dialect)) return parse_sif(data, limits);
     if (dialect == item_dialect::plain_text && *detected == item_dialect::vnote11) dialect = *detected;
     switch (family_of(dialect)) {
         case family::contact:
@@ -180,6 +218,7 @@ result<item> parse_item(std::string_view data, item_dialect dialect, const parse
 }
 
 result<std::string> serialize_item(const item& value, item_dialect dialect) {
+    if (auto kind = sif_kind(dialect)) return write_sif(value, *kind);
     family target = family_of(dialect);
     if (const auto* c = std::get_if<contact>(&value)) {
         if (target != family::contact) return unsupported(value, dialect);

@@ -1,6 +1,6 @@
 // syncml-item: converts and checks PIM items from the command line, for operators and tests.
-//   syncml-item convert --to vcard21|vcard30|vcard40|vcal10|ical20|text|vnote11 [--from DIALECT] FILE|-
-//   syncml-item check FILE|-        parses the item, prints its dialect and kind
+//   syncml-item convert --to vcard21|vcard30|vcard40|vcal10|ical20|text|vnote11|sifc|sife|sift|sifn [--from DIALECT]
+//   FILE|- syncml-item check FILE|-        parses the item, prints its dialect and kind
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -14,10 +14,11 @@ namespace {
 using namespace syncml::matching;
 
 int usage() {
-    std::cerr << "usage: syncml-item convert --to vcard21|vcard30|vcard40|vcal10|ical20|text|vnote11 "
-                 "[--from DIALECT] FILE\n"
-                 "       syncml-item check FILE\n"
-                 "FILE may be - for standard input.\n";
+    std::cerr
+        << "usage: syncml-item convert --to vcard21|vcard30|vcard40|vcal10|ical20|text|vnote11|sifc|sife|sift|sifn "
+           "[--from DIALECT] FILE\n"
+           "       syncml-item check FILE\n"
+           "FILE may be - for standard input.\n";
     return 2;
 }
 

@@ -98,10 +98,15 @@ dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size) 
     info.support_large_objs = true;
     info.support_number_of_changes = true;
     using matching::item_kind;
-    info.datastores.push_back(our_datastore(item_kind::contact, {{"text/vcard", "3.0"}, {"text/x-vcard", "2.1"}}));
-    info.datastores.push_back(our_datastore(item_kind::event, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
-    info.datastores.push_back(our_datastore(item_kind::task, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}}));
-    info.datastores.push_back(our_datastore(item_kind::memo, {{"text/plain", "1.0"}, {"text/calendar", "2.0"}}));
+    // Funambol's SIF formats last: a client picks the first type it knows.
+    info.datastores.push_back(our_datastore(
+        item_kind::contact, {{"text/vcard", "3.0"}, {"text/x-vcard", "2.1"}, {"text/x-s4j-sifc", "1.0"}}));
+    info.datastores.push_back(our_datastore(
+        item_kind::event, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}, {"text/x-s4j-sife", "1.0"}}));
+    info.datastores.push_back(our_datastore(
+        item_kind::task, {{"text/calendar", "2.0"}, {"text/x-vcalendar", "1.0"}, {"text/x-s4j-sift", "1.0"}}));
+    info.datastores.push_back(
+        our_datastore(item_kind::memo, {{"text/plain", "1.0"}, {"text/calendar", "2.0"}, {"text/x-s4j-sifn", "1.0"}}));
     if (version == syncml_version::v1_2) {
         const bool caps = client_max_msg_size == 0 || client_max_msg_size >= k_filter_cap_min_msg_size;
         const std::array<item_kind, 4> kinds{item_kind::contact, item_kind::event, item_kind::task, item_kind::memo};

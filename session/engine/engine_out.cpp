@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/log/log_event.hpp"
+#include "common/text/ascii_case.hpp"
 #include "session/codec/codec.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_out_items.hpp"
@@ -18,14 +19,25 @@
 namespace syncml::session::detail {
 namespace {
 
+bool receives(const datastore& ds, std::string_view mime) {
+    return std::any_of(ds.rx.begin(), ds.rx.end(),
+                       [&](const content_type_ref& t) { return common::iequals(t.ct_type, mime); });
+}
+
 // The device's preferred format: the Meta Type it sent items with, else the Rx-Pref of its DevInf datastore, which
-// may spell the URI the Alert used another way ("Contacts" for "./contacts").
+// may spell the URI the Alert used another way ("Contacts" for "./contacts"). A Funambol client that addresses scard,
+// scal, stask or snote syncs in SIF whatever its Rx-Pref says (its DevInf is the same for both ways to sync), unless
+// its DevInf lists what it receives without SIF.
 void resolve_device_format(run& r, store_state& s) {
-    if (!s.device_mime.empty() || r.device.devinf.empty()) return;
+    if (!s.device_mime.empty()) return;
+    auto sif = sif_type_of_store(s.server_uri);
+    if (sif) s.device_mime = *sif;
+    if (r.device.devinf.empty()) return;
     auto info = decode_devinf(r.device.devinf);
     if (!info) return;
     for (const auto& ds : info.value().datastores) {
         if (!same_store_uri(ds.source_ref, s.client_uri) || !ds.rx_pref) continue;
+        if (sif && (ds.rx.empty() || receives(ds, *sif))) continue;
         s.device_mime = ds.rx_pref->ct_type;
         s.device_version = ds.rx_pref->ver_ct;
     }

@@ -6,9 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/crypto/base64.hpp"
 #include "common/log/log_event.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "session/codec/codec.hpp"
+#include "session/engine/item_encoding.hpp"
 #include "session/engine/store_names.hpp"
 
 namespace syncml::session::detail {
@@ -31,6 +33,7 @@ command item_command_of(const store_state& s, const outgoing_change& change, con
     item it;
     meta_info meta;
     meta.type = s.device_mime.empty() ? default_mime(s.kind) : s.device_mime;
+    if (sends_b64(s)) meta.format = "b64";
     if (offset == 0 && !complete) meta.size = data.size();
     it.meta = meta;
     it.source = location{change.guid, std::nullopt, std::nullopt};
@@ -177,6 +180,8 @@ outcome next_command(run& r, store_state& s, std::size_t at, item_reader& reader
     if (!stored) return outcome::skip;
     auto data =
         matching::to_device(reader.sendable(r, s, stored->item.content), s.device_mime, s.device_version, s.kind);
+    // Large objects split the encoded text: the device decodes the item once whole.
+    if (sends_b64(s)) data = common::base64_encode(data);
     return item_or_chunk(r, s, change, data, room, alone, reader.large_objects(r), result, complete);
 }
 

@@ -14,6 +14,7 @@
 #include "session/engine/engine_match.hpp"
 #include "session/engine/engine_metrics.hpp"
 #include "session/engine/engine_quota.hpp"
+#include "session/engine/item_encoding.hpp"
 #include "session/protocol/sync_mode.hpp"
 
 namespace syncml::session::detail {
@@ -39,20 +40,34 @@ status& item_status(item_context& c, int code) {
     return st;
 }
 
-std::string meta_type(const item& it, const item_command& cmd, const sync& container) {
-    if (it.meta && it.meta->type) return *it.meta->type;
-    if (cmd.meta && cmd.meta->type) return *cmd.meta->type;
-    if (container.meta && container.meta->type) return *container.meta->type;
+// A Meta field (Type, Format) as the item, its command or the Sync states it, the nearest first.
+std::string meta_field(const item& it, const item_command& cmd, const sync& container,
+                       std::optional<std::string> meta_info::*field) {
+    for (const auto* meta : {&it.meta, &cmd.meta, &container.meta}) {
+        if (*meta && (**meta).*field) return *((**meta).*field);
+    }
     return {};
+}
+
+// An item no codec could store for other devices: answered 415 (unsupported media type or format), logged.
+void refuse_format(item_context& c, std::string_view why) {
+    common::log_event(spdlog::level::info, "sync: item refused",
+                      {{"user", c.r.st.user_name},
+                       {"device", c.r.in.header.source.loc_uri},
+                       {"datastore", c.s.server_uri},
+                       {"luid", c.luid},
+                       {"reason", why}});
+    item_status(c, status_codes::unsupported_media_type);
 }
 
 // Queues the item; its Status is answered (in command order) when the batch is applied.
 void queue_item(item_context& c, const std::string& data, const std::string& mime) {
     bool as_add = is_add(c);
     (as_add ? c.s.counts.received_add : c.s.counts.received_replace) += 1;
+    auto content = matching::canonical_content(data, mime, "", c.s.kind);
+    if (!content) return refuse_format(c, content.error().to_string());
     item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
-    incoming_item in{
-        c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, matching::to_canonical(data, mime, "", c.s.kind)};
+    incoming_item in{c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, std::move(*content)};
     c.batch.push_back(std::move(in));
 }
 
@@ -107,10 +122,12 @@ std::uint64_t object_limit(const item_context& c) {
     return static_cast<std::uint64_t>(std::max<std::int64_t>(c.r.ctx.max_obj_size, 0));
 }
 
-// An item whose last chunk arrived, with the content type its first chunk declared when the last one has none.
+// An item whose last chunk arrived, with the content type and format its first chunk declared when the last one has
+// none.
 struct whole_item {
     std::string data;
     std::string mime;
+    std::string format;
 };
 
 void drop_partial(item_context& c) {
@@ -135,17 +152,18 @@ std::nullopt_t refuse(item_context& c, int code, bool more_data) {
 }
 
 // The first chunk (or the whole item): refused at once when it declares more than we accept.
-std::optional<whole_item> start_item(item_context& c, const item& it, const item_command& cmd, const std::string& mime,
+std::optional<whole_item> start_item(item_context& c, const item& it, const item_command& cmd, const whole_item& meta,
                                      const std::string& data) {
     auto size = declared_size(it, cmd);
     if ((size && *size > object_limit(c)) || data.size() > object_limit(c))
         return refuse(c, status_codes::object_too_large, it.more_data);
-    if (!it.more_data) return whole_item{data, mime};
+    if (!it.more_data) return whole_item{data, meta.mime, meta.format};
     auto& p = c.s.partial.emplace();
     p.command = is_add(c) ? chunk_command::add : chunk_command::replace;
     p.luid = c.luid;
     p.target = c.target;
-    p.mime = mime;
+    p.mime = meta.mime;
+    p.format = meta.format;
     if (size) p.declared_size = static_cast<std::int64_t>(*size);  // at most object_limit(c)
     return std::nullopt;
 }
@@ -160,7 +178,7 @@ void store_legacy_data(item_context& c, incoming_chunks& p) {
 
 // The last chunk (`data`, `received` bytes in all) completes the object without a trip through the store.
 std::optional<whole_item> last_chunk(item_context& c, const std::string& data, std::uint64_t received,
-                                     const std::string& mime) {
+                                     const whole_item& meta) {
     auto& partial = c.s.partial;
     auto& p = *partial;
     auto stored = p.received == 0 ? std::optional<std::string>(std::string())
@@ -170,13 +188,15 @@ std::optional<whole_item> last_chunk(item_context& c, const std::string& data, s
         item_status(c, status_codes::size_mismatch);
         return std::nullopt;
     }
-    whole_item whole{std::move(*stored) + data, mime.empty() ? p.mime : mime};
+    whole_item whole{std::move(*stored) + data, meta.mime.empty() ? p.mime : meta.mime,
+                     meta.format.empty() ? p.format : meta.format};
     partial.reset();
     return whole;
 }
 
 // Collects MoreData chunks in the store; returns the whole object once its last chunk arrived.
-std::optional<whole_item> assemble(item_context& c, const item& it, const item_command& cmd, const std::string& mime) {
+// `meta`: the Type and Format of this chunk, without data.
+std::optional<whole_item> assemble(item_context& c, const item& it, const item_command& cmd, const whole_item& meta) {
     static const std::string no_data;
     const std::string& data = it.data ? it.data->bytes : no_data;
     auto& partial = c.s.partial;
@@ -188,7 +208,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
         return std::nullopt;
     }
     if (!partial) {
-        auto whole = start_item(c, it, cmd, mime, data);
+        auto whole = start_item(c, it, cmd, meta, data);
         if (!partial || partial->refused != 0) return whole;  // a whole item, or refused at once
     }
     auto& p = *partial;
@@ -204,7 +224,7 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
         item_status(c, status_codes::chunk_accepted);
         return std::nullopt;
     }
-    return last_chunk(c, data, received, mime);
+    return last_chunk(c, data, received, meta);
 }
 
 // The items of one Sync command, applied together so that a slow sync looks up twins once per message.
@@ -231,10 +251,17 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
         delete_item(c, deletion);
         return;
     }
-    auto mime = meta_type(it, cmd, container);
-    if (!mime.empty()) s.device_mime = mime;
-    auto whole = assemble(c, it, cmd, mime);
-    if (whole) queue_item(c, whole->data, whole->mime);
+    whole_item meta{
+        {}, meta_field(it, cmd, container, &meta_info::type), meta_field(it, cmd, container, &meta_info::format)};
+    if (!meta.mime.empty()) s.device_mime = meta.mime;
+    auto whole = assemble(c, it, cmd, meta);
+    if (!whole) return;
+    auto bytes = decoded_item_data(std::move(whole->data), whole->format);
+    if (!bytes) return refuse_format(c, undecodable_reason(whole->format));
+    // Of the whole item, once it decoded: a later chunk that repeats the Type without the Format is no plain item, and
+    // an encoding we cannot undo is none to answer in.
+    note_device_format(s, whole->mime, whole->format);
+    queue_item(c, *bytes, whole->mime);
 }
 
 template <class Cmd>

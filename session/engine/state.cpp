@@ -129,6 +129,7 @@ std::string encode_partial(const incoming_chunks& partial) {
     w.put("luid", partial.luid);
     w.put("target", partial.target);
     w.put("mime", partial.mime);
+    if (!partial.format.empty()) w.put("format", partial.format);
     w.put("size", k_size_no_object_reaches);
     w.put("declared", partial.declared_size.value_or(k_none));
     w.put("received", partial.received);
@@ -174,6 +175,7 @@ void put_server_progress(writer& w, const store_state& s) {
     w.put("pkg_upto", s.upto_modseq);
     w.put("device_mime", s.device_mime);
     w.put("device_version", s.device_version);
+    if (!s.device_format.empty()) w.put("device_format", s.device_format);
     w.put("client_done", s.client_sync_done);
     w.put("server_started", s.server_sync_started);
     w.put("out_pos", s.out.position);
@@ -234,6 +236,7 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
         if (name == "luid") partial.luid = value;
         if (name == "target") partial.target = value;
         if (name == "mime") partial.mime = value;
+        if (name == "format") partial.format = value;
         if (name == "data") partial.legacy_data = value;
         if (name == "size") partial.declared_size = to_optional_count(value);
         if (name == "declared") declared = to_optional_count(value);
@@ -246,10 +249,15 @@ bool decode_partial(std::string_view text, incoming_chunks& partial) {
 
 const std::map<std::string_view, std::string store_state::*>& string_fields() {
     static const std::map<std::string_view, std::string store_state::*> strings = {
-        {"server_uri", &store_state::server_uri},         {"client_uri", &store_state::client_uri},
-        {"client_last", &store_state::client_last},       {"client_next", &store_state::client_next},
-        {"server_next", &store_state::server_next},       {"device_mime", &store_state::device_mime},
-        {"device_version", &store_state::device_version}, {"filter", &store_state::filter}};
+        {"server_uri", &store_state::server_uri},
+        {"client_uri", &store_state::client_uri},
+        {"client_last", &store_state::client_last},
+        {"client_next", &store_state::client_next},
+        {"server_next", &store_state::server_next},
+        {"device_mime", &store_state::device_mime},
+        {"device_version", &store_state::device_version},
+        {"device_format", &store_state::device_format},
+        {"filter", &store_state::filter}};
     return strings;
 }
 

@@ -54,6 +54,7 @@ struct incoming_chunks {
     std::int64_t received = 0;                  // bytes of the object stored with append_chunk so far
     int refused = 0;          // the status it was refused with (413, 424): its further chunks get it too
     std::string legacy_data;  // bytes an older version kept in the state, for the chunk store
+    std::string format;       // Meta Format of its first chunk ("b64": decoded once whole)
 };
 
 // Package 4 is a cursor over the changes in (position, store_state::upto_modseq]: each message reads the next
@@ -111,6 +112,7 @@ struct store_state {
     bool delivery_marked = false;
     std::string device_mime;  // format the device wants for its items
     std::string device_version;
+    std::string device_format;  // Meta Format of the device's items in this session ("b64", "chr"); empty: none seen
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
     server_package out;

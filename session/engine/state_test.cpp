@@ -35,7 +35,8 @@ session_state sample_state() {
     store.out.in_flight.push_back({"g0", 4, false, "12"});
     store.out.in_flight.push_back({"g5", 5, true, "13", 42});
     store.partial =
-        incoming_chunks{chunk_command::add, "9", "", "text/vcard", 300, 120, 413, std::string("x\0y=1:2", 7)};
+        incoming_chunks{chunk_command::add, "9", "", "text/vcard", 300, 120, 413, std::string("x\0y=1:2", 7), "b64"};
+    store.device_format = "b64";
     state.stores.push_back(store);
     return state;
 }
@@ -81,6 +82,8 @@ TEST(session_state, survives_an_encode_decode_round_trip) {
     EXPECT_EQ(store.partial->received, 120);
     EXPECT_EQ(store.partial->refused, 413);
     EXPECT_EQ(store.partial->command, chunk_command::add);
+    EXPECT_EQ(store.partial->format, "b64");
+    EXPECT_EQ(store.device_format, "b64");
 }
 
 std::string token(const std::string& name, const std::string& value) {
@@ -144,7 +147,7 @@ TEST(session_state, decodes_empty_text_as_fresh_state) {
 TEST(session_state, keeps_a_partial_objects_bytes_out_and_reads_an_older_versions_bytes) {
     session_state state;
     store_state store;
-    store.partial = incoming_chunks{chunk_command::add, "9", "", "", std::nullopt, 5000, 0, ""};
+    store.partial = incoming_chunks{chunk_command::add, "9", "", "", std::nullopt, 5000, 0, "", ""};
     state.stores.push_back(store);
     auto text = encode_state(state);
     EXPECT_NE(text.find(token("size", "9223372036854775807")), std::string::npos) << "beyond every object";

@@ -12,29 +12,47 @@ namespace syncml::session {
 
 namespace {
 
+std::string_view without_query(std::string_view uri) { return uri.substr(0, uri.find('?')); }
+
 std::string normalized(std::string_view uri) {
     if (uri.starts_with("./")) uri.remove_prefix(2);
     while (uri.ends_with('/')) uri.remove_suffix(1);
     return common::to_lower(uri);
 }
 
+// Funambol's names for its SIF datastores.
+constexpr std::array<std::pair<std::string_view, matching::item_dialect>, 4> k_sif_stores{{
+    {"scard", matching::item_dialect::sifc},
+    {"scal", matching::item_dialect::sife},
+    {"stask", matching::item_dialect::sift},
+    {"snote", matching::item_dialect::sifn},
+}};
+
 }  // namespace
 
 std::optional<matching::item_kind> datastore_kind(std::string_view uri) {
     using matching::item_kind;
-    static constexpr std::array<std::pair<std::string_view, item_kind>, 19> aliases{{
+    static constexpr std::array<std::pair<std::string_view, item_kind>, 23> aliases{{
         {"contacts", item_kind::contact}, {"contact", item_kind::contact}, {"addressbook", item_kind::contact},
         {"card", item_kind::contact},     {"vcard", item_kind::contact},   {"calendar", item_kind::event},
         {"events", item_kind::event},     {"event", item_kind::event},     {"cal", item_kind::event},
         {"agenda", item_kind::event},     {"tasks", item_kind::task},      {"task", item_kind::task},
         {"todo", item_kind::task},        {"todos", item_kind::task},      {"notes", item_kind::memo},
         {"note", item_kind::memo},        {"memos", item_kind::memo},      {"memo", item_kind::memo},
-        {"notepad", item_kind::memo},
+        {"notepad", item_kind::memo},     {"scard", item_kind::contact},   {"scal", item_kind::event},
+        {"stask", item_kind::task},       {"snote", item_kind::memo},
     }};
-    if (auto query = uri.find('?'); query != std::string_view::npos) uri = uri.substr(0, query);
-    auto name = normalized(uri);
+    auto name = normalized(without_query(uri));
     for (const auto& [alias, kind] : aliases) {
         if (name == alias) return kind;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> sif_type_of_store(std::string_view uri) {
+    auto name = normalized(without_query(uri));
+    for (const auto& [store, dialect] : k_sif_stores) {
+        if (name == store) return std::string(matching::mime_of(dialect));
     }
     return std::nullopt;
 }

@@ -13,6 +13,10 @@ namespace syncml::session {
 // Case-insensitive; a leading "./" and a query ("?...") are ignored.
 std::optional<matching::item_kind> datastore_kind(std::string_view uri);
 
+// The SIF type (text/x-s4j-sifc, -sife, -sift, -sifn) of the datastores Funambol's clients address when they sync
+// in SIF: scard, scal, stask, snote; nullopt for every other URI.
+std::optional<std::string> sif_type_of_store(std::string_view uri);
+
 // Whether two URIs name the same datastore of the device: a DevInf SourceRef "Contacts" and an Alert's
 // "./contacts" do. Case-insensitive; a leading "./" and trailing slashes are ignored.
 bool same_store_uri(std::string_view a, std::string_view b);

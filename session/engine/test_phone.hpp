@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/crypto/base64.hpp"
+#include "common/text/ascii_case.hpp"
 #include "session/engine/engine.hpp"
 #include "session/engine/fake_sync_store.hpp"
 #include "session/protocol/auth.hpp"
@@ -53,6 +54,9 @@ class phone {
     // Its max_obj_size, max_items_per_datastore, max_user_bytes and metrics apply to every message.
     engine_context limits;
     std::string datastore = "contacts";  // the server datastore its Alerts, Syncs and Maps address
+    std::string client_store;            // its own datastore's LocURI (empty: "./" + datastore)
+    std::string item_format;             // Meta Format of the items it sends ("b64": their data base64-encoded)
+    std::map<std::string, meta_info> received_meta;  // luid -> Meta of the last Add or Replace it received
     std::optional<std::int64_t> clock_ms;  // the server's clock in its sessions (default: one second per session)
 
     message start(int mode) {
@@ -67,7 +71,7 @@ class phone {
         a.data = std::to_string(mode);
         item it;
         it.target = location{datastore, std::nullopt, std::nullopt};
-        it.source = location{"./" + datastore, std::nullopt, std::nullopt};
+        it.source = location{own_store(), std::nullopt, std::nullopt};
         it.meta = meta_info{};
         next_anchor_ = "anchor-" + std::to_string(session_);
         it.meta->anchor = sync_anchor{last_anchor, next_anchor_};
@@ -99,7 +103,7 @@ class phone {
         session::sync s;
         s.cmd_id = "1";
         s.target = location{datastore, std::nullopt, std::nullopt};
-        s.source = location{"./" + datastore, std::nullopt, std::nullopt};
+        s.source = location{own_store(), std::nullopt, std::nullopt};
         int id = 2;
         for (const auto& c : list) s.commands.push_back(item_change(c, std::to_string(id++)));
         m.body.commands.push_back(command{s});
@@ -149,7 +153,7 @@ class phone {
         map mp;
         mp.cmd_id = "1";
         mp.target = location{datastore, std::nullopt, std::nullopt};
-        mp.source = location{"./" + datastore, std::nullopt, std::nullopt};
+        mp.source = location{own_store(), std::nullopt, std::nullopt};
         for (const auto& cmd : reply.body.commands) {
             auto* s = std::get_if<session::sync>(&cmd.value);
             if (!s) continue;
@@ -224,18 +228,30 @@ class phone {
         items[c.luid] = c.data;
         it.meta = meta_info{};
         it.meta->type = content_type_;
-        it.data = item_data{c.data, std::nullopt, std::nullopt};
+        if (!item_format.empty()) it.meta->format = item_format;
+        const bool b64 = common::iequals(item_format, "b64");
+        it.data = item_data{b64 ? common::base64_encode(c.data) : c.data, std::nullopt, std::nullopt};
         cmd.items.push_back(it);
         return c.replace ? command{replace{cmd}} : command{add{cmd}};
+    }
+
+    std::string own_store() const { return client_store.empty() ? "./" + datastore : client_store; }
+
+    // The item's data as the phone keeps it: decoded when the server sent it base64-encoded.
+    std::string received(const std::string& luid, const item& it) {
+        received_meta[luid] = it.meta.value_or(meta_info{});
+        const auto& bytes = it.data->bytes;
+        if (it.meta && it.meta->format == "b64") return common::base64_decode_ignoring_whitespace(bytes).value_or("");
+        return bytes;
     }
 
     void apply(const command& inner, map& mp) {
         if (auto* a = std::get_if<add>(&inner.value)) {
             auto luid = "srv-" + std::to_string(++next_luid_);
-            items[luid] = a->items[0].data->bytes;
+            items[luid] = received(luid, a->items[0]);
             mp.items.push_back(map_item{a->items[0].source->loc_uri, luid});
         } else if (auto* r = std::get_if<replace>(&inner.value)) {
-            items[r->items[0].target->loc_uri] = r->items[0].data->bytes;
+            items[r->items[0].target->loc_uri] = received(r->items[0].target->loc_uri, r->items[0]);
         } else if (auto* d = std::get_if<delete_>(&inner.value)) {
             items.erase(d->items[0].target->loc_uri);
         }

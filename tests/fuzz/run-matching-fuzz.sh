@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the matching/ fuzz targets (vCard and iCalendar/vCalendar parsers) for a bounded time each, seeded with
-# the corpus items, and prints each target's executions and peak RSS.
+# Runs the matching/ fuzz targets (vCard, iCalendar/vCalendar and SIF parsers) for a bounded time each, seeded with
+# the corpus items (and matching/fuzz/seeds for SIF), and prints each target's executions and peak RSS.
 # Usage: run-matching-fuzz.sh BUILD_DIR SECONDS [RUNS]  (BUILD_DIR configured with -DSYNCML_FUZZ=ON); a target stops
 # after SECONDS or RUNS inputs, whichever comes first (10^6 inputs: run-matching-fuzz.sh build/fuzz 900 1000000).
 # Every input must finish within 2 s and the process stay under 512 MB (the parse limits of issue 15 keep an item's
@@ -28,9 +28,13 @@ seed() {  # seed NAME EXTENSION...
 }
 seed vcard vcf
 seed ical ics vcs
+# Funambol's SIF items: the corpus has its LOItemTest contacts; the seeds add an appointment, a task and a note.
+mkdir -p "$work/sif"
+find "$corpus" -type f -iname "sif*.txt" -exec cp {} "$work/sif/" \;
+cp "$root"/matching/fuzz/seeds/sif_*.xml "$work/sif/"
 
 status=0
-for target in vcard_parse_fuzz:vcard ical_parse_fuzz:ical; do
+for target in vcard_parse_fuzz:vcard ical_parse_fuzz:ical sif_parse_fuzz:sif; do
     binary="$build/matching/${target%%:*}"
     seeds="$work/${target##*:}"
     if [ ! -x "$binary" ]; then
