@@ -155,7 +155,9 @@ message build_reply(run& r, std::vector<status> statuses, std::vector<command> c
     meta_info meta;
     meta.max_msg_size = static_cast<std::uint64_t>(r.ctx.max_msg_size);
     // The largest object we take (SyncML 1.1 and later: 1.0 has no large objects), so that a client splits larger ones.
-    if (r.in.version != syncml_version::v1_0) meta.max_obj_size = static_cast<std::uint64_t>(r.ctx.max_obj_size);
+    // Only once authenticated: the tenant's limit in a challenge would tell a known tenant from an unknown one.
+    if (r.in.version != syncml_version::v1_0 && r.st.authenticated)
+        meta.max_obj_size = static_cast<std::uint64_t>(r.ctx.max_obj_size);
     out.header.meta = meta;
     for (auto& s : statuses) out.body.commands.push_back(command{std::move(s)});
     for (auto& c : commands) out.body.commands.push_back(std::move(c));
