@@ -270,57 +270,52 @@ class wbxml_reader {
         for (;;) {
             if (pos_ >= in_.size()) return fail(pos_, "END of <" + node.name + ">");
             const auto t = static_cast<std::uint8_t>(in_[pos_]);
-            bool ok = true;
-            switch (t) {
-                case k_end:
-                    ++pos_;
-                    return true;
-                case k_str_i:
-                    ++pos_;
-                    ok = inline_string(&node.text);
-                    break;
-                case k_str_t:
-                    ++pos_;
-                    ok = table_ref(&node.text);
-                    break;
-                case k_opaque:
-                    ++pos_;
-                    node.opaque = true;
-                    ok = opaque(&node.text);
-                    break;
-                case k_entity:
-                    ++pos_;
-                    ok = entity(node.text);
-                    break;
-                case k_pi:
-                    ++pos_;
-                    ok = attributes();
-                    break;
-                case 0x40:
-                case 0x41:
-                case 0x42:
-                    ++pos_;
-                    ok = inline_string(&node.text);
-                    break;
-                case 0x80:
-                case 0x81:
-                case 0x82: {
-                    ++pos_;
-                    std::uint32_t ignored = 0;
-                    ok = mb_uint(ignored, "extension value");
-                    break;
-                }
-                case 0xC0:
-                case 0xC1:
-                case 0xC2:
-                    ++pos_;
-                    break;
-                default:
-                    node.children.emplace_back();
-                    ok = element(node.children.back(), depth + 1);
-                    break;
+            if (t == k_end) {
+                ++pos_;
+                return true;
             }
-            if (!ok) return false;
+            if (!content_token(node, depth, t)) return false;
+        }
+    }
+
+    // One token inside an element: text in any of its forms, a processing instruction or an extension (skipped:
+    // SyncML gives them no meaning), or a child element.
+    bool content_token(codec_node& node, std::size_t depth, std::uint8_t t) {
+        switch (t) {
+            case k_str_i:
+            case 0x40:  // EXT_I_0..2: an inline string we keep as text
+            case 0x41:
+            case 0x42:
+                ++pos_;
+                return inline_string(&node.text);
+            case k_str_t:
+                ++pos_;
+                return table_ref(&node.text);
+            case k_opaque:
+                ++pos_;
+                node.opaque = true;
+                return opaque(&node.text);
+            case k_entity:
+                ++pos_;
+                return entity(node.text);
+            case k_pi:
+                ++pos_;
+                return attributes();
+            case 0x80:  // EXT_T_0..2: a table reference we skip
+            case 0x81:
+            case 0x82: {
+                ++pos_;
+                std::uint32_t ignored = 0;
+                return mb_uint(ignored, "extension value");
+            }
+            case 0xC0:  // EXT_0..2: no value
+            case 0xC1:
+            case 0xC2:
+                ++pos_;
+                return true;
+            default:
+                node.children.emplace_back();
+                return element(node.children.back(), depth + 1);
         }
     }
 

@@ -91,64 +91,43 @@ constexpr std::array k_continuations{engine_metrics::continuation::token, engine
 constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
 constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
 
+prometheus::Family<prometheus::Counter>& counters(prometheus::Registry& registry, const char* name, const char* help) {
+    return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
+}
+
+prometheus::Counter& counter(prometheus::Registry& registry, const char* name, const char* help) {
+    return counters(registry, name, help).Add({});
+}
+
+prometheus::Histogram& seconds_histogram(prometheus::Registry& registry, const char* name, const char* help) {
+    return prometheus::BuildHistogram().Name(name).Help(help).Register(registry).Add({}, seconds_buckets());
+}
+
 }  // namespace
 
 engine_metrics::engine_metrics(prometheus::Registry& registry)
-    : messages_(prometheus::BuildCounter()
-                    .Name("syncml_messages_total")
-                    .Help("SyncML messages handled, by result")
-                    .Register(registry)),
-      message_duration_(prometheus::BuildHistogram()
-                            .Name("syncml_message_duration_seconds")
-                            .Help("Time to handle one SyncML message, transaction included")
-                            .Register(registry)
-                            .Add({}, seconds_buckets())),
-      sessions_(prometheus::BuildCounter()
-                    .Name("syncml_sessions_total")
-                    .Help("Completed sync sessions' datastores, by sync mode")
-                    .Register(registry)),
-      items_(prometheus::BuildCounter()
-                 .Name("syncml_items_total")
-                 .Help("Items exchanged in completed sessions, by operation and direction")
-                 .Register(registry)),
-      slow_syncs_(prometheus::BuildCounter()
-                      .Name("syncml_slow_syncs_total")
-                      .Help("Datastores synced in slow or refresh mode")
-                      .Register(registry)
-                      .Add({})),
-      filtered_out_(prometheus::BuildCounter()
-                        .Name("syncml_items_filtered_out_total")
-                        .Help("Items not sent to a device because they are outside its filter or sync window")
-                        .Register(registry)
-                        .Add({})),
-      auth_failures_(prometheus::BuildCounter()
-                         .Name("syncml_auth_failures_total")
-                         .Help("Messages rejected for missing or wrong credentials")
-                         .Register(registry)
-                         .Add({})),
-      session_duration_(prometheus::BuildHistogram()
-                            .Name("syncml_session_duration_seconds")
-                            .Help("Wall time from a session's first to its last message")
-                            .Register(registry)
-                            .Add({}, seconds_buckets())),
-      conflicts_(prometheus::BuildCounter()
-                     .Name("syncml_conflicts_total")
-                     .Help("Items changed on both the device and the server since the device's last sync, by "
-                           "tenant policy and how each was resolved")
-                     .Register(registry)),
-      statuses_(prometheus::BuildCounter()
-                    .Name("syncml_statuses_total")
-                    .Help("SyncML Status elements the server sent, by status code")
-                    .Register(registry)),
-      limit_refusals_(prometheus::BuildCounter()
-                          .Name("syncml_limit_refusals_total")
-                          .Help("Requests and items refused by a server or tenant limit, by limit")
-                          .Register(registry)),
-      continuations_(prometheus::BuildCounter()
-                         .Name("syncml_session_continuations_total")
-                         .Help("Later messages of a session, by what let them continue it: token, credentials or "
-                               "address")
-                         .Register(registry)) {
+    : messages_(counters(registry, "syncml_messages_total", "SyncML messages handled, by result")),
+      message_duration_(seconds_histogram(registry, "syncml_message_duration_seconds",
+                                          "Time to handle one SyncML message, transaction included")),
+      sessions_(counters(registry, "syncml_sessions_total", "Completed sync sessions' datastores, by sync mode")),
+      items_(counters(registry, "syncml_items_total",
+                      "Items exchanged in completed sessions, by operation and direction")),
+      slow_syncs_(counter(registry, "syncml_slow_syncs_total", "Datastores synced in slow or refresh mode")),
+      filtered_out_(counter(registry, "syncml_items_filtered_out_total",
+                            "Items not sent to a device because they are outside its filter or sync window")),
+      auth_failures_(
+          counter(registry, "syncml_auth_failures_total", "Messages rejected for missing or wrong credentials")),
+      session_duration_(seconds_histogram(registry, "syncml_session_duration_seconds",
+                                          "Wall time from a session's first to its last message")),
+      conflicts_(counters(registry, "syncml_conflicts_total",
+                          "Items changed on both the device and the server since the device's last sync, by "
+                          "tenant policy and how each was resolved")),
+      statuses_(counters(registry, "syncml_statuses_total", "SyncML Status elements the server sent, by status code")),
+      limit_refusals_(counters(registry, "syncml_limit_refusals_total",
+                               "Requests and items refused by a server or tenant limit, by limit")),
+      continuations_(counters(registry, "syncml_session_continuations_total",
+                              "Later messages of a session, by what let them continue it: token, credentials or "
+                              "address")) {
     // Every combination exists from the start, so dashboards and alerts see zeros rather than no data.
     for (const char* policy : k_policies) {
         for (const char* resolution : k_resolutions) conflicts_.Add({{"policy", policy}, {"resolution", resolution}});

@@ -112,19 +112,7 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
     auto rec = store.open_message_session(run.tenant.id,
                                           message_session_of(run.admitted, in.header, run.request.remote_addr, limits));
     if (!rec) {
-        // A later message that finds no session: expired, finished, another user's, or (on a distributed schema) not
-        // where it was written. The phone gets a challenge; the line says which session it asked for.
-        if (in.header.msg_id != "1") {
-            // A guessed SessionID looks like this: the address pays for the lookup (auth/address_budget.hpp).
-            if (settings_.guard) settings_.guard->budget().charge(run.request.remote_addr);
-            common::log_event(spdlog::level::info, "sync: no session to continue",
-                              {{"msg_id", in.header.msg_id},
-                               {"token_user", run.admitted.token ? run.admitted.token->user : 0},
-                               {"token_key", run.admitted.token ? run.admitted.token->key : 0},
-                               {"route_user", run.admitted.route_user},
-                               {"verified_user", run.admitted.verified_user}});
-        }
-        report = challenge(store, run);
+        report = no_session(store, run);
         return false;
     }
     if (auto failure = refusal_of(*rec, run)) {
@@ -151,6 +139,23 @@ bool message_transaction::run(persistence::sync_store& store, const message_run&
         return false;
     }
     return engine_run(store, run, *rec, digest, report);
+}
+
+message_report message_transaction::no_session(persistence::sync_store& store, const message_run& run) {
+    const auto& in = run.in;
+    // A later message that finds no session: expired, finished, another user's, or (on a distributed schema) not
+    // where it was written. The phone gets a challenge; the line says which session it asked for.
+    if (in.header.msg_id != "1") {
+        // A guessed SessionID looks like this: the address pays for the lookup (auth/address_budget.hpp).
+        if (settings_.guard) settings_.guard->budget().charge(run.request.remote_addr);
+        common::log_event(spdlog::level::info, "sync: no session to continue",
+                          {{"msg_id", in.header.msg_id},
+                           {"token_user", run.admitted.token ? run.admitted.token->user : 0},
+                           {"token_key", run.admitted.token ? run.admitted.token->key : 0},
+                           {"route_user", run.admitted.route_user},
+                           {"verified_user", run.admitted.verified_user}});
+    }
+    return challenge(store, run);
 }
 
 engine_context message_transaction::context_of(persistence::sync_store& store, const message_run& run,

@@ -54,6 +54,8 @@ class message_transaction {
     message_report challenge(persistence::sync_store& store, const message_run& run);
 
   private:
+    // A message that finds no session to continue: a challenge, and a log line with the session it asked for.
+    message_report no_session(persistence::sync_store& store, const message_run& run);
     engine_context context_of(persistence::sync_store& store, const message_run& run, const session_token& session);
     bool engine_run(persistence::sync_store& store, const message_run& run, persistence::session_record& rec,
                     const std::string& digest, message_report& report);

@@ -113,15 +113,7 @@ struct sync_service::impl {
                 {db, persistence::md5_key_of(settings.auth_throttle), credentials, settings.guard, request.remote_addr},
                 stateless_nonces(secrets.get(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
             auto found = find_account(check, tenant, in.header, login);
-            if (found.busy) {
-                failure_scene scene = scene_of(in, &tenant);
-                scene.blocked = found.wait;
-                message_report report;
-                report.result = message_result_of(sync_failure::address_busy);
-                report.response = failure_reply(sync_failure::address_busy, std::move(scene), metrics);
-                finish(report, tenant.name, start);
-                return std::move(report.response);
-            }
+            if (found.busy) return address_busy(tenant, in, found.wait, start);
             acct = std::move(found.account);
         }
         // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
@@ -140,13 +132,29 @@ struct sync_service::impl {
                                       .cred_verified = run.admitted.verified_user != 0};
             settle_throttle(throttle, tenant, in, request, login, report);
         }
-        // Only what went on in an authenticated session is the device's: anyone may send messages naming a traced
-        // device id, and must not fill its trace budget or write files with what he sent.
+        record_trace(tenant, in, report);
+        finish(report, tenant.name, start);
+        return std::move(report.response);
+    }
+
+    // The client's address has spent its budget of password checks: the answer says when to come back.
+    sync_response address_busy(const persistence::tenant_info& tenant, const message& in, std::chrono::seconds wait,
+                               std::chrono::steady_clock::time_point start) {
+        failure_scene scene = scene_of(in, &tenant);
+        scene.blocked = wait;
+        message_report report;
+        report.result = message_result_of(sync_failure::address_busy);
+        report.response = failure_reply(sync_failure::address_busy, std::move(scene), metrics);
+        finish(report, tenant.name, start);
+        return std::move(report.response);
+    }
+
+    // Only what went on in an authenticated session is the device's: anyone may send messages naming a traced device
+    // id, and must not fill its trace budget or write files with what he sent.
+    void record_trace(const persistence::tenant_info& tenant, const message& in, const message_report& report) {
         if (trace && report.state.authenticated && trace->wants(in.header.source.loc_uri)) {
             trace->record(tenant.name, in, report.response);
         }
-        finish(report, tenant.name, start);
-        return std::move(report.response);
     }
 
     // The one admission of the message (admission.hpp).

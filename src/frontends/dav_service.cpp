@@ -144,20 +144,7 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
         return counted(request, challenge(request.tenant, "credentials needed\n"), "unauthorized");
     const auth::login_context login_with{db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard,
                                          request.client_address};
-    if (!tenant || !tenant->settings.auth_basic) {
-        // A tenant that does not exist, or takes no passwords, answers as one whose user does not: the same status,
-        // headers and words, after a password hash as long as a real check (within the same login guard), so that
-        // tenant names cannot be probed.
-        if (tenant) {
-            common::log_event(log_, spdlog::level::info, "dav login refused: the tenant does not allow password logins",
-                              {{"tenant", tenant->name}, {"user", basic->user}, {"client", request.client_address}});
-        }
-        if (auth::check_password(login_with, persistence::credential_check{}, 0, *basic) == auth::login_verdict::busy) {
-            return counted(request, reply_of(dav_failure{dav_failure::kind::busy, auth::busy_wait(login_with)}),
-                           "refused");
-        }
-        return counted(request, challenge(request.tenant, "wrong user name or password\n"), "unauthorized");
-    }
+    if (!tenant || !tenant->settings.auth_basic) return refused_login(request, tenant, login_with, *basic);
 
     const auto throttle = settings_.open_throttle(db);
     const auto login =
@@ -176,13 +163,35 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
     // Only a verified user of the tenant learns that its DAV service is off.
     if (!tenant->settings.dav) return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
 
-    dav::dav_account account{common::tenant_id{tenant->id},
-                             tenant->name,
-                             common::user_id{login.user_id},
-                             basic->user,
-                             tenant->settings.max_items_per_datastore,
-                             static_cast<std::size_t>(tenant->settings.max_object_bytes)};
-    account.max_user_bytes = tenant->settings.max_user_bytes;
+    return handled(db, request, *tenant, common::user_id{login.user_id}, basic->user);
+}
+
+http_reply dav_service::refused_login(const dav_http_request& request,
+                                      const std::optional<persistence::tenant_info>& tenant,
+                                      const auth::login_context& login_with, const auth::basic_credentials& basic) {
+    // A tenant that does not exist, or takes no passwords, answers as one whose user does not: the same status,
+    // headers and words, after a password hash as long as a real check (within the same login guard), so that
+    // tenant names cannot be probed.
+    if (tenant) {
+        common::log_event(log_, spdlog::level::info, "dav login refused: the tenant does not allow password logins",
+                          {{"tenant", tenant->name}, {"user", basic.user}, {"client", request.client_address}});
+    }
+    if (auth::check_password(login_with, persistence::credential_check{}, 0, basic) == auth::login_verdict::busy) {
+        return counted(request, reply_of(dav_failure{dav_failure::kind::busy, auth::busy_wait(login_with)}), "refused");
+    }
+    return counted(request, challenge(request.tenant, "wrong user name or password\n"), "unauthorized");
+}
+
+http_reply dav_service::handled(persistence::database& db, const dav_http_request& request,
+                                const persistence::tenant_info& tenant, common::user_id user,
+                                const std::string& user_name) {
+    dav::dav_account account{common::tenant_id{tenant.id},
+                             tenant.name,
+                             user,
+                             user_name,
+                             tenant.settings.max_items_per_datastore,
+                             static_cast<std::size_t>(tenant.settings.max_object_bytes)};
+    account.max_user_bytes = tenant.settings.max_user_bytes;
     const dav::dav_request call{request.method,        std::string(path_of(request.target)),
                                 request.depth,         request.if_match,
                                 request.if_none_match, request.body};
@@ -191,8 +200,8 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
         db, [&](persistence::dav_store& store) { response = dav::handle_dav(call, account, store); });
     if (!response.refused_by.empty()) {
         common::log_event(log_, spdlog::level::info, "dav write refused",
-                          {{"tenant", tenant->name},
-                           {"user", basic->user},
+                          {{"tenant", tenant.name},
+                           {"user", user_name},
                            {"path", call.path},
                            {"limit", response.refused_by},
                            {"status", response.status}});

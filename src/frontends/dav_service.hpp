@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <prometheus/counter.h>
@@ -13,9 +14,13 @@
 #include <prometheus/registry.h>
 #include <spdlog/logger.h>
 
+#include "auth/credentials/basic_credentials.hpp"
+#include "auth/login.hpp"
 #include "auth/login_guard.hpp"
 #include "auth/throttle_source.hpp"
+#include "common/vocabulary/ids.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
+#include "persistence/accounts/tenants.hpp"
 #include "src/frontends/tenant_share.hpp"
 #include "src/http/routing.hpp"
 
@@ -72,6 +77,12 @@ class dav_service final : public dav_dispatcher {
   private:
     // The tenant, the login, the dav/ handler; throws what answer turns into a failure's reply.
     http_reply serve(persistence::database& db, const dav_http_request& request);
+    // A tenant that does not exist or takes no passwords: answered as a wrong password of a real one.
+    http_reply refused_login(const dav_http_request& request, const std::optional<persistence::tenant_info>& tenant,
+                             const auth::login_context& login_with, const auth::basic_credentials& basic);
+    // A verified user's request through the dav/ handler, in one transaction.
+    http_reply handled(persistence::database& db, const dav_http_request& request,
+                       const persistence::tenant_info& tenant, common::user_id user, const std::string& user_name);
     http_reply counted(const dav_http_request& request, http_reply reply, const std::string& outcome);
 
     persistence::worker_pool& pool_;

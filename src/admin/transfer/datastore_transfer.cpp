@@ -105,6 +105,30 @@ item_import_counts write(persistence::sync_store& store, std::int64_t tenant, st
     return counts;
 }
 
+// Each datastore's plan, against the tenant's item quota: an import that would go beyond it throws before anything
+// is written.
+std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plan_all(persistence::sync_store& store,
+                                                                         const persistence::user_ids& ids,
+                                                                         const std::vector<datastore_items>& stores,
+                                                                         std::int64_t limit) {
+    std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plans;
+    for (const auto& items : stores) {
+        const auto datastore = store.datastore(ids.tenant, ids.user, items.kind);
+        auto planned = plan(store, ids.tenant, datastore, items);
+        const auto adds = std::count_if(planned.begin(), planned.end(),
+                                        [](const auto& p) { return p.decision.action == import_action::add; });
+        // The tenant's quota holds for imports as for a phone's Adds: all of them or none.
+        if (adds > 0 && store.live_items(ids.tenant, datastore, limit) + adds > limit) {
+            throw import_quota_exceeded("importing " + std::to_string(adds) + " new items into " +
+                                        std::string(common::datastore_name(items.kind)) +
+                                        " would exceed the tenant's max-items-per-datastore (" + std::to_string(limit) +
+                                        "); nothing was imported");
+        }
+        plans.emplace_back(datastore, std::move(planned));
+    }
+    return plans;
+}
+
 }  // namespace
 
 std::vector<std::string> export_items(persistence::database& db, const persistence::user_ids& ids, item_kind kind) {
@@ -158,21 +182,7 @@ std::map<item_kind, item_import_counts> import_items(persistence::database& db, 
     const bool done = persistence::run_sync_transaction(db, ids.user, [&](persistence::sync_store& store) {
         counts.clear();
         const auto held = store.user_stored_bytes(ids.tenant);
-        std::vector<std::pair<std::int64_t, std::vector<planned_item>>> plans;
-        for (const auto& items : stores) {
-            const auto datastore = store.datastore(ids.tenant, ids.user, items.kind);
-            auto planned = plan(store, ids.tenant, datastore, items);
-            const auto adds = std::count_if(planned.begin(), planned.end(),
-                                            [](const auto& p) { return p.decision.action == import_action::add; });
-            // The tenant's quota holds for imports as for a phone's Adds: all of them or none.
-            if (adds > 0 && store.live_items(ids.tenant, datastore, limit) + adds > limit) {
-                throw import_quota_exceeded("importing " + std::to_string(adds) + " new items into " +
-                                            std::string(common::datastore_name(items.kind)) +
-                                            " would exceed the tenant's max-items-per-datastore (" +
-                                            std::to_string(limit) + "); nothing was imported");
-            }
-            plans.emplace_back(datastore, std::move(planned));
-        }
+        const auto plans = plan_all(store, ids, stores, limit);
         for (std::size_t i = 0; i < stores.size(); ++i) {
             counts[stores[i].kind] = write(store, ids.tenant, plans[i].first, plans[i].second);
         }
