@@ -33,6 +33,7 @@ DECLARE
     touched boolean := false;
     refused boolean := false;
     by_address boolean := false;
+    live boolean;
     v_now timestamptz := now();
     v_oldest timestamptz := now() - make_interval(secs => p_max_age_secs);
     v_expires timestamptz := now() + interval '30 minutes';
@@ -69,9 +70,12 @@ BEGIN
         -- and bounds the tenant's sessions from a count it refreshes in the background. Nested IFs: the count runs
         -- only when needed, never planned for nothing.
         IF p_max_sessions > 0 THEN
-            IF NOT EXISTS (SELECT 1 FROM sessions WHERE tenant_id = p_tenant AND user_id = p_user
-                           AND device_uri = p_device_uri AND syncml_session_id = p_session_id
-                           AND expires_at > v_now AND created_at > v_oldest)
+            -- The row by its unique key, its liveness checked here: with the age in the WHERE, the planner may take
+            -- (tenant_id, user_id, device_uri, created_at) instead and read the device's whole history.
+            SELECT o.expires_at > v_now AND o.created_at > v_oldest INTO live FROM sessions o
+            WHERE o.tenant_id = p_tenant AND o.user_id = p_user AND o.device_uri = p_device_uri
+              AND o.syncml_session_id = p_session_id;
+            IF NOT coalesce(live, false)
                AND (SELECT count(*) FROM (SELECT 1 FROM sessions
                                           WHERE tenant_id = p_tenant AND finished_at IS NULL
                                             AND user_id IS NOT NULL  -- the predicate of sessions_unfinished

@@ -76,6 +76,12 @@ bool database::ensure_connected() {
             continue;
         }
         current_ = at;
+        // Prepared statements are key lookups, best planned once per connection (generic plans). A custom plan
+        // (PostgreSQL's choice for a statement's first five runs, and whenever it looks cheaper) plans for the user's
+        // id; for a user the statistics do not know yet (a new user's first slow sync) it takes any index that starts
+        // with (tenant_id, user_id) and filters the rest, reading all of the user's rows per lookup, and it plans
+        // every run again (issue 40; tests/integration/hot_path_plans.sh). Statements inside SQL functions too.
+        if (profile_->prepared_statements()) connection->set_variable("plan_cache_mode", "force_generic_plan");
         if (impl_->reported_unreachable) spdlog::info("database reachable again");
         impl_->reported_unreachable = false;
         if (at != preferred_) {
