@@ -110,4 +110,15 @@ std::optional<listing_end> list_changes(const listing_scope& s, std::int64_t aft
     }
 }
 
+listing_end list_named(const listing_scope& s, const std::vector<std::string>& names, const resource_visitor& visit) {
+    const auto page_items = page_items_of(s);
+    for (std::size_t begin = 0; begin < names.size(); begin += page_items) {
+        const std::vector<std::string> slice(
+            names.begin() + static_cast<std::ptrdiff_t>(begin),
+            names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), begin + page_items)));
+        if (!visit_page(s, s.c.store.named_without_content(s.state, slice), visit)) return listing_end::stopped;
+    }
+    return listing_end::complete;
+}
+
 }  // namespace syncml::dav::detail

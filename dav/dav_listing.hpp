@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "dav/dav_context.hpp"
 
@@ -35,5 +37,9 @@ listing_end list_live(const listing_scope& s, std::int64_t after, const resource
 // token of the last one visited misses nothing: nullopt when the changes of the first modseq alone are more than
 // the limit (RFC 6578 3.7).
 std::optional<listing_end> list_changes(const listing_scope& s, std::int64_t after, const resource_visitor& visit);
+
+// The live resources of these names (a multiget's), a page of names at a time, with their contents in batches as
+// above when the scope asks for them; complete or stopped (the scope's limit is not used).
+listing_end list_named(const listing_scope& s, const std::vector<std::string>& names, const resource_visitor& visit);
 
 }  // namespace syncml::dav::detail

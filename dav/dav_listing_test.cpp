@@ -75,6 +75,12 @@ class dav_listing_test : public dav_handler_test {
                                       "<cal:time-range start=\"20250301T000000Z\" end=\"20250401T000000Z\"/>"
                                       "</cal:comp-filter></cal:comp-filter></cal:filter></cal:calendar-query>");
     }
+    dav_response multiget(const std::vector<std::string>& hrefs) {
+        std::string body =
+            "<card:addressbook-multiget" + std::string(k_namespaces) + "><d:prop>" + k_card_data + "</d:prop>";
+        for (const auto& href : hrefs) body += "<d:href>" + href + "</d:href>";
+        return report(k_contacts, body + "</card:addressbook-multiget>");
+    }
     std::string collection_token(const std::string& collection = k_contacts) {
         auto a = parse_multistatus(propfind(collection, "0", "<d:sync-token/>"));
         return a.responses.empty() ? "" : a.responses[0].text(ns_dav, "sync-token");
@@ -330,6 +336,48 @@ TEST_F(dav_listing_test, an_item_deleted_between_its_page_and_its_content_is_lef
     auto changes = sync(before);
     ASSERT_NE(changes.find(deleted), nullptr);
     EXPECT_EQ(changes.find(deleted)->status, 404);
+}
+
+// A multiget reads its resources as a listing does (issue 35): contents a batch at a time, never all at once, and a
+// response within the cap; the resources past the cap are named with 507, so the client asks for them again.
+TEST_F(dav_listing_test, a_multiget_reads_contents_in_batches_and_names_what_the_cap_left_out) {
+    const auto contacts = add_contacts(10);
+    const std::string missing = k_contacts + "no-such-item.vcf";
+    auto asked = contacts;
+    asked.push_back(missing);
+    account_.listing = {.page_items = 4, .content_batch_bytes = largest_content() * 5 / 2};
+    forget_handouts();
+    auto whole = parse_multistatus(multiget(asked));
+    std::set<std::string> described;
+    for (const auto& r : whole.responses) {
+        if (r.href == missing) {
+            EXPECT_EQ(r.status, 404);
+            continue;
+        }
+        EXPECT_NE(r.text(ns_carddav, "address-data").find("BEGIN:VCARD"), std::string::npos) << r.href;
+        described.insert(r.href);
+    }
+    EXPECT_EQ(described, distinct(contacts));
+    EXPECT_LE(store_.largest_content_handout, account_.listing.content_batch_bytes) << "one batch at a time";
+    EXPECT_EQ(store_.content_handed_out, content_bytes_of(contacts)) << "each content read once";
+
+    account_.listing.response_bytes = multiget(asked).body.size() / 2;
+    const auto r = multiget(asked);
+    auto cut = parse_multistatus(r);
+    std::set<std::string> sent, refused;
+    for (const auto& response : cut.responses) {
+        if (response.status == 507) {
+            refused.insert(response.href);
+        } else if (response.href != missing) {
+            EXPECT_NE(response.text(ns_carddav, "address-data").find("BEGIN:VCARD"), std::string::npos);
+            sent.insert(response.href);
+        }
+    }
+    ASSERT_FALSE(sent.empty());
+    ASSERT_FALSE(refused.empty()) << r.body;
+    EXPECT_EQ(sent.size() + refused.size(), contacts.size() + 1) << "every href answered once: " << r.body;
+    for (const auto& href : contacts) EXPECT_TRUE(sent.count(href) + refused.count(href) == 1) << href;
+    EXPECT_LE(r.body.size(), account_.listing.response_bytes + refused.size() * 200) << "the cap and short 507s";
 }
 
 }  // namespace

@@ -92,10 +92,16 @@ bool multistatus::add(const std::string& href, const std::vector<prop_value>& fo
     return take(response);
 }
 
-bool multistatus::add_status(const std::string& href, int status) {
-    return take("<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
-                "</d:status></d:response>\n");
+namespace {
+std::string status_response(const std::string& href, int status) {
+    return "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +
+           "</d:status></d:response>\n";
 }
+}  // namespace
+
+bool multistatus::add_status(const std::string& href, int status) { return take(status_response(href, status)); }
+
+void multistatus::add_status_past_cap(const std::string& href, int status) { body_ += status_response(href, status); }
 
 void multistatus::add_error(const std::string& href, int status, std::string_view ns, std::string_view condition) {
     body_ += "<d:response><d:href>" + xml_escape(href) + "</d:href><d:status>" + status_line(status) +

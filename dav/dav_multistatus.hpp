@@ -39,6 +39,8 @@ class multistatus {
              int missing_status = 404);
     // A resource answered with a status only (a deleted one in a sync report, an unknown href of a multiget).
     bool add_status(const std::string& href, int status);
+    // A status line for a resource the response must name even when it is full (a multiget's hrefs).
+    void add_status_past_cap(const std::string& href, int status);
     // A resource answered with a status and a precondition or postcondition (<d:error>), e.g. the 507
     // number-of-matches-within-limits of a listing cut short. Taken whatever the cap.
     void add_error(const std::string& href, int status, std::string_view ns, std::string_view condition);

@@ -97,7 +97,18 @@ std::optional<std::string> format_value(const request_context& c, const describe
     return std::nullopt;
 }
 
+// RFC 4331 on a collection: the bytes counted against the user's quota (persistence/sync/storage_quota.hpp, all the
+// user's collections together), and what is left of it. A tenant without a byte quota has no quota to report: both
+// are absent (404), as RFC 4331 3 allows.
+std::optional<std::string> quota_value(const request_context& c, const described& d, const prop_name& p) {
+    const bool used = is(p, ns_dav, "quota-used-bytes");
+    if ((!used && !is(p, ns_dav, "quota-available-bytes")) || c.account.max_user_bytes <= 0) return std::nullopt;
+    const std::int64_t stored = c.store.user_stored_bytes(*d.state);
+    return std::to_string(used ? stored : std::max<std::int64_t>(0, c.account.max_user_bytes - stored));
+}
+
 std::optional<std::string> collection_value(const request_context& c, const described& d, const prop_name& p) {
+    if (auto value = quota_value(c, d, p)) return value;
     if (is(p, ns_calendarserver, "getctag")) return xml_escape(std::to_string(d.state->modseq));
     if (is(p, ns_dav, "sync-token")) return xml_escape(sync_token_of(*d.state));
     if (is(p, ns_dav, "supported-report-set")) return supported_reports(d);

@@ -34,17 +34,22 @@ dav_response multiget(const request_context& c, const xml_element& body, const c
     }
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
-    multistatus out;
-    auto found = c.store.named(state, names, false);
+    // Like a listing: contents a batch at a time, the response within the listing's cap. Beyond it, each resource
+    // not described gets 507 (a short line each, past the cap), so that the client asks for those again.
+    multistatus out(c.account.listing.response_bytes);
+    const listing_scope scope{.c = c, .state = state, .with_content = asked->needs_content()};
     std::set<std::string> answered;
-    for (const auto& item : found) {
-        describe(out, c, {resource_kind::item, &info, &state, &item}, *asked);
+    const auto listed = list_named(scope, names, [&](const persistence::dav_resource& item) {
+        if (!describe(out, c, {resource_kind::item, &info, &state, &item}, *asked)) return false;
         answered.insert(item.name);
-    }
+        return true;
+    });
+    const int unanswered = listed == listing_end::complete ? 404 : 507;
     for (const auto& name : names) {
-        if (!answered.count(name)) out.add_status(item_href(c.account.tenant, c.account.user, info.kind, name), 404);
+        if (!answered.count(name))
+            out.add_status_past_cap(item_href(c.account.tenant, c.account.user, info.kind, name), unanswered);
     }
-    for (const auto& href : stray) out.add_status(href, 404);
+    for (const auto& href : stray) out.add_status_past_cap(href, 404);
     return xml_response(207, out.finish());
 }
 

@@ -51,5 +51,28 @@ TEST_F(dav_storage_quota_test, a_delete_or_a_shrinking_put_passes_over_the_quota
     EXPECT_EQ(put(k_contacts + "d.vcf", card("d", "D")).status, 201) << "the delete made room for a card as large";
 }
 
+// RFC 4331: a client shows how much room is left before a PUT fails, on every collection of the user.
+TEST_F(dav_storage_quota_test, collections_report_the_bytes_used_and_left_of_the_users_quota) {
+    ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
+    ASSERT_EQ(put(k_calendar + "e.ics", event("e", "20250310T090000Z", "20250310T100000Z")).status, 201);
+    const auto used = stored();
+    account_.max_user_bytes = used + 1000;
+    const std::string props = "<d:quota-used-bytes/><d:quota-available-bytes/>";
+    for (const auto& collection : {k_contacts, k_calendar}) {
+        auto a = parse_multistatus(propfind(collection, "0", props));
+        ASSERT_EQ(a.responses.size(), 1u) << collection;
+        EXPECT_EQ(a.responses[0].text(ns_dav, "quota-used-bytes"), std::to_string(used)) << "all the user's items";
+        EXPECT_EQ(a.responses[0].text(ns_dav, "quota-available-bytes"), "1000") << collection;
+    }
+    account_.max_user_bytes = used / 2;  // lowered below what the user holds
+    auto over = parse_multistatus(propfind(k_contacts, "0", props));
+    EXPECT_EQ(over.responses[0].text(ns_dav, "quota-available-bytes"), "0");
+
+    account_.max_user_bytes = 0;  // no quota: nothing to report
+    const auto r = propfind(k_contacts, "0", props);
+    EXPECT_EQ(r.body.find("<d:quota-used-bytes>"), std::string::npos) << r.body;
+    EXPECT_NE(r.body.find("404 Not Found"), std::string::npos) << r.body;
+}
+
 }  // namespace
 }  // namespace syncml::dav

@@ -63,6 +63,16 @@ class fake_dav_store final : public persistence::dav_store {
         content_handed_out += bytes;
         return out;
     }
+    std::vector<persistence::dav_resource> named_without_content(const persistence::dav_collection& c,
+                                                                 const std::vector<std::string>& names) override {
+        std::vector<persistence::dav_resource> out;
+        for (const auto& name : names) {
+            for (const auto& row : items_) {
+                if (in(row, c) && !row.deleted && name_of(row, c) == name) out.push_back(resource_of(row, c, false));
+            }
+        }
+        return out;
+    }
     // What named(), the one call that hands out contents, gave at most in one call and in all: a listing that holds
     // one batch of contents at a time never takes more than a batch in one call.
     std::size_t largest_content_handout = 0;

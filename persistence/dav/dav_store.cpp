@@ -55,23 +55,19 @@ class pg_dav_store final : public dav_store {
     }
     std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                     bool for_update) override {
-        if (names.empty()) return {};
-        std::vector<std::string> guids;
-        for (const auto& name : names) {
-            const bool guid_form = name.size() > c.suffix.size() && name.ends_with(c.suffix);
-            guids.push_back(guid_form ? name.substr(0, name.size() - c.suffix.size()) : std::string());
-        }
-        auto found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant.value(), c.user.value(), c.datastore.value(),
-                                           c.suffix, text_array(names), text_array(guids)));
+        auto found = read_named(c, names, true);
         if (for_update && !found.empty()) {
             std::vector<int64_t> ids;
             for (const auto& r : found) ids.push_back(r.item_id);
             exec_sql(tx_, sql::dav_lock_items, c.tenant.value(), c.user.value(), bigint_array(ids));
             // Read again under the lock: a write that committed meanwhile is seen.
-            found = resources_of(exec_sql(tx_, sql::dav_named, c.tenant.value(), c.user.value(), c.datastore.value(),
-                                          c.suffix, text_array(names), text_array(guids)));
+            found = read_named(c, names, true);
         }
         return found;
+    }
+    std::vector<dav_resource> named_without_content(const dav_collection& c,
+                                                    const std::vector<std::string>& names) override {
+        return read_named(c, names, false);
     }
     std::vector<dav_resource> live_after(const dav_collection& c, int64_t after_item, std::size_t limit) override {
         return resources_of(exec_sql(tx_, sql::dav_live_after, c.tenant.value(), c.user.value(), c.datastore.value(),
@@ -129,6 +125,17 @@ class pg_dav_store final : public dav_store {
     }
 
   private:
+    std::vector<dav_resource> read_named(const dav_collection& c, const std::vector<std::string>& names,
+                                         bool with_content) {
+        if (names.empty()) return {};
+        std::vector<std::string> guids;
+        for (const auto& name : names) {
+            const bool guid_form = name.size() > c.suffix.size() && name.ends_with(c.suffix);
+            guids.push_back(guid_form ? name.substr(0, name.size() - c.suffix.size()) : std::string());
+        }
+        return resources_of(exec_sql(tx_, sql::dav_named, c.tenant.value(), c.user.value(), c.datastore.value(),
+                                     c.suffix, text_array(names), text_array(guids), with_content));
+    }
     // The sync store of the transaction's one user: it writes that user's rows only (on a distributed database, one
     // shard), so a second user's collection in the same transaction is a defect.
     sync_store& items_of(int64_t user) {

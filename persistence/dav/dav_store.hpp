@@ -50,6 +50,9 @@ class dav_store {
     // The live resources of these names, with content; locked for update with `for_update`.
     virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                             bool for_update) = 0;
+    // The same without content (content_bytes set): what a multiget plans its batches of contents by.
+    virtual std::vector<dav_resource> named_without_content(const dav_collection& c,
+                                                            const std::vector<std::string>& names) = 0;
     // Live resources with an item id above `after_item`, by item id, without content; at most `limit` (0: all). A
     // listing reads the collection in such pages and their contents with named(), a batch at a time.
     virtual std::vector<dav_resource> live_after(const dav_collection& c, std::int64_t after_item,

@@ -30,14 +30,18 @@ inline constexpr const char* dav_live_after =
     "AND n.user_id = i.user_id AND n.item_id = i.item_id AND n.user_id = $2 "
     "WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND i.item_id > $5 "
     "AND NOT i.deleted ORDER BY i.item_id LIMIT CASE WHEN $6::bigint > 0 THEN $6::bigint END";
-// $5 names, $6 the GUIDs those names would be without a dav_names row ('' where the name has no such form).
+// $5 names, $6 the GUIDs those names would be without a dav_names row ('' where the name has no such form), $7
+// whether to read the contents (else only their sizes).
 inline constexpr const char* dav_named =
-    "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, i.content, octet_length(i.content) AS content_bytes "
+    "SELECT n.name, i.guid, i.item_id, i.modseq, i.deleted, "
+    "CASE WHEN $7::boolean THEN i.content ELSE '' END AS content, "
+    "octet_length(i.content) AS content_bytes "
     "FROM unnest($5::text[]) AS q(name) "
     "JOIN dav_names n ON n.tenant_id = $1 AND n.user_id = $2 AND n.datastore_id = $3 AND n.name = q.name "
     "JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.item_id = n.item_id AND i.user_id = n.user_id "
     "AND i.datastore_id = $3 WHERE NOT i.deleted "
-    "UNION ALL SELECT i.guid || $4, i.guid, i.item_id, i.modseq, i.deleted, i.content, octet_length(i.content) "
+    "UNION ALL SELECT i.guid || $4, i.guid, i.item_id, i.modseq, i.deleted, "
+    "CASE WHEN $7::boolean THEN i.content ELSE '' END, octet_length(i.content) "
     "FROM unnest($6::text[]) AS q(guid) JOIN items i ON i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 "
     "AND i.guid = q.guid WHERE NOT i.deleted AND NOT EXISTS (SELECT 1 FROM dav_names n WHERE n.tenant_id = $1 "
     "AND n.user_id = $2 AND n.item_id = i.item_id)";

@@ -73,6 +73,7 @@ psql "$db" -q -c "DROP TABLE session_routes, session_starts" -c "DROP FUNCTION s
     -c "ALTER TABLE devices DROP COLUMN address_continued_at" -c "ALTER TABLE tenants DROP COLUMN settings_version" \
     -c "ALTER TABLE auth_failures DROP COLUMN last_failure" \
     -c "ALTER TABLE tenants DROP COLUMN max_user_bytes" -c "ALTER TABLE datastores DROP COLUMN stored_bytes" \
+    -c "DROP INDEX sessions_by_user_device_age" \
     -c "DELETE FROM schema_migrations WHERE version >= 24"
 SYNCML_LOG_LEVEL=info "$server" migrate > "$work/migrate-24.log" 2>&1 ||
     fail "migrate of 0024 and later on a distributed schema: $(tail -3 "$work/migrate-24.log")"
