@@ -132,6 +132,29 @@ std::optional<date_time> read_time(const content_line& line, const std::string& 
     return d;
 }
 
+namespace {
+
+// The properties that add to a list: categories, rules and dates.
+bool apply_ical_lists(calendar_component& c, const content_line& line, const std::string& default_tzid) {
+    const std::string& n = line.name;
+    if (n == "CATEGORIES") {
+        if (!line.params.empty()) return false;
+        for (auto& part : split_escaped(line.value, ',')) c.categories.push_back(unescape_text(part));
+        return true;
+    }
+    if (n == "RRULE") {
+        if (!line.params.empty()) return false;
+        auto rule = parse_rrule(line.value);
+        if (rule) c.rrules.push_back(*rule);
+        return rule.has_value();
+    }
+    if (n == "EXDATE") return take_dates(c.exdates, line, default_tzid);
+    if (n == "RDATE") return take_dates(c.rdates, line, default_tzid);
+    return false;
+}
+
+}  // namespace
+
 bool apply_ical_property(calendar_component& c, const content_line& line, const std::string& default_tzid) {
     const std::string& n = line.name;
     if (n == "UID") return take_text(c.uid, line);
@@ -158,20 +181,7 @@ bool apply_ical_property(calendar_component& c, const content_line& line, const 
         field = common::to_upper(unescape_text(line.value));
         return true;
     }
-    if (n == "CATEGORIES") {
-        if (!line.params.empty()) return false;
-        for (auto& part : split_escaped(line.value, ',')) c.categories.push_back(unescape_text(part));
-        return true;
-    }
-    if (n == "RRULE") {
-        if (!line.params.empty()) return false;
-        auto rule = parse_rrule(line.value);
-        if (rule) c.rrules.push_back(*rule);
-        return rule.has_value();
-    }
-    if (n == "EXDATE") return take_dates(c.exdates, line, default_tzid);
-    if (n == "RDATE") return take_dates(c.rdates, line, default_tzid);
-    return false;
+    return apply_ical_lists(c, line, default_tzid);
 }
 
 std::string status_from_vcal(std::string_view value, item_kind kind) {

@@ -88,6 +88,8 @@ class vcal_writer {
     void write_value_sets(const calendar_component& c);
     void write_alarms(const calendar_component& c);
     void write_component(const calendar_component& c);
+    void write_times(const calendar_component& c);
+    void write_categories(const calendar_component& c);
     void write_timezone();
 
     const calendar& cal_;
@@ -188,25 +190,10 @@ void vcal_writer::write_component(const calendar_component& c) {
     text("SUMMARY", c.summary);
     text("DESCRIPTION", c.description);
     text("LOCATION", c.location);
-    bool all_day = c.start && c.start->date_only && c.end && c.end->date_only;
-    if (c.start && c.start->date_only && c.end) {
-        time("DTSTART", date_time{c.start->year, c.start->month, c.start->day, 0, 0, 0, false, false, {}});
-    } else {
-        time("DTSTART", c.start);
-    }
-    time("DTEND", c.end, all_day);
-    time("DUE", c.due);
-    time("COMPLETED", c.completed);
+    write_times(c);
     write_rules(c);
     write_value_sets(c);
-    if (!c.categories.empty()) {
-        std::string value;
-        for (const auto& cat : c.categories) {
-            if (!value.empty()) value += ';';
-            value += escape_text(cat);
-        }
-        out_.write("CATEGORIES", value);
-    }
+    write_categories(c);
     if (c.sequence >= 0) out_.write("SEQUENCE", std::to_string(c.sequence));
     time("DCREATED", c.created);
     time("LAST-MODIFIED", c.last_modified);
@@ -222,6 +209,28 @@ void vcal_writer::write_component(const calendar_component& c) {
     }
     write_alarms(c);
     out_.write("END", kind);
+}
+
+void vcal_writer::write_times(const calendar_component& c) {
+    bool all_day = c.start && c.start->date_only && c.end && c.end->date_only;
+    if (c.start && c.start->date_only && c.end) {
+        time("DTSTART", date_time{c.start->year, c.start->month, c.start->day, 0, 0, 0, false, false, {}});
+    } else {
+        time("DTSTART", c.start);
+    }
+    time("DTEND", c.end, all_day);
+    time("DUE", c.due);
+    time("COMPLETED", c.completed);
+}
+
+void vcal_writer::write_categories(const calendar_component& c) {
+    if (c.categories.empty()) return;
+    std::string value;
+    for (const auto& cat : c.categories) {
+        if (!value.empty()) value += ';';
+        value += escape_text(cat);
+    }
+    out_.write("CATEGORIES", value);
 }
 
 void vcal_writer::write_timezone() {

@@ -34,43 +34,49 @@ int shifted_month_day(int day, int shift) {
     return day < 1 ? -1 : day > 31 ? 1 : day;
 }
 
+// The pattern's frequency and days (SIF's RecurrenceType with its mask, instance, day and month); false for a type
+// or a pattern of days the rule cannot express.
+bool read_pattern(const sif_fields& f, const sif_frame& frame, int type, recurrence_rule& r) {
+    const int mask = f.number("DayOfWeekMask").value_or(0) & k_every_day;
+    const int instance = f.number("Instance").value_or(1);
+    const int ordinal = instance >= 5 ? -1 : std::max(1, instance);
+    const int month_day = f.number("DayOfMonth").value_or(0);
+    const int shift = frame.day_shift;
+    const bool yearly = type == static_cast<int>(sif_type::yearly) || type == static_cast<int>(sif_type::year_nth);
+    switch (static_cast<sif_type>(type)) {
+        case sif_type::daily:
+            r.freq = mask != 0 && mask != k_every_day ? frequency::weekly : frequency::daily;
+            if (r.freq == frequency::weekly) r.by_day = days_of_mask(mask, 0, shift);
+            return true;
+        case sif_type::weekly:
+            r.freq = frequency::weekly;
+            r.by_day = days_of_mask(mask, 0, shift);
+            return true;
+        case sif_type::monthly:
+        case sif_type::yearly:
+            r.freq = yearly ? frequency::yearly : frequency::monthly;
+            if (month_day >= 1 && month_day <= 31) r.by_month_day.push_back(shifted_month_day(month_day, shift));
+            return true;
+        case sif_type::month_nth:
+        case sif_type::year_nth:
+            r.freq = yearly ? frequency::yearly : frequency::monthly;
+            r.by_day = days_of_mask(mask, ordinal, shift);
+            return !r.by_day.empty();
+        default:
+            return false;
+    }
+}
+
 std::optional<recurrence_rule> read_rule(const sif_fields& f, const sif_frame& frame) {
     auto type = f.number("RecurrenceType");
     if (!type) return std::nullopt;
     recurrence_rule r;
     r.interval = std::clamp(f.number("Interval").value_or(1), 1, k_max_interval);
-    const int mask = f.number("DayOfWeekMask").value_or(0) & k_every_day;
-    const int instance = f.number("Instance").value_or(1);
-    const int ordinal = instance >= 5 ? -1 : std::max(1, instance);
-    const int month_day = f.number("DayOfMonth").value_or(0);
-    const int month = f.number("MonthOfYear").value_or(0);
-    const int shift = frame.day_shift;
     const bool yearly = *type == static_cast<int>(sif_type::yearly) || *type == static_cast<int>(sif_type::year_nth);
     // Outlook counts a yearly pattern's interval in months.
     if (yearly && r.interval >= 12 && r.interval % 12 == 0) r.interval /= 12;
-    switch (static_cast<sif_type>(*type)) {
-        case sif_type::daily:
-            r.freq = mask != 0 && mask != k_every_day ? frequency::weekly : frequency::daily;
-            if (r.freq == frequency::weekly) r.by_day = days_of_mask(mask, 0, shift);
-            break;
-        case sif_type::weekly:
-            r.freq = frequency::weekly;
-            r.by_day = days_of_mask(mask, 0, shift);
-            break;
-        case sif_type::monthly:
-        case sif_type::yearly:
-            r.freq = yearly ? frequency::yearly : frequency::monthly;
-            if (month_day >= 1 && month_day <= 31) r.by_month_day.push_back(shifted_month_day(month_day, shift));
-            break;
-        case sif_type::month_nth:
-        case sif_type::year_nth:
-            r.freq = yearly ? frequency::yearly : frequency::monthly;
-            r.by_day = days_of_mask(mask, ordinal, shift);
-            if (r.by_day.empty()) return std::nullopt;
-            break;
-        default:
-            return std::nullopt;
-    }
+    if (!read_pattern(f, frame, *type, r)) return std::nullopt;
+    const int month = f.number("MonthOfYear").value_or(0);
     if (yearly && month >= 1 && month <= 12) r.by_month.push_back(month);
     if (f.flag("NoEndDate")) return r;
     if (auto count = f.number("Occurrences"); count && *count > 0) {

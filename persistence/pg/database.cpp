@@ -61,9 +61,31 @@ database::database(std::vector<std::string> candidates, std::size_t preferred,
 
 database::~database() = default;
 
+// Prepared statements are key lookups, best planned once per connection (generic plans). A custom plan (PostgreSQL's
+// choice for a statement's first five runs, and whenever it looks cheaper) plans for the user's id; for a user the
+// statistics do not know yet (a new user's first slow sync) it takes any index that starts with (tenant_id, user_id)
+// and filters the rest, reading all of the user's rows per lookup, and it plans every run again (issue 40;
+// tests/integration/hot_path_plans.sh). Statements inside SQL functions too. Citus cannot plan some statements of SQL
+// functions generically ("could not create distributed plan"): a distributed schema keeps PostgreSQL's choice, also on
+// a connection opened before the schema was found distributed.
+void database::match_plan_cache_mode() {
+    const bool wanted = profile_->prepared_statements() && !profile_->distributed_schema();
+    if (impl_->generic_plans == wanted) return;
+    try {
+        impl_->connection->set_variable("plan_cache_mode", wanted ? "force_generic_plan" : "auto");
+        impl_->generic_plans = wanted;
+    } catch (const std::exception&) {
+        // A connection that broke just now: the transaction that follows fails on it and reconnects.
+        impl_->generic_plans.reset();
+    }
+}
+
 bool database::ensure_connected() {
     auto& connection = impl_->connection;
-    if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) return true;
+    if (connection && connection->is_open() && !idle_connection_looks_closed(connection->sock())) {
+        match_plan_cache_mode();
+        return true;
+    }
     connection.reset();
     std::string first_error;
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
@@ -76,12 +98,8 @@ bool database::ensure_connected() {
             continue;
         }
         current_ = at;
-        // Prepared statements are key lookups, best planned once per connection (generic plans). A custom plan
-        // (PostgreSQL's choice for a statement's first five runs, and whenever it looks cheaper) plans for the user's
-        // id; for a user the statistics do not know yet (a new user's first slow sync) it takes any index that starts
-        // with (tenant_id, user_id) and filters the rest, reading all of the user's rows per lookup, and it plans
-        // every run again (issue 40; tests/integration/hot_path_plans.sh). Statements inside SQL functions too.
-        if (profile_->prepared_statements()) connection->set_variable("plan_cache_mode", "force_generic_plan");
+        impl_->generic_plans.reset();
+        match_plan_cache_mode();
         if (impl_->reported_unreachable) spdlog::info("database reachable again");
         impl_->reported_unreachable = false;
         if (at != preferred_) {

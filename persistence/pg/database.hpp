@@ -65,6 +65,8 @@ class database {
     impl& internals() { return *impl_; }
 
   private:
+    void match_plan_cache_mode();
+
     std::vector<std::string> candidates_;
     std::size_t preferred_ = 0;
     std::size_t current_ = 0;

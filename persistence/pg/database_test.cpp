@@ -47,6 +47,26 @@ std::string application_name(database& db) {
         db, [](pqxx::work& tx) { return tx.exec1("SELECT current_setting('application_name')")[0].as<std::string>(); });
 }
 
+std::string plan_cache_mode(database& db) {
+    return in_transaction(
+        db, [](pqxx::work& tx) { return tx.exec1("SELECT current_setting('plan_cache_mode')")[0].as<std::string>(); });
+}
+
+// Prepared statements planned generically once per connection (issue 40: a custom plan for a user the statistics do
+// not know yet filters all the user's rows), except where Citus cannot plan them so and behind a transaction pooler
+// (no prepared statements), also on a connection that was open before the schema was found distributed.
+TEST_F(database_test, prepared_statements_are_planned_generically_except_on_a_distributed_schema) {
+    database db(url());
+    EXPECT_EQ(plan_cache_mode(db), "force_generic_plan");
+    db.profile().use_distributed_schema(true);
+    EXPECT_EQ(plan_cache_mode(db), "auto") << "the next transaction of the open connection";
+    db.profile().use_distributed_schema(false);
+    EXPECT_EQ(plan_cache_mode(db), "force_generic_plan");
+
+    database pooled(url(), std::make_shared<database_profile>(false));
+    EXPECT_EQ(plan_cache_mode(pooled), "auto");
+}
+
 const std::string k_nothing_listens = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2";
 
 TEST_F(database_test, connects_to_its_preferred_target_of_several) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -23,6 +24,8 @@ struct database::impl {
     std::unique_ptr<pqxx::connection> connection;
     // Logs "unreachable" once per outage rather than once per attempt.
     bool reported_unreachable = false;
+    // What the connection was told to plan its prepared statements as (database::match_plan_cache_mode).
+    std::optional<bool> generic_plans;
 };
 
 namespace detail {
