@@ -31,8 +31,11 @@ std::vector<short_guid> give_short_guids(pqxx::work& tx, int64_t tenant, int64_t
                                          const std::vector<std::string>& guids) {
     std::vector<short_guid> out;
     if (guids.empty()) return out;
-    const std::set<std::string> wanted(guids.begin(), guids.end());
-    const std::vector<std::string> distinct(wanted.begin(), wanted.end());
+    std::set<std::string> seen;
+    std::vector<std::string> distinct;  // in the order asked, so that new numbers follow the message's order
+    for (const auto& guid : guids) {
+        if (seen.insert(guid).second) distinct.push_back(guid);
+    }
     int64_t top = 0;
     std::set<std::string> given;
     for (const auto& row : exec_sql(tx, sql::short_guids_of, tenant, device_store, text_array(distinct), owner)) {

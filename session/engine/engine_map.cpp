@@ -13,12 +13,12 @@ namespace syncml::session::detail {
 namespace {
 
 // A Map item that names no item of ours: no short id this device store was given, nor the GUID of an item of the
-// datastore (a deleted one included). Today's 200 hid it: the device believes the item mapped, and the item it meant
-// stays unmapped for good. OMA DS names no code for one Map item; SyncML's 404 (Not Found: the requested target was not
-// found) says what happened, as it does for a Map whose Target names no datastore of ours (libsynthesis answers that
-// 404 too); 400 (Bad Request) is for a command that cannot be read, and this item is well-formed. It gets a Status of
-// its own, after the Map's 200 for what it did map: a client that takes one Status per command (libsynthesis keeps
-// the first) confirms its Map and does not send the unknown item again in every session.
+// datastore (a deleted one included). A bare 200 would hide it: the device would believe the item mapped, and the item
+// it meant would stay unmapped for good. OMA DS names no code for one Map item; SyncML's 404 (Not Found: the requested
+// target was not found) says what happened, as it does for a Map whose Target names no datastore of ours (libsynthesis
+// answers that 404 too); 400 (Bad Request) is for a command that cannot be read, and this item is well-formed. It gets
+// a Status of its own, after the Map's 200 for what it did map: a client that takes one Status per command
+// (libsynthesis keeps the first) confirms its Map and does not send the unknown item again in every session.
 void refuse_unknown_map_item(run& r, const store_state& s, const map& cmd, const map_item& mi) {
     common::log_event(spdlog::level::info, "sync: a Map item names no item of ours, answered 404",
                       {{"luid", mi.source},

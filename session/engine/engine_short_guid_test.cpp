@@ -159,6 +159,7 @@ TEST(engine_short_guids, an_item_keeps_its_short_id_until_the_phone_maps_it) {
     auto reply = full_sync(e51, 201, {});
     auto again = sources_by_name(reply, ids);
     EXPECT_EQ(again, first);
+    for (const auto& id : ids) EXPECT_LE(id.size(), 8u) << id;
     ASSERT_EQ(e51.items.size(), 2u);
     f.expect_each_luid_maps_what_it_holds(e51);
 }

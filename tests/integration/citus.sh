@@ -13,7 +13,8 @@
 #      cases (SYNCML_TEST_CITUS_FAULTS=quick for the suite's quick mode), the admin tests (API; the CLI's show, list,
 #      session kill and bulk import; a user's export, delete and import into another user), the hostile input's
 #      session hijack, login throttle and edge-limit cases, the DAV clients (vdirsyncer, SyncEvolution's CardDAV/CalDAV backend, a SyncML phone of
-#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count);
+#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count),
+#      the short ids of a phone that keeps short GUIDs (migration 0034's table on the shards);
 #   3. a shard move while phones sync (loadtest/citus-shard-move.sh, short): no error but retriable 503s.
 # Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
 # SYNCML_TEST_CITUS_SUITES, SYNCML_TEST_CITUS_MATCHING, SYNCML_TEST_CITUS_FAULTS (optional).
@@ -30,7 +31,7 @@ chmod 755 "$work"
 cluster=$work/cluster
 port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+42; below the ephemeral ports of free_port()
 suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api admin_inspect user_transfer
-    hostile_input dav_clients}
+    hostile_input dav_clients short_guids}
 failures=0
 pass() { echo "PASS: $*"; }
 fail() {
