@@ -20,7 +20,7 @@ DECLARE
     -- A user's rows, all on the shard of the user's key.
     user_tables text[] := ARRAY['users', 'devices', 'datastores', 'items', 'item_match_keys', 'device_stores',
                                 'mappings', 'sessions', 'resume_pointers', 'incoming_chunks', 'dav_names',
-                                'known_clients'];
+                                'known_clients', 'short_guids'];
     -- Keyed by something else than the user (auth_failures.shard_key, session_routes.device_key, ...), same group.
     other_keys text[][] := ARRAY[['auth_failures', 'shard_key'], ['session_routes', 'device_key'],
                                  ['session_starts', 'device_key']];

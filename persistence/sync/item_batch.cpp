@@ -63,6 +63,7 @@ class batch_writer {
             auto at_most = writes_[i].at_most;
             if (map_current && (it == found.end() || (it->second["deleted"].as<bool>() && at_most < 0))) {
                 skipped_[i] = true;  // a deleted or unknown item: the write does nothing at all
+                done_[i].missing = true;
                 ids_[i] = 0;
                 continue;
             }

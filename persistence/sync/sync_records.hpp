@@ -191,6 +191,16 @@ struct item_write {
 struct written_item {
     std::string guid;
     std::int64_t modseq = 0;
+    // An at_current write found no item of its GUID in the datastore (or a deleted one, without at_most): it wrote
+    // nothing. For a Map, the device named an id of no item of ours.
+    bool missing = false;
+};
+
+// The id a device store was sent in place of an item's GUID that is longer than the device keeps (its DevInf's
+// MaxGUIDSize): a decimal number, one per item and device store for good (see mapping_rows::short_guids_for).
+struct short_guid {
+    std::string id;
+    std::string guid;
 };
 
 // An item package 4 may send (see sync_store::outgoing_items).

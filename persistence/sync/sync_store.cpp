@@ -12,6 +12,7 @@
 #include "persistence/sync/detail/item_batch.hpp"
 #include "persistence/sync/detail/outgoing_batch.hpp"
 #include "persistence/sync/detail/pg_sync_store.hpp"
+#include "persistence/sync/detail/short_guids.hpp"
 #include "persistence/sync/detail/sync_store_session.hpp"
 #include "persistence/sync/sync_store_sql.hpp"
 
@@ -230,6 +231,14 @@ class pg_sync_store final : public pg_session_store {
     void unconfirm_mappings(int64_t tenant, int64_t device_store) override {
         exec_sql0(tx_, sql::unconfirm_mappings, tenant, device_store, owner());
     }
+    std::vector<short_guid> short_guids_for(int64_t tenant, int64_t device_store,
+                                            const std::vector<std::string>& guids) override {
+        return give_short_guids(tx_, tenant, owner(), device_store, guids);
+    }
+    std::vector<short_guid> guids_of_short_ids(int64_t tenant, int64_t device_store,
+                                               const std::vector<std::string>& ids) override {
+        return find_short_guids(tx_, tenant, owner(), device_store, ids);
+    }
     common::conflict_policy conflict_policy(int64_t tenant) override {
         auto rows = exec_sql(tx_, sql::conflict_policy, tenant);
         auto stored = rows.empty() ? std::string() : rows[0][0].as<std::string>();
@@ -260,6 +269,7 @@ std::vector<written_item> sync_store::write_items(int64_t tenant, int64_t datast
         if (w.at_current && !w.content) {
             auto found = find_item(tenant, datastore, w.guid);
             if (!found || (found->deleted && w.at_most < 0)) {
+                done.missing = true;
                 out.push_back(std::move(done));
                 continue;
             }

@@ -120,6 +120,10 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(void, touch_mapping, (int64_t t, int64_t s, const std::string& g, int64_t m), (t, s, g, m))
     SYNCML_FORWARD(void, remove_mapping, (int64_t t, int64_t s, const std::string& g), (t, s, g))
     SYNCML_FORWARD(void, unconfirm_mappings, (int64_t t, int64_t s), (t, s))
+    using short_guids = std::vector<persistence::short_guid>;
+    SYNCML_FORWARD(short_guids, short_guids_for, (int64_t t, int64_t s, const std::vector<std::string>& g), (t, s, g))
+    SYNCML_FORWARD(short_guids, guids_of_short_ids, (int64_t t, int64_t s, const std::vector<std::string>& i),
+                   (t, s, i))
     SYNCML_FORWARD(int64_t, user_stored_bytes, (int64_t t), (t))
     SYNCML_FORWARD(int64_t, live_items, (int64_t t, int64_t ds, int64_t l), (t, ds, l))
     SYNCML_FORWARD(void, append_chunk, (int64_t t, int64_t s, int64_t o, const std::string& d), (t, s, o, d))

@@ -13,6 +13,7 @@
 #include "session/codec/codec.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_out_items.hpp"
+#include "session/engine/engine_short_guids.hpp"
 #include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
 
@@ -235,6 +236,7 @@ bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget
     }
     const bool full =
         send_removals(r, s, out, used, budget, sent) || send_changes(r, s, reader, out, used, budget, sent);
+    shorten_item_ids(r, s, out);
     budget -= std::min(budget, used);
     r.commands.push_back(std::move(sync_cmd));
     return !full && s.out.page.empty();  // a loop that ends with an empty queue found no page left

@@ -56,11 +56,12 @@ void handle_results(run& r, const results& cmd);
 void request_devinf(run& r);
 // Our DevInf for a client speaking `version`; client_max_msg_size: the client's MaxMsgSize (0: none).
 dev_inf server_devinf(syncml_version version, std::int64_t client_max_msg_size);
-// engine_sync.cpp: package 3 (client changes) and package 5 (map)
+// engine_sync.cpp: package 3 (client changes)
 void handle_sync(run& r, const sync& cmd);
 // A command not carried out: it gets `code`, and so does every command inside it (Sync, Atomic, Sequence), so that
 // the client knows none of them was.
 void refuse_with_everything_inside(run& r, const command& cmd, int code);
+// engine_map.cpp: package 5 (map)
 void handle_map(run& r, const map& cmd);
 void handle_status(run& r, const status& s);
 void finish_client_changes(run& r);

@@ -1,4 +1,4 @@
-// Package 3 (the client's Sync with Add/Replace/Delete, large objects) and package 5 (Map).
+// Package 3 (the client's Sync with Add/Replace/Delete, large objects); package 5 (Map) is in engine_map.cpp.
 
 #include "session/engine/engine_run.hpp"
 
@@ -328,40 +328,6 @@ void handle_sync(run& r, const sync& cmd) {
     const auto first = r.statuses.size();
     handle_sync_commands(r, cmd);
     drop_unwanted_statuses(r, cmd, first);
-}
-
-void handle_map(run& r, const map& cmd) {
-    auto* s = find_store(r.st, cmd.target.loc_uri);
-    auto& st = r.add_status(cmd.cmd_id, "Map", s ? status_codes::ok : status_codes::not_found);
-    st.target_refs = {cmd.target.loc_uri};
-    st.source_refs = {cmd.source.loc_uri};
-    if (!s) return;
-    // One batch for the whole Map. Each item the device now holds is mapped at the revision it was sent at: every
-    // Add of package 4 carried the item as it was at a modseq no later than the package's end (upto_modseq), and an
-    // item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made meanwhile on
-    // another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches the
-    // device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.)
-    // A Map before package 4 answers an earlier session's (engine_phase.cpp): it may map what the device never
-    // confirmed, never move an item the device holds under another LUID.
-    const bool earlier_package = r.st.current == phase::init || r.st.current == phase::client_changes;
-    std::vector<persistence::item_write> writes;
-    for (const auto& mi : cmd.items) {
-        if (mi.target.empty()) continue;  // names no item of ours
-        if (earlier_package) {
-            const auto held = r.store.confirmed_luid(r.tenant(), s->device_store_id, mi.target);
-            if (held && *held != mi.source) continue;
-        }
-        persistence::item_write w;
-        w.guid = mi.target;
-        w.luid = mi.source;
-        w.at_current = true;
-        w.at_most = s->upto_modseq;
-        writes.push_back(std::move(w));
-    }
-    if (writes.empty()) return;
-    r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
-    // The Final of package 5 completes the session in this message, which clears the mark again.
-    if (!(r.st.current == phase::map && r.in.body.final)) mark_delivery(r, *s);
 }
 
 void finish_client_changes(run& r) {

@@ -38,7 +38,9 @@ class fake_sync_store final : public persistence::sync_store {
     std::map<std::int64_t, persistence::device_store_record> device_stores;
     std::map<std::string, std::int64_t> device_store_ids;  // device:datastore:uri
     std::vector<stored_item> items;
-    std::map<std::int64_t, std::map<std::string, mapping>> mappings;  // device store -> guid -> mapping
+    std::map<std::int64_t, std::map<std::string, mapping>> mappings;       // device store -> guid -> mapping
+    std::map<std::int64_t, std::map<std::string, std::string>> short_ids;  // device store -> guid -> short id
+    bool uuid_guids = false;  // new items get GUIDs of 36 bytes, as PostgreSQL gives them, instead of "guid-N"
     std::int64_t next_id = 1;
     std::string policy = "merge";  // the tenant's conflict policy
     int candidate_queries = 0;     // twin_candidates calls, to check one lookup per message
@@ -146,7 +148,7 @@ class fake_sync_store final : public persistence::sync_store {
 
     persistence::item_record add_item(std::int64_t, std::int64_t ds, const std::string& content,
                                       const std::vector<std::string>& keys) override {
-        stored_item it{"guid-" + std::to_string(next_id++), ds, content, keys, ++modseqs[ds], false};
+        stored_item it{new_guid(), ds, content, keys, ++modseqs[ds], false};
         items.push_back(it);
         return {it.guid, it.content, it.modseq, false};
     }
@@ -298,6 +300,28 @@ class fake_sync_store final : public persistence::sync_store {
     void unconfirm_mappings(std::int64_t, std::int64_t device_store) override {
         for (auto& [guid, m] : mappings[device_store]) m.modseq = -1;  // `received` stays, as the SQL keeps it
     }
+    // Numbered per device store from 1, as PostgreSQL numbers them; kept for good.
+    std::vector<persistence::short_guid> short_guids_for(std::int64_t, std::int64_t device_store,
+                                                         const std::vector<std::string>& guids) override {
+        auto& given = short_ids[device_store];
+        std::vector<persistence::short_guid> out;
+        for (const auto& guid : guids) {
+            auto [it, inserted] = given.try_emplace(guid);
+            if (inserted) it->second = std::to_string(given.size());
+            out.push_back({it->second, guid});
+        }
+        return out;
+    }
+    std::vector<persistence::short_guid> guids_of_short_ids(std::int64_t, std::int64_t device_store,
+                                                            const std::vector<std::string>& ids) override {
+        std::vector<persistence::short_guid> out;
+        auto given = short_ids.find(device_store);
+        if (given == short_ids.end()) return out;
+        for (const auto& [guid, id] : given->second) {
+            if (std::find(ids.begin(), ids.end(), id) != ids.end()) out.push_back({id, guid});
+        }
+        return out;
+    }
     std::int64_t live_items(std::int64_t, std::int64_t ds, std::int64_t limit) override {
         ++live_item_counts;
         return std::min(static_cast<std::int64_t>(live_items(ds).size()), limit);
@@ -334,6 +358,11 @@ class fake_sync_store final : public persistence::sync_store {
     std::string token_secret() override { return "test-secret"; }
 
   private:
+    std::string new_guid() {
+        auto n = std::to_string(next_id++);
+        if (!uuid_guids) return "guid-" + n;
+        return "00000000-0000-4000-8000-" + std::string(12 - std::min<std::size_t>(12, n.size()), '0') + n;
+    }
     stored_item* find(std::int64_t ds, const std::string& guid) {
         for (auto& it : items) {
             if (it.datastore == ds && it.guid == guid) return &it;

@@ -13,7 +13,8 @@
 #      cases (SYNCML_TEST_CITUS_FAULTS=quick for the suite's quick mode), the admin tests (API; the CLI's show, list,
 #      session kill and bulk import; a user's export, delete and import into another user), the hostile input's
 #      session hijack, login throttle and edge-limit cases, the DAV clients (vdirsyncer, SyncEvolution's CardDAV/CalDAV backend, a SyncML phone of
-#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count);
+#      the same user), during which the nodes log no multi-shard statement but the server's start and the cap's count),
+#      the short ids of a phone that keeps short GUIDs (migration 0035's table on the shards);
 #   3. a shard move while phones sync (loadtest/citus-shard-move.sh, short): no error but retriable 503s.
 # Environment: SYNCML_BUILD_DIR, SYNCML_SOURCE_DIR; SYNCML_TEST_WORK_DIR, SYNCML_INTEROP_DIR, SYNCML_TEST_CITUS_PORT,
 # SYNCML_TEST_CITUS_SUITES, SYNCML_TEST_CITUS_MATCHING, SYNCML_TEST_CITUS_FAULTS (optional).
@@ -30,7 +31,7 @@ chmod 755 "$work"
 cluster=$work/cluster
 port=${SYNCML_TEST_CITUS_PORT:-$((26000 + RANDOM % 900))}  # PORT..PORT+42; below the ephemeral ports of free_port()
 suites=${SYNCML_TEST_CITUS_SUITES:-interop-quick matching_scenarios fault_injection admin_api admin_inspect user_transfer
-    hostile_input dav_clients}
+    hostile_input dav_clients short_guids}
 failures=0
 pass() { echo "PASS: $*"; }
 fail() {
@@ -68,7 +69,7 @@ fi
 "$server" migrate > /dev/null 2>&1 && pass "a second migrate changes nothing" || fail "a second migrate failed"
 # Later migrations' new tables, columns, new function and replaced functions on a schema distributed already: 0024 and
 # later once more, as an upgrade from 0023 applies them (what they added is taken away first).
-psql "$db" -q -c "DROP TABLE session_routes, session_starts" -c "DROP FUNCTION syncml_open_device_store" \
+psql "$db" -q -c "DROP TABLE session_routes, session_starts, short_guids" -c "DROP FUNCTION syncml_open_device_store" \
     -c "DROP FUNCTION syncml_open_session" \
     -c "ALTER TABLE devices DROP COLUMN address_continued_at" -c "ALTER TABLE tenants DROP COLUMN settings_version" \
     -c "ALTER TABLE auth_failures DROP COLUMN last_failure" \
@@ -84,16 +85,18 @@ grep -q "applying migration 0024_" "$work/migrate-24.log" &&
     fail "0024 and later were not applied again: $(tail -2 "$work/migrate-24.log")"
 routes=$(psql "$db" -Atc "SELECT string_agg(p.partmethod || (p.colocationid = u.colocationid), ' ' ORDER BY
     p.logicalrelid::text) FROM pg_dist_partition p, pg_dist_partition u WHERE p.logicalrelid IN
-    ('session_routes'::regclass, 'session_starts'::regclass) AND u.logicalrelid = 'users'::regclass")
+    ('session_routes'::regclass, 'session_starts'::regclass, 'short_guids'::regclass)
+    AND u.logicalrelid = 'users'::regclass")
 delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname) FROM pg_dist_object o
     JOIN pg_proc p ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
     WHERE o.distribution_argument_index IS NOT NULL AND o.force_delegation")
 [ "$delegated" = "syncml_open_device_store syncml_open_session syncml_save_session" ] &&
     pass "the hot-path functions are delegated to the owner's node, a function of a later migration too" ||
     fail "delegated functions after migrating from 23: '$delegated'"
-[ "$routes" = "htrue htrue" ] && pass "tables later migrations add are distributed in the users' colocation group" ||
-    fail "session_routes, session_starts after migrating from 23 on a distributed schema: '${routes}'" \
-        "(want both distributed, colocated)"
+[ "$routes" = "htrue htrue htrue" ] &&
+    pass "tables later migrations add are distributed in the users' colocation group" ||
+    fail "session_routes, session_starts, short_guids after migrating from 23 on a distributed schema: '${routes}'" \
+        "(want all distributed, colocated)"
 # Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
 psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"
 "$server" admin tenant add dist > /dev/null

@@ -33,6 +33,15 @@ class mapping_rows {
     // is replaced by a new one when the server sends the item. Unconfirmed mappings keep their LUID
     // for matching but count as "device does not hold the item".
     virtual void unconfirm_mappings(std::int64_t tenant, std::int64_t device_store) = 0;
+    // The short ids of these GUIDs for a device that keeps shorter ones (OMA DS: the server sends a temporary GUID
+    // that fits the device's MaxGUIDSize, and the device's Map names it). A GUID without one gets the device store's
+    // next number. An item keeps its short id for good and no number is given twice, so that every Add, Replace,
+    // resend and resume carries the same one and a late Map naming it finds the item. At most two statements.
+    virtual std::vector<short_guid> short_guids_for(std::int64_t tenant, std::int64_t device_store,
+                                                    const std::vector<std::string>& guids) = 0;
+    // The GUIDs of those of `ids` that are short ids this device store was given (others are left out). One query.
+    virtual std::vector<short_guid> guids_of_short_ids(std::int64_t tenant, std::int64_t device_store,
+                                                       const std::vector<std::string>& ids) = 0;
 };
 
 }  // namespace syncml::persistence
