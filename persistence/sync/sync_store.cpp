@@ -69,7 +69,7 @@ class pg_sync_store final : public pg_session_store {
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
         exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
-                  ds.needs_slow_sync, ds.sync_filter, owner(), ds.content_type, ds.content_version);
+                  ds.needs_slow_sync, ds.sync_filter, ds.content_type, ds.content_version, owner());
     }
     std::vector<device_store_view> device_store_views(int64_t tenant, int64_t device) override {
         std::vector<device_store_view> out;

@@ -29,9 +29,9 @@ inline constexpr const char* require_slow_sync =
 inline constexpr const char* save_device_store =
     "UPDATE device_stores SET previous_client_anchor = client_last_anchor, previous_modseq_seen = last_modseq_seen, "
     "client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
-    "needs_slow_sync = $6, sync_filter = $7, content_type = coalesce(nullif($9, ''), content_type), "
-    "content_version = CASE WHEN $9 = '' THEN content_version ELSE $10 END, last_sync_at = now() "
-    "WHERE tenant_id = $1 AND user_id = $8 AND device_store_id = $2";
+    "needs_slow_sync = $6, sync_filter = $7, content_type = coalesce(nullif($8, ''), content_type), "
+    "content_version = CASE WHEN $8 = '' THEN content_version ELSE $9 END, last_sync_at = now() "
+    "WHERE tenant_id = $1 AND user_id = $10 AND device_store_id = $2";
 // Device $2's views of its owner's datastores, with their kind and remembered format.
 inline constexpr const char* device_store_views =
     "SELECT d.device_store_id, d.datastore_id, s.kind, d.remote_uri, coalesce(d.content_type, ''), "
