@@ -356,6 +356,13 @@ TEST(engine_calendar_tasks, corpus_devinfs_that_declare_tasks_in_their_calendar)
     auto ericsson = corpus_devinf("devaspot-syncml/apps/simple_sync/test/example.xml1");
     EXPECT_TRUE(detail::devinf_stores_tasks_in(ericsson, "EriCalDB"));
     EXPECT_FALSE(detail::devinf_stores_tasks_in(ericsson, "EriPBDB"));
+    // Buteo's test phones (1.1 flat CTCap and 1.2 nested): one ./Calendar for VEVENT and VTODO, no task datastore.
+    EXPECT_TRUE(
+        detail::devinf_stores_tasks_in(corpus_devinf("buteo-syncml/tests_meego/data/devinf01.txt"), "Calendar"));
+    EXPECT_TRUE(
+        detail::devinf_stores_tasks_in(corpus_devinf("buteo-syncml/tests_meego/data/devinf02.txt"), "Calendar"));
+    EXPECT_FALSE(
+        detail::devinf_stores_tasks_in(corpus_devinf("buteo-syncml/tests_meego/data/devinf02.txt"), "Contacts"));
     // A Synthesis-engine client lists VTODO for its events datastore too, beside a task datastore of its own.
     dev_inf synthesis = combined_devinf();
     synthesis.datastores = {vcalendar_store("./events", {"VEVENT", "VTODO"}),
