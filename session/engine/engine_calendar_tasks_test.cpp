@@ -234,6 +234,25 @@ TEST(engine_calendar_tasks, slow_sync_pairs_tasks_and_a_conflict_on_a_task_is_re
     EXPECT_EQ(nokia.sent("Replace"), 1u) << "the server's copy goes back to the phone in its calendar";
 }
 
+// The task side keeps its own record of what the device has seen: when it must start over (an admin reset, a lost
+// sync), the calendar's two-way sync becomes a slow one for both sides (508), and the phone's items pair again.
+TEST(engine_calendar_tasks, a_task_side_that_must_start_over_makes_the_calendars_sync_slow) {
+    testing::fake_sync_store store;
+    auto nokia = calendar_phone(store, "IMEI:combined");
+    nokia.devinf = combined_devinf();
+    nokia.sync(200, {{"t1", vcal_task("Buy milk")}, {"e1", vcal_event("Dentist")}});
+    nokia.sync(200, {});
+    for (const auto& view : store.device_store_views(1, store.device(1, 7, "IMEI:combined").id)) {
+        if (view.kind == matching::item_kind::task) store.require_slow_sync(1, view.id);
+    }
+    auto first = nokia.send(nokia.start(200));
+    auto alerts = testing::statuses_of(first.reply, "Alert");
+    ASSERT_EQ(alerts.size(), 1u);
+    EXPECT_EQ(alerts[0]->data, "508");
+    ASSERT_TRUE(testing::alert_of(first.reply));
+    EXPECT_EQ(testing::alert_of(first.reply)->data, "201");
+}
+
 // A device with a task datastore of its own and a calendar that declares only VEVENT keeps today's behaviour.
 TEST(engine_calendar_tasks, a_calendar_that_declares_only_events_beside_a_task_datastore_gets_no_tasks) {
     testing::fake_sync_store store;
