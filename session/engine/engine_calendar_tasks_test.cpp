@@ -253,6 +253,27 @@ TEST(engine_calendar_tasks, a_task_side_that_must_start_over_makes_the_calendars
     EXPECT_EQ(testing::alert_of(first.reply)->data, "201");
 }
 
+// A resumed session (Alert 225) continues the task side with its calendar: what arrived before the interruption is not
+// applied twice, and the rest of the tasks still go to the task datastore.
+TEST(engine_calendar_tasks, a_resumed_session_continues_the_task_side_of_its_calendar) {
+    testing::fake_sync_store store;
+    auto nokia = calendar_phone(store, "IMEI:combined");
+    nokia.devinf = combined_devinf();
+    nokia.send(nokia.start(201));
+    auto first_half = nokia.changes({{"t1", vcal_task("Buy milk")}, {"e1", vcal_event("Dentist")}});
+    first_half.body.final = false;
+    nokia.send(first_half);
+    ASSERT_EQ(contents(store, matching::item_kind::task).size(), 1u);
+
+    auto resumed = nokia.send(nokia.start(225)).reply;
+    EXPECT_EQ(testing::statuses_of(resumed, "Alert").at(0)->data, "200");
+    auto package4 = nokia.send(nokia.changes({{"t1", vcal_task("Buy milk")}, {"t2", vcal_task("Call mum")}})).reply;
+    ASSERT_TRUE(package4.body.final);
+    EXPECT_TRUE(nokia.send(nokia.apply_server_changes(package4)).session_done);
+    EXPECT_EQ(contents(store, matching::item_kind::task).size(), 2u);
+    EXPECT_EQ(contents(store, matching::item_kind::event).size(), 1u);
+}
+
 // A device with a task datastore of its own and a calendar that declares only VEVENT keeps today's behaviour.
 TEST(engine_calendar_tasks, a_calendar_that_declares_only_events_beside_a_task_datastore_gets_no_tasks) {
     testing::fake_sync_store store;
