@@ -41,6 +41,21 @@ struct device_store_record {
     // completed one, which a client that lost that completion presents.
     std::string previous_client_anchor{};
     std::int64_t previous_seen_modseq = 0;
+    // The format the device takes for this store (its content type and version, as it sent items or its DevInf
+    // said): saved with a completed sync when not empty, so that a later sync without either still knows it.
+    std::string content_type{};
+    std::string content_version{};
+};
+
+// One of a device's views of the user's datastores, found without creating any (see
+// device_store_rows::device_store_views).
+struct device_store_view {
+    std::int64_t id = 0;
+    std::int64_t datastore_id = 0;
+    item_kind kind = item_kind::contact;
+    std::string remote_uri;  // the client's LocURI of its local store
+    std::string content_type;
+    std::string content_version;
 };
 
 struct item_record {

@@ -70,7 +70,17 @@ class pg_sync_store final : public pg_session_store {
     }
     void save_device_store(int64_t tenant, const device_store_record& ds) override {
         exec_sql0(tx_, sql::save_device_store, tenant, ds.id, ds.client_anchor, ds.server_anchor, ds.last_seen_modseq,
-                  ds.needs_slow_sync, ds.sync_filter, owner());
+                  ds.needs_slow_sync, ds.sync_filter, ds.content_type, ds.content_version, owner());
+    }
+    std::vector<device_store_view> device_store_views(int64_t tenant, int64_t device) override {
+        std::vector<device_store_view> out;
+        for (const auto& row : exec_sql(tx_, sql::device_store_views, tenant, device, owner())) {
+            auto kind = common::parse_datastore_name(row[2].as<std::string>());
+            if (!kind) continue;  // a kind this version does not know
+            out.push_back({row[0].as<int64_t>(), row[1].as<int64_t>(), *kind, row[3].as<std::string>(),
+                           row[4].as<std::string>(), row[5].as<std::string>()});
+        }
+        return out;
     }
 
     item_record add_item(int64_t tenant, int64_t datastore, const std::string& content,

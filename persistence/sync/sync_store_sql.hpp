@@ -29,8 +29,15 @@ inline constexpr const char* require_slow_sync =
 inline constexpr const char* save_device_store =
     "UPDATE device_stores SET previous_client_anchor = client_last_anchor, previous_modseq_seen = last_modseq_seen, "
     "client_last_anchor = $3, server_last_anchor = $4, last_modseq_seen = $5, "
-    "needs_slow_sync = $6, sync_filter = $7, last_sync_at = now() WHERE tenant_id = $1 AND user_id = $8 "
-    "AND device_store_id = $2";
+    "needs_slow_sync = $6, sync_filter = $7, content_type = coalesce(nullif($8, ''), content_type), "
+    "content_version = CASE WHEN $8 = '' THEN content_version ELSE $9 END, last_sync_at = now() "
+    "WHERE tenant_id = $1 AND user_id = $10 AND device_store_id = $2";
+// Device $2's views of its owner's datastores, with their kind and remembered format.
+inline constexpr const char* device_store_views =
+    "SELECT d.device_store_id, d.datastore_id, s.kind, d.remote_uri, coalesce(d.content_type, ''), "
+    "coalesce(d.content_version, '') FROM device_stores d JOIN datastores s ON s.tenant_id = d.tenant_id "
+    "AND s.user_id = d.user_id AND s.datastore_id = d.datastore_id WHERE d.tenant_id = $1 AND d.user_id = $3 "
+    "AND d.device_id = $2 ORDER BY d.device_store_id";
 
 // Locks datastore $2's row until commit, as every item write does when it takes a modseq (below). A statement that
 // reads the size of an item it then replaces or deletes runs after this one: every other writer of the datastore has

@@ -98,6 +98,46 @@ TEST_F(sync_store_test, changes_skip_what_a_device_sent_itself_and_include_what_
     });
 }
 
+// A device's views of the user's datastores, with their kind and the format the last completed sync used: the task
+// datastore seen under a calendar's remote URI is how a device calendar that holds tasks is remembered (issue 36).
+TEST_F(sync_store_test, device_store_views_list_each_view_with_its_kind_and_remembered_format) {
+    std::int64_t device = 0, calendar = 0, tasks = 0;
+    tx([&](sync_store& s) {
+        device = s.device(tenant_, user_, "phone").id;
+        EXPECT_TRUE(s.device_store_views(tenant_, device).empty());
+        calendar = s.device_store_of_kind(tenant_, user_, device, common::item_kind::event, "./Calendar").id;
+        tasks = s.device_store_of_kind(tenant_, user_, device, common::item_kind::task, "./Calendar").id;
+        s.device_store_of_kind(tenant_, user_, s.device(tenant_, user_, "other").id, common::item_kind::task, "x");
+        auto ds = s.device_store(tenant_, device, s.datastore(tenant_, user_, common::item_kind::event), "./Calendar");
+        ds.client_anchor = "a1";
+        ds.content_type = "text/x-vcalendar";
+        ds.content_version = "1.0";
+        s.save_device_store(tenant_, ds);
+    });
+    tx([&](sync_store& s) {
+        auto views = s.device_store_views(tenant_, device);
+        ASSERT_EQ(views.size(), 2u) << "only this device's views";
+        EXPECT_EQ(views[0].id, calendar);
+        EXPECT_EQ(views[0].kind, common::item_kind::event);
+        EXPECT_EQ(views[0].remote_uri, "./Calendar");
+        EXPECT_EQ(views[0].content_type, "text/x-vcalendar");
+        EXPECT_EQ(views[0].content_version, "1.0");
+        EXPECT_EQ(views[1].id, tasks);
+        EXPECT_EQ(views[1].kind, common::item_kind::task);
+        EXPECT_EQ(views[1].content_type, "");
+        // A sync that learned no format keeps the remembered one.
+        auto ds = s.device_store(tenant_, device, views[0].datastore_id, "./Calendar");
+        ds.client_anchor = "a2";
+        s.save_device_store(tenant_, ds);
+    });
+    tx([&](sync_store& s) {
+        auto views = s.device_store_views(tenant_, device);
+        ASSERT_EQ(views.size(), 2u);
+        EXPECT_EQ(views[0].content_type, "text/x-vcalendar");
+        EXPECT_EQ(views[0].content_version, "1.0");
+    });
+}
+
 TEST_F(sync_store_test, twin_candidates_come_from_the_current_keys_in_one_row_per_item) {
     tx([&](sync_store& s) {
         auto ds = s.datastore(tenant_, user_, common::item_kind::contact);

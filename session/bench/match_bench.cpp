@@ -73,6 +73,7 @@ class counting_store final : public persistence::sync_store {
     SYNCML_FORWARD(persistence::device_store_record, device_store,
                    (int64_t t, int64_t d, int64_t ds, const std::string& r), (t, d, ds, r))
     SYNCML_FORWARD(void, save_device_store, (int64_t t, const persistence::device_store_record& s), (t, s))
+    SYNCML_FORWARD(std::vector<persistence::device_store_view>, device_store_views, (int64_t t, int64_t d), (t, d))
     SYNCML_FORWARD(void, require_slow_sync, (int64_t t, int64_t s), (t, s))
     SYNCML_FORWARD(persistence::item_record, add_item,
                    (int64_t t, int64_t ds, const std::string& c, const std::vector<std::string>& k), (t, ds, c, k))

@@ -10,6 +10,7 @@
 
 #include "common/log/log_event.hpp"
 #include "matching/model/datastore_kind.hpp"
+#include "session/engine/calendar_tasks.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
@@ -47,16 +48,20 @@ void remember_session(run& r, std::int64_t device_store) {
 // The state this device store had when its last session was interrupted, when that session can be
 // continued: same user, not completed, and the client presents the same Last anchor as then, or none (the Synthesis
 // engine sends a resume without anchors).
-std::optional<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
+// The interrupted store comes first, then the task side of its calendar (calendar_tasks.hpp), if it had one.
+std::vector<store_state> resumable_store(run& r, std::int64_t device_store, const sync_anchor& anchor) {
     auto old = r.store.lock_pointed_session(r.tenant(), r.in.header.source.loc_uri, resume_pointer(device_store));
-    if (!old || old->session_id == r.in.header.session_id || old->user_id != r.st.user_id) return std::nullopt;
+    if (!old || old->session_id == r.in.header.session_id || old->user_id != r.st.user_id) return {};
     auto state = decode_state(old->state);
-    if (!state || state->current == phase::done) return std::nullopt;
+    if (!state || state->current == phase::done) return {};
     for (const auto& s : state->stores) {
-        if (s.device_store_id != device_store) continue;
-        if (anchor.last.value_or("").empty() || s.client_last == *anchor.last) return s;
+        if (s.device_store_id != device_store || s.calendar_tasks) continue;
+        if (!anchor.last.value_or("").empty() && s.client_last != *anchor.last) return {};
+        std::vector<store_state> out{s};
+        if (auto* tasks = calendar_tasks_of(*state, s)) out.push_back(*tasks);
+        return out;
     }
-    return std::nullopt;
+    return {};
 }
 
 // Continues with the interrupted session's mode, anchors and half-received large object. What the
@@ -129,6 +134,13 @@ std::int64_t last_seen_by_device(const sync_anchor& anchor, const persistence::d
     return ds.last_seen_modseq;
 }
 
+// What the granted mode of a store this session starts (not resumes) asks of its device store.
+void begin_mode(run& r, store_state& s, const persistence::device_store_record& ds) {
+    const auto mode = sync_mode::granted(s.mode);
+    if (mode.everything) start_over(r, ds);
+    if (mode == sync_modes::refresh_from_client) s.refresh_upto = r.store.current_modseq(r.tenant(), ds.datastore_id);
+}
+
 // A store this session starts afresh (nothing to resume: see resumable_store), with the mode its anchors allow.
 store_state fresh_store(run& r, const item& it, matching::item_kind kind, const persistence::device_store_record& ds,
                         const sync_anchor& anchor, std::optional<sync_mode> requested) {
@@ -145,9 +157,57 @@ store_state fresh_store(run& r, const item& it, matching::item_kind kind, const 
     s.client_last = anchor.last.value_or("");
     s.client_next = anchor.next.value_or("");
     s.server_next = std::to_string(r.ctx.now_ms);
-    if (mode.everything) start_over(r, ds);
-    if (mode == sync_modes::refresh_from_client) s.refresh_upto = r.store.current_modseq(r.tenant(), ds.datastore_id);
+    begin_mode(r, s, ds);
     return s;
+}
+
+// The task side of combined calendar `cal` over `ds`, the device's view of the task datastore under the calendar's
+// remote URI: the calendar's names, mode, anchors and filter, and its own record of what the device has seen. A view
+// that never completed a sync held nothing, so a refresh from the client deletes none of the user's tasks through it.
+store_state calendar_tasks_state(run& r, const store_state& cal, const persistence::device_store_record& ds) {
+    store_state t;
+    t.server_uri = cal.server_uri;
+    t.client_uri = cal.client_uri;
+    t.kind = matching::item_kind::task;
+    t.calendar_tasks = true;
+    t.datastore_id = ds.datastore_id;
+    t.device_store_id = ds.id;
+    t.last_seen_modseq = last_seen_by_device(sync_anchor{cal.client_last, cal.client_next}, ds);
+    t.mode = cal.mode;
+    t.client_last = cal.client_last;
+    t.client_next = cal.client_next;
+    t.server_next = cal.server_next;
+    t.filter = cal.filter;
+    t.rescan = cal.rescan;
+    t.device_mime = cal.device_mime;
+    t.device_version = cal.device_version;
+    t.device_format = cal.device_format;
+    t.tasks_elsewhere = tasks_held_elsewhere(r, cal.client_uri);
+    begin_mode(r, t, ds);
+    if (t.refresh_upto && ds.client_anchor.empty()) t.refresh_upto = 0;
+    return t;
+}
+
+persistence::device_store_record open_tasks_view(run& r, const std::string& client_uri) {
+    // No resume pointer of its own: a resume finds it in its calendar's session (resumable_store).
+    persistence::store_opening opening{
+        r.st.user_id,    r.device.id, matching::item_kind::task, client_uri, r.in.header.source.loc_uri,
+        k_resume_prefix, ""};
+    return r.store.open_device_store(r.tenant(), opening);
+}
+
+// A calendar that holds tasks, at its Alert: the task side joins it. A task side that completed syncs before and whose
+// anchors do not allow the calendar's mode makes both sides start over (the device gets 508 for the calendar); one
+// that never synced takes the calendar's mode and sends the device every task it does not hold.
+store_state calendar_tasks_at_alert(run& r, store_state& cal, const persistence::device_store_record& cal_ds,
+                                    const sync_anchor& anchor) {
+    auto ds = open_tasks_view(r, cal.client_uri);
+    const auto mode = sync_mode::granted(cal.mode);
+    if (!mode.everything && !ds.client_anchor.empty() && granted_mode(mode, anchor, ds).everything) {
+        cal.mode = mode.with_everything().alert_code();
+        begin_mode(r, cal, cal_ds);
+    }
+    return calendar_tasks_state(r, cal, ds);
 }
 
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
@@ -176,23 +236,32 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
                                        resuming ? "" : r.in.header.session_id};
     auto ds = r.store.open_device_store(r.tenant(), opening);
     auto anchor = alert_anchor(it);
-    auto old = resuming ? resumable_store(r, ds.id, anchor) : std::nullopt;
+    auto old = resuming ? resumable_store(r, ds.id, anchor) : std::vector<store_state>{};
     // A resume that cannot be honoured becomes a normal sync (509), or a slow one when the anchors do not allow it.
     const auto instead = filter->force_slow_sync ? sync_modes::slow_sync : sync_modes::two_way;
     const auto asked = resuming ? std::optional<sync_mode>(instead) : requested;
-    store_state s =
-        old ? continued(std::move(*old), target, source, anchor) : fresh_store(r, it, *kind, ds, anchor, asked);
+    const bool resumed = !old.empty();
+    store_state s = resumed ? continued(std::move(old.front()), target, source, anchor)
+                            : fresh_store(r, it, *kind, ds, anchor, asked);
     set_store_filter(s, *filter, ds);
+    std::optional<store_state> tasks;
+    if (old.size() > 1) {
+        tasks = continued(std::move(old.back()), target, source, anchor);
+    } else if (!resumed && *kind == matching::item_kind::event && calendar_holds_tasks(r, source)) {
+        tasks = calendar_tasks_at_alert(r, s, ds, anchor);
+    }
+    if (*kind == matching::item_kind::task) s.tasks_via_calendar = tasks_travel_in_calendar(r, source);
     if (resuming) remember_session(r, ds.id);
-    const bool as_asked = old || s.mode == asked->alert_code();
-    const int status =
-        as_asked ? (resuming && !old ? status_codes::cannot_resume : status_codes::ok) : status_codes::refresh_required;
+    const bool as_asked = resumed || s.mode == asked->alert_code();
+    const int status = as_asked ? (resuming && !resumed ? status_codes::cannot_resume : status_codes::ok)
+                                : status_codes::refresh_required;
     acknowledge_alert(r, cmd, s, status);
     r.commands.push_back(our_alert(s, ds));
     auto& stores = r.st.stores;
     stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),
                  stores.end());
     stores.push_back(std::move(s));
+    if (tasks) stores.push_back(std::move(*tasks));
 }
 
 // Resume (Alert 225, like Suspend 224) came with SyncML 1.2: the 1.1 Representation Protocol defines the alert codes
@@ -205,14 +274,21 @@ bool resume_supported(const run& r) { return r.in.version == syncml_version::v1_
 
 const store_state* find_store(const session_state& st, const std::string& server_uri) {
     for (const auto& s : st.stores) {
-        if (s.server_uri == server_uri) return &s;
+        if (s.server_uri == server_uri && !s.calendar_tasks) return &s;
     }
     // Tolerated: a Sync addressed by another alias of the same datastore.
     auto kind = datastore_kind(server_uri);
     for (const auto& s : st.stores) {
-        if (kind && s.kind == *kind) return &s;
+        if (kind && s.kind == *kind && !s.calendar_tasks) return &s;
     }
     return nullptr;
+}
+
+store_state& open_calendar_tasks(run& r, const store_state& calendar) {
+    auto tasks = calendar_tasks_state(r, calendar, open_tasks_view(r, calendar.client_uri));
+    tasks.client_sync_done = calendar.client_sync_done;
+    r.st.stores.push_back(std::move(tasks));
+    return r.st.stores.back();
 }
 
 store_state* find_store(session_state& st, const std::string& server_uri) {

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/log/log_event.hpp"
+#include "session/engine/calendar_tasks.hpp"
 #include "session/engine/engine_short_guids.hpp"
 #include "session/protocol/sync_mode.hpp"
 
@@ -31,6 +32,47 @@ void refuse_unknown_map_item(run& r, const store_state& s, const map& cmd, const
     st.target_refs = {mi.target};
 }
 
+// The Map's items for store `s`; per item of `cmd`, whether it named an item `s` does not hold (an item of the other
+// side of a calendar that holds tasks, or none of ours). Each item the device now holds is mapped at the revision it
+// was sent at: every Add of package 4 carried the item as it was at a modseq no later than the package's end
+// (upto_modseq), and an item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made
+// meanwhile on another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches
+// the device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.) A Map
+// before package 4 answers an earlier session's (engine_phase.cpp): it may map what the device never confirmed, never
+// move an item the device holds under another LUID.
+std::vector<bool> map_items(run& r, store_state& s, const map& cmd, const std::map<std::string, std::string>& guids) {
+    const bool earlier_package = r.st.current == phase::init || r.st.current == phase::client_changes;
+    std::vector<bool> missing(cmd.items.size(), false);
+    std::vector<persistence::item_write> writes;
+    std::vector<std::size_t> written;  // the Map item of each write
+    for (std::size_t i = 0; i < cmd.items.size(); ++i) {
+        const auto& mi = cmd.items[i];
+        if (mi.target.empty()) continue;  // names no item of ours
+        const auto& guid = guids.at(mi.target);
+        if (earlier_package) {
+            const auto held = r.store.confirmed_luid(r.tenant(), s.device_store_id, guid);
+            if (held && *held != mi.source) continue;
+        }
+        persistence::item_write w;
+        w.guid = guid;
+        w.luid = mi.source;
+        w.at_current = true;
+        w.at_most = s.upto_modseq;
+        writes.push_back(std::move(w));
+        written.push_back(i);
+    }
+    if (writes.empty()) return missing;
+    const auto done = r.store.write_items(r.tenant(), s.datastore_id, s.device_store_id, writes);
+    bool mapped = false;
+    for (std::size_t k = 0; k < done.size() && k < written.size(); ++k) {
+        missing[written[k]] = done[k].missing;
+        mapped = mapped || !done[k].missing;
+    }
+    // The Final of package 5 completes the session in this message, which clears the mark again.
+    if (mapped && !(r.st.current == phase::map && r.in.body.final)) mark_delivery(r, s);
+    return missing;
+}
+
 }  // namespace
 
 void handle_map(run& r, const map& cmd) {
@@ -39,45 +81,17 @@ void handle_map(run& r, const map& cmd) {
     st.target_refs = {cmd.target.loc_uri};
     st.source_refs = {cmd.source.loc_uri};
     if (!s) return;
-    // One batch for the whole Map. Each item the device now holds is mapped at the revision it was sent at: every
-    // Add of package 4 carried the item as it was at a modseq no later than the package's end (upto_modseq), and an
-    // item changed since has a later one. Mapped at min(its modseq, upto_modseq), a change made meanwhile on
-    // another device is still sent, and an item deleted meanwhile is mapped too, so that its Delete reaches the
-    // device. (upto_modseq is 0 when this session sent no package 4: the item is then sent again as a Replace.)
-    // A Map before package 4 answers an earlier session's (engine_phase.cpp): it may map what the device never
-    // confirmed, never move an item the device holds under another LUID. A target may be the short id the device
-    // was sent in place of a GUID longer than it keeps (engine_short_guids.hpp).
-    const bool earlier_package = r.st.current == phase::init || r.st.current == phase::client_changes;
+    // A target may be the short id the device was sent in place of a GUID longer than it keeps
+    // (engine_short_guids.hpp); a calendar's short ids cover its task side's items, which travel in its Sync.
     const auto guids = guids_of_map_targets(r, *s, cmd.items);
-    std::vector<persistence::item_write> writes;
-    std::vector<const map_item*> written;  // the Map item of each write
-    for (const auto& mi : cmd.items) {
-        if (mi.target.empty()) continue;  // names no item of ours
-        const auto& guid = guids.at(mi.target);
-        if (earlier_package) {
-            const auto held = r.store.confirmed_luid(r.tenant(), s->device_store_id, guid);
-            if (held && *held != mi.source) continue;
-        }
-        persistence::item_write w;
-        w.guid = guid;
-        w.luid = mi.source;
-        w.at_current = true;
-        w.at_most = s->upto_modseq;
-        writes.push_back(std::move(w));
-        written.push_back(&mi);
+    auto missing = map_items(r, *s, cmd, guids);
+    if (auto* tasks = calendar_tasks_of(r.st, *s)) {
+        const auto task_missing = map_items(r, *tasks, cmd, guids);
+        for (std::size_t i = 0; i < missing.size(); ++i) missing[i] = missing[i] && task_missing[i];
     }
-    if (writes.empty()) return;
-    const auto done = r.store.write_items(r.tenant(), s->datastore_id, s->device_store_id, writes);
-    bool mapped = false;
-    for (std::size_t i = 0; i < done.size() && i < written.size(); ++i) {
-        if (done[i].missing) {
-            refuse_unknown_map_item(r, *s, cmd, *written[i]);
-        } else {
-            mapped = true;
-        }
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+        if (missing[i]) refuse_unknown_map_item(r, *s, cmd, cmd.items[i]);
     }
-    // The Final of package 5 completes the session in this message, which clears the mark again.
-    if (mapped && !(r.st.current == phase::map && r.in.body.final)) mark_delivery(r, *s);
 }
 
 }  // namespace syncml::session::detail

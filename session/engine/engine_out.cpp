@@ -11,6 +11,7 @@
 #include "common/log/log_event.hpp"
 #include "common/text/ascii_case.hpp"
 #include "session/codec/codec.hpp"
+#include "session/engine/calendar_tasks.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_out_items.hpp"
 #include "session/engine/engine_short_guids.hpp"
@@ -25,14 +26,11 @@ bool receives(const datastore& ds, std::string_view mime) {
                        [&](const content_type_ref& t) { return common::iequals(t.ct_type, mime); });
 }
 
-// The device's preferred format: the Meta Type it sent items with, else the Rx-Pref of its DevInf datastore, which
-// may spell the URI the Alert used another way ("Contacts" for "./contacts"). A Funambol client that addresses scard,
-// scal, stask or snote syncs in SIF whatever its Rx-Pref says (its DevInf is the same for both ways to sync), unless
-// its DevInf lists what it receives without SIF.
-void resolve_device_format(run& r, store_state& s) {
-    if (!s.device_mime.empty()) return;
-    auto sif = sif_type_of_store(s.server_uri);
-    if (sif) s.device_mime = *sif;
+// The format the device's DevInf names for store `s`: the Rx-Pref of its datastore, which may spell the URI the Alert
+// used another way ("Contacts" for "./contacts"). A Funambol client that addresses scard, scal, stask or snote syncs in
+// SIF whatever its Rx-Pref says (its DevInf is the same for both ways to sync), unless its DevInf lists what it
+// receives without SIF.
+void format_from_devinf(const run& r, store_state& s, const std::optional<std::string>& sif) {
     if (r.device.devinf.empty()) return;
     auto info = decode_devinf(r.device.devinf);
     if (!info) return;
@@ -41,6 +39,33 @@ void resolve_device_format(run& r, store_state& s) {
         if (sif && (ds.rx.empty() || receives(ds, *sif))) continue;
         s.device_mime = ds.rx_pref->ct_type;
         s.device_version = ds.rx_pref->ver_ct;
+    }
+}
+
+// The device's preferred format: the Meta Type it sent items with in this session, else what its DevInf says, else
+// the format remembered from its last completed sync of the store (what it sent or its DevInf said then), so that a
+// device without a usable DevInf that sends nothing still gets the format it uses. The task side of a calendar takes
+// the calendar's.
+void resolve_device_format(run& r, store_state& s) {
+    if (s.calendar_tasks) {
+        if (const auto* cal = find_store(r.st, s.server_uri)) {
+            s.device_mime = cal->device_mime;
+            s.device_version = cal->device_version;
+            s.device_format = cal->device_format;
+        }
+        return;
+    }
+    if (!s.device_mime.empty()) return;
+    auto sif = sif_type_of_store(s.server_uri);
+    if (sif) s.device_mime = *sif;
+    format_from_devinf(r, s, sif);
+    if (s.device_mime.empty()) {
+        if (!r.views) r.views = r.store.device_store_views(r.tenant(), r.device.id);
+        for (const auto& view : *r.views) {
+            if (view.id != s.device_store_id || view.content_type.empty()) continue;
+            s.device_mime = view.content_type;
+            s.device_version = view.content_version;
+        }
     }
 }
 
@@ -77,14 +102,31 @@ void take(store_state& s, std::size_t taken) {
     s.out.page.erase(s.out.page.begin(), s.out.page.begin() + static_cast<std::ptrdiff_t>(taken));
 }
 
-command empty_sync(const run& r, const store_state& s) {
+command empty_sync(run& r, const store_state& s) {
     sync out;
     out.target = location{s.client_uri, std::nullopt, std::nullopt};
     out.source = location{s.server_uri, std::nullopt, std::nullopt};
     // With a filter, the queue holds items the package will leave out: the count would be wrong, and it is optional.
-    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started && s.filter.empty())
-        out.number_of_changes = static_cast<std::uint64_t>(s.out.count);
+    // A calendar that holds tasks counts its task side's changes too; the task side's own Sync counts none.
+    if (r.in.version != syncml_version::v1_0 && !s.server_sync_started && s.filter.empty() && !s.calendar_tasks) {
+        auto count = s.out.count;
+        if (const auto* tasks = calendar_tasks_of(r.st, s)) count += tasks->out.count;
+        out.number_of_changes = static_cast<std::uint64_t>(count);
+    }
     return command{std::move(out)};
+}
+
+// The task side of a calendar sends its changes in the calendar's Sync when that is the last command of the reply:
+// the device sees one Sync for its calendar. Takes that Sync out of r.commands (fill_store puts it back).
+bool take_calendar_sync(run& r, const store_state& s, command& out) {
+    if (!s.calendar_tasks || r.commands.empty()) return false;
+    const auto* last = std::get_if<sync>(&r.commands.back().value);
+    if (!last || !last->target || last->target->loc_uri != s.client_uri || !last->source ||
+        last->source->loc_uri != s.server_uri)
+        return false;
+    out = std::move(r.commands.back());
+    r.commands.pop_back();
+    return true;
 }
 
 // Whether the client refused the command that carried `change` (its Status, when one came, says so). A Delete of
@@ -226,14 +268,19 @@ bool send_changes(run& r, store_state& s, item_reader& reader, sync& out, std::s
 }
 
 bool fill_store(run& r, store_state& s, item_reader& reader, std::size_t& budget, std::vector<sent_position>& sent) {
-    auto sync_cmd = empty_sync(r, s);
+    command sync_cmd;
+    std::size_t used = 0;  // the calendar's Sync taken back was counted already
+    if (!take_calendar_sync(r, s, sync_cmd)) {
+        sync_cmd = empty_sync(r, s);
+        used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
+        if (used > budget) {
+            s.server_sync_started = true;
+            if (light_message(r) && sent.empty()) too_small(r);  // not even an empty Sync fits a message
+            return false;
+        }
+    }
     auto& out = std::get<sync>(sync_cmd.value);
     s.server_sync_started = true;
-    auto used = encoded_size(sync_cmd, r.in.version, r.in.encoding);
-    if (used > budget) {
-        if (light_message(r) && sent.empty()) too_small(r);  // not even an empty Sync fits a message
-        return false;
-    }
     const bool full =
         send_removals(r, s, out, used, budget, sent) || send_changes(r, s, reader, out, used, budget, sent);
     shorten_item_ids(r, s, out);
@@ -276,6 +323,9 @@ void save_completed_stores(run& r) {
         auto seen = std::min(s.upto_modseq, s.resend_after.value_or(s.upto_modseq));
         persistence::device_store_record ds{
             s.device_store_id, s.datastore_id, s.client_next, s.server_next, seen, s.slow_sync_required, s.filter, {}};
+        // The format used with the device, for a later sync that learns none (resolve_device_format).
+        ds.content_type = s.device_mime;
+        ds.content_version = s.device_version;
         r.store.save_device_store(r.tenant(), ds);
         if (sync_mode::granted(s.mode).everything && !s.filter.empty()) drop_unconfirmed_mappings(r, s);
     }

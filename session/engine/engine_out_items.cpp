@@ -46,6 +46,13 @@ command item_command_of(const store_state& s, const outgoing_change& change, con
     return command{replace{std::move(cmd)}};
 }
 
+// Each task reaches a device whose calendar holds tasks once (calendar_tasks.hpp): a task the device does not hold goes
+// to it through its calendar, not through a task datastore of its own, unless that task datastore holds the item.
+bool reaches_device_here(run& r, const store_state& s, const std::string& guid) {
+    if (s.tasks_via_calendar) return false;
+    return s.tasks_elsewhere == 0 || !r.store.confirmed_luid(r.tenant(), s.tasks_elsewhere, guid);
+}
+
 // The stored item s.out.page[at] sends, nullptr when the package leaves it out.
 const persistence::outgoing_item* sendable_item(run& r, store_state& s, std::size_t at, item_reader& reader,
                                                 std::size_t room) {
@@ -67,6 +74,7 @@ const persistence::outgoing_item* sendable_item(run& r, store_state& s, std::siz
     }
     // A resumed client may have received the Add before the interruption and mapped it since.
     if (s.resumed && change.luid.empty() && stored->confirmed_luid) return nullptr;
+    if (!held && !reaches_device_here(r, s, change.guid)) return nullptr;
     return stored;
 }
 

@@ -31,6 +31,8 @@ struct run {
     // user's quota applies to, then moved by what the message writes and deletes (engine_quota.hpp).
     std::optional<std::int64_t> user_bytes{};
     bool user_bytes_refusal_logged = false;  // one log line per message, however many items the quota refuses
+    // The device's views of the user's datastores (sync_store::device_store_views), read once per message when needed.
+    std::optional<std::vector<persistence::device_store_view>> views{};
 
     std::int64_t tenant() const { return ctx.tenant_id; }
     // Status for an incoming command; refs filled from the command where given.
@@ -73,7 +75,11 @@ void complete_session(run& r);
 // which change only when it completes: until then the device store needs a slow sync (engine_out.cpp).
 void mark_delivery(run& r, store_state& s);
 
-// store_names.cpp
+// engine_alert.cpp: the task side of `calendar` (calendar_tasks.hpp), opened when a VTODO arrives in a calendar not
+// known to hold tasks: appended to r.st.stores, which must have room for it so that references into it stay valid.
+store_state& open_calendar_tasks(run& r, const store_state& calendar);
+
+// engine_alert.cpp; the task side of a calendar is never found by its names, its calendar is.
 store_state* find_store(session_state& st, const std::string& server_uri);
 const store_state* find_store(const session_state& st, const std::string& server_uri);
 

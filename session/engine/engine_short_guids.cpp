@@ -7,6 +7,7 @@
 
 #include "common/log/log_event.hpp"
 #include "session/codec/codec.hpp"
+#include "session/engine/calendar_tasks.hpp"
 #include "session/engine/store_names.hpp"
 
 namespace syncml::session::detail {
@@ -63,7 +64,7 @@ void shorten_item_ids(run& r, const store_state& s, sync& out) {
     }
     if (longer.empty()) return;
     std::map<std::string, std::string> short_of;
-    for (auto& given : r.store.short_guids_for(r.tenant(), s.device_store_id, longer))
+    for (auto& given : r.store.short_guids_for(r.tenant(), short_id_owner(r.st, s).device_store_id, longer))
         short_of[given.guid] = std::move(given.id);
     for (auto* it : items) {
         auto found = short_of.find(it->source->loc_uri);
@@ -89,7 +90,7 @@ std::map<std::string, std::string> guids_of_map_targets(run& r, const store_stat
         return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
     });
     if (!any_short) return guids;
-    for (const auto& given : r.store.guids_of_short_ids(r.tenant(), s.device_store_id, targets))
+    for (const auto& given : r.store.guids_of_short_ids(r.tenant(), short_id_owner(r.st, s).device_store_id, targets))
         guids[given.id] = given.guid;
     return guids;
 }

@@ -10,6 +10,7 @@
 
 #include "common/log/log_event.hpp"
 #include "matching/convert/item_convert.hpp"
+#include "session/engine/calendar_tasks.hpp"
 #include "session/engine/engine_filter.hpp"
 #include "session/engine/engine_match.hpp"
 #include "session/engine/engine_metrics.hpp"
@@ -20,6 +21,52 @@
 namespace syncml::session::detail {
 namespace {
 
+// The items of one Sync for one store, applied together so that a slow sync looks up twins once per message.
+struct sync_items {
+    item_applier applier;
+    std::vector<incoming_item> batch;
+};
+
+// Where the items of one Sync go: its store and, for a calendar that holds tasks, the task side (calendar_tasks.hpp),
+// opened at the first VTODO of a calendar not known to hold tasks.
+class sync_destinations {
+  public:
+    sync_destinations(run& r, store_state& s) : r_(r), calendar_(s), items_{item_applier(r, s), {}} {
+        if (auto* tasks = calendar_tasks_of(r.st, s)) tasks_.emplace(sync_items{item_applier(r, *tasks), {}});
+    }
+
+    sync_items& calendar() { return items_; }
+    // The task side's items; opened here when the calendar had none (r.st.stores has room for it: handle_sync).
+    sync_items& tasks() {
+        if (!tasks_) tasks_.emplace(sync_items{item_applier(r_, open_calendar_tasks(r_, calendar_)), {}});
+        return *tasks_;
+    }
+    // The side whose store holds the device's item `luid` (the calendar's when neither does).
+    sync_items& holding(const std::string& luid) {
+        if (tasks_ && !luid.empty()) {
+            auto* t = calendar_tasks_of(r_.st, calendar_);
+            if (t && r_.store.mapping_of_luid(r_.tenant(), t->device_store_id, luid)) return *tasks_;
+        }
+        return items_;
+    }
+    // Every queued item, before a command that reads what they wrote.
+    void apply() {
+        items_.applier.apply(items_.batch);
+        if (tasks_) tasks_->applier.apply(tasks_->batch);
+    }
+    void done() {
+        apply();
+        calendar_.client_sync_done = true;
+        if (auto* t = calendar_tasks_of(r_.st, calendar_)) t->client_sync_done = true;
+    }
+
+  private:
+    run& r_;
+    store_state& calendar_;
+    sync_items items_;
+    std::optional<sync_items> tasks_;
+};
+
 struct item_context {
     run& r;
     store_state& s;
@@ -27,8 +74,7 @@ struct item_context {
     const char* cmd_name;
     std::string luid;    // Source LocURI: the client's id
     std::string target;  // Target LocURI: our id, when the client knows it
-    item_applier& applier;
-    std::vector<incoming_item>& batch;
+    sync_destinations& to;
 };
 
 bool is_add(const item_context& c) { return std::string_view(c.cmd_name) == "Add"; }
@@ -60,15 +106,20 @@ void refuse_format(item_context& c, std::string_view why) {
     item_status(c, status_codes::unsupported_media_type);
 }
 
-// Queues the item; its Status is answered (in command order) when the batch is applied.
+// Queues the item; its Status is answered (in command order) when the batch is applied. A VTODO that arrives in a
+// calendar goes to the task side (calendar_tasks.hpp).
 void queue_item(item_context& c, const std::string& data, const std::string& mime) {
     bool as_add = is_add(c);
-    (as_add ? c.s.counts.received_add : c.s.counts.received_replace) += 1;
     auto content = matching::canonical_content(data, mime, "", c.s.kind);
+    const bool task =
+        c.s.kind == matching::item_kind::event && content && calendar_component(*content) == matching::item_kind::task;
+    auto& items = task ? c.to.tasks() : c.to.calendar();
+    auto& counts = task ? calendar_tasks_of(c.r.st, c.s)->counts : c.s.counts;
+    (as_add ? counts.received_add : counts.received_replace) += 1;
     if (!content) return refuse_format(c, content.error().to_string());
     item_status(c, status_codes::command_failed);  // the outcome replaces it when the batch is applied
     incoming_item in{c.r.statuses.size() - 1, as_add, c.luid, c.target, mime, std::move(*content)};
-    c.batch.push_back(std::move(in));
+    items.batch.push_back(std::move(in));
 }
 
 // How the client deletes: OMA DS 1.2 (DataSyncRep, Delete) lets it flag a Delete SftDel, a soft delete: the item
@@ -87,24 +138,25 @@ delete_kind kind_of(const delete_& cmd) {
 // and with the device's last seen modseq past the item, a two-way sync does not send it back; the next slow sync,
 // or a later change of the item on another device, offers it again as an Add (the device asks for everything, or
 // there is a new version to hold).
-int soft_delete(item_context& c) {
-    auto mapping = c.luid.empty() ? std::nullopt : c.r.store.mapping_of_luid(c.r.tenant(), c.s.device_store_id, c.luid);
+int soft_delete(item_context& c, const store_state& s) {
+    auto mapping = c.luid.empty() ? std::nullopt : c.r.store.mapping_of_luid(c.r.tenant(), s.device_store_id, c.luid);
     std::string guid = mapping ? mapping->guid : c.target;
-    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), c.s.datastore_id, guid))
-        return status_codes::item_not_deleted;
-    c.r.store.remove_mapping(c.r.tenant(), c.s.device_store_id, guid);
+    if (guid.empty() || !c.r.store.find_item(c.r.tenant(), s.datastore_id, guid)) return status_codes::item_not_deleted;
+    c.r.store.remove_mapping(c.r.tenant(), s.device_store_id, guid);
     return status_codes::ok;
 }
 
 void delete_item(item_context& c, delete_kind kind) {
     // Keeps the order of the client's commands: a Delete after an Add of the same message sees the Add.
-    c.applier.apply(c.batch);
+    c.to.apply();
+    auto& items = c.to.holding(c.luid);
+    auto& s = &items == &c.to.calendar() ? c.s : *calendar_tasks_of(c.r.st, c.s);
     if (kind == delete_kind::soft) {
-        item_status(c, soft_delete(c));
+        item_status(c, soft_delete(c, s));
         return;
     }
-    int code = c.applier.remove(c.luid, c.target);
-    if (code == status_codes::ok || code == status_codes::conflict_client_won) give_back_item_slot(c.s);
+    int code = items.applier.remove(c.luid, c.target);
+    if (code == status_codes::ok || code == status_codes::conflict_client_won) give_back_item_slot(s);
     if (code == status_codes::ok && kind == delete_kind::archive) code = status_codes::delete_without_archive;
     item_status(c, code);
 }
@@ -227,22 +279,10 @@ std::optional<whole_item> assemble(item_context& c, const item& it, const item_c
     return last_chunk(c, data, received, meta);
 }
 
-// The items of one Sync command, applied together so that a slow sync looks up twins once per message.
-struct sync_items {
-    item_applier applier;
-    std::vector<incoming_item> batch;
-};
-
-void handle_item(run& r, store_state& s, sync_items& items, const sync& container, const item_command& cmd,
+void handle_item(run& r, store_state& s, sync_destinations& to, const sync& container, const item_command& cmd,
                  const char* name, const item& it, delete_kind deletion) {
-    item_context c{r,
-                   s,
-                   cmd.cmd_id,
-                   name,
-                   it.source ? it.source->loc_uri : "",
-                   it.target ? it.target->loc_uri : "",
-                   items.applier,
-                   items.batch};
+    item_context c{r, s, cmd.cmd_id, name, it.source ? it.source->loc_uri : "", it.target ? it.target->loc_uri : "",
+                   to};
     if (!sync_mode::granted(s.mode).client_sends()) {
         item_status(c, status_codes::forbidden);  // the client agreed to receive only
         return;
@@ -265,11 +305,12 @@ void handle_item(run& r, store_state& s, sync_items& items, const sync& containe
 }
 
 template <class Cmd>
-void handle_items(run& r, store_state& s, sync_items& items, const sync& container, const Cmd& cmd, const char* name) {
+void handle_items(run& r, store_state& s, sync_destinations& to, const sync& container, const Cmd& cmd,
+                  const char* name) {
     if (cmd.items.empty()) r.add_status(cmd.cmd_id, name, status_codes::incomplete_command);
     delete_kind deletion = delete_kind::hard;
     if constexpr (std::is_same_v<Cmd, delete_>) deletion = kind_of(cmd);
-    for (const auto& it : cmd.items) handle_item(r, s, items, container, cmd, name, it, deletion);
+    for (const auto& it : cmd.items) handle_item(r, s, to, container, cmd, name, it, deletion);
 }
 
 // NoResp: the client wants no Status for the command. Its Status is made like any other (an item's outcome is set
@@ -289,16 +330,16 @@ void drop_unwanted_statuses(run& r, const sync& cmd, std::size_t first) {
 // One command of a Sync. A Sequence's commands are carried out in order, as the Sync's are anyway; an Atomic is not
 // supported (all or nothing would need a transaction of its own): it and each command in it get 406, so that the client
 // knows none was carried out.
-void handle_sync_command(run& r, store_state& s, sync_items& items, const sync& cmd, const command& inner) {
+void handle_sync_command(run& r, store_state& s, sync_destinations& to, const sync& cmd, const command& inner) {
     if (auto* a = std::get_if<add>(&inner.value)) {
-        handle_items(r, s, items, cmd, *a, "Add");
+        handle_items(r, s, to, cmd, *a, "Add");
     } else if (auto* p = std::get_if<replace>(&inner.value)) {
-        handle_items(r, s, items, cmd, *p, "Replace");
+        handle_items(r, s, to, cmd, *p, "Replace");
     } else if (auto* d = std::get_if<delete_>(&inner.value)) {
-        handle_items(r, s, items, cmd, *d, "Delete");
+        handle_items(r, s, to, cmd, *d, "Delete");
     } else if (auto* q = std::get_if<sequence>(&inner.value)) {
         if (!q->no_resp) r.add_status(q->cmd_id, "Sequence", status_codes::ok);
-        for (const auto& next : q->commands) handle_sync_command(r, s, items, cmd, next);
+        for (const auto& next : q->commands) handle_sync_command(r, s, to, cmd, next);
     } else {
         refuse_with_everything_inside(r, inner, status_codes::optional_feature_not_supported);
     }
@@ -307,6 +348,8 @@ void handle_sync_command(run& r, store_state& s, sync_items& items, const sync& 
 void handle_sync_commands(run& r, const sync& cmd) {
     std::string target = cmd.target ? cmd.target->loc_uri : "";
     std::string source = cmd.source ? cmd.source->loc_uri : "";
+    // Room for the task side a VTODO may open (sync_destinations::tasks): the references into the stores stay valid.
+    r.st.stores.reserve(r.st.stores.size() + 1);
     auto* s = find_store(r.st, target);
     auto& st = r.add_status(cmd.cmd_id, "Sync", s ? status_codes::ok : status_codes::not_found);
     st.target_refs = {target};
@@ -316,10 +359,9 @@ void handle_sync_commands(run& r, const sync& cmd) {
             r.add_status(command_id(inner), command_name(inner), status_codes::not_found);
         return;
     }
-    sync_items items{item_applier(r, *s), {}};
-    for (const auto& inner : cmd.commands) handle_sync_command(r, *s, items, cmd, inner);
-    items.applier.apply(items.batch);
-    s->client_sync_done = true;
+    sync_destinations to(r, *s);
+    for (const auto& inner : cmd.commands) handle_sync_command(r, *s, to, cmd, inner);
+    to.done();
 }
 
 }  // namespace

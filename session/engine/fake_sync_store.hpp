@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -138,9 +139,31 @@ class fake_sync_store final : public persistence::sync_store {
         auto& row = device_stores[ds.id];
         auto previous_anchor = row.client_anchor;
         auto previous_seen = row.last_seen_modseq;
+        auto format = std::make_pair(row.content_type, row.content_version);
         row = ds;
         row.previous_client_anchor = previous_anchor;
         row.previous_seen_modseq = previous_seen;
+        if (ds.content_type.empty()) std::tie(row.content_type, row.content_version) = format;
+    }
+    std::vector<persistence::device_store_view> device_store_views(std::int64_t, std::int64_t device) override {
+        std::vector<persistence::device_store_view> out;
+        for (const auto& [key, id] : device_store_ids) {
+            const auto first = key.find(':'), second = key.find(':', first + 1);
+            if (key.substr(0, first) != std::to_string(device)) continue;
+            const auto& row = device_stores.at(id);
+            persistence::device_store_view view{id,
+                                                row.datastore_id,
+                                                persistence::item_kind::contact,
+                                                key.substr(second + 1),
+                                                row.content_type,
+                                                row.content_version};
+            for (const auto& [owner_kind, datastore] : datastores) {
+                if (datastore == row.datastore_id) view.kind = owner_kind.second;
+            }
+            out.push_back(std::move(view));
+        }
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        return out;
     }
     void require_slow_sync(std::int64_t, std::int64_t device_store) override {
         device_stores.at(device_store).needs_slow_sync = true;

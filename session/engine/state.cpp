@@ -195,6 +195,9 @@ void put_server_progress(writer& w, const store_state& s) {
     if (s.out.limit_room) w.put("limit_room", *s.out.limit_room);
     if (s.last_seen_modseq) w.put("seen", *s.last_seen_modseq);
     if (s.delivery_marked) w.put("delivery_marked", s.delivery_marked);
+    if (s.calendar_tasks) w.put("calendar_tasks", s.calendar_tasks);
+    if (s.tasks_elsewhere != 0) w.put("tasks_elsewhere", s.tasks_elsewhere);
+    if (s.tasks_via_calendar) w.put("tasks_via_calendar", s.tasks_via_calendar);
 }
 
 std::string encode_store(const store_state& s) {
@@ -263,9 +266,13 @@ const std::map<std::string_view, std::string store_state::*>& string_fields() {
 
 const std::map<std::string_view, std::int64_t store_state::*>& number_fields() {
     static const std::map<std::string_view, std::int64_t store_state::*> numbers = {
-        {"datastore", &store_state::datastore_id},    {"device_store", &store_state::device_store_id},
-        {"upto", &store_state::upto_modseq},          {"pkg_upto", &store_state::upto_modseq},
-        {"filtered_out", &store_state::filtered_out}, {"too_large", &store_state::too_large}};
+        {"datastore", &store_state::datastore_id},
+        {"device_store", &store_state::device_store_id},
+        {"upto", &store_state::upto_modseq},
+        {"pkg_upto", &store_state::upto_modseq},
+        {"filtered_out", &store_state::filtered_out},
+        {"too_large", &store_state::too_large},
+        {"tasks_elsewhere", &store_state::tasks_elsewhere}};
     return numbers;
 }
 
@@ -315,6 +322,8 @@ bool decode_store_field(std::string_view name, std::string_view value, store_sta
     if (name == "client_refused") s.client_refused = value == "1";
     if (name == "rescan") s.rescan = value == "1";
     if (name == "delivery_marked") s.delivery_marked = value == "1";
+    if (name == "calendar_tasks") s.calendar_tasks = value == "1";
+    if (name == "tasks_via_calendar") s.tasks_via_calendar = value == "1";
     decode_count(name, value, s.counts);
     if (!decode_package_field(name, value, s.out)) return false;
     if (name == "partial") {

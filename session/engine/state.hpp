@@ -113,6 +113,13 @@ struct store_state {
     std::string device_mime;  // format the device wants for its items
     std::string device_version;
     std::string device_format;  // Meta Format of the device's items in this session ("b64", "chr"); empty: none seen
+    // The task side of a device calendar that holds tasks too (calendar_tasks.hpp): the calendar's names, mode and
+    // anchors over the user's task datastore; its items travel in the calendar's Sync.
+    bool calendar_tasks = false;
+    // A task side: the device's view of the task datastore through another of its datastores, whose items keep
+    // travelling there (0: none). A task datastore: new tasks reach the device through its calendar instead.
+    std::int64_t tasks_elsewhere = 0;
+    bool tasks_via_calendar = false;
     bool client_sync_done = false;  // the client's Sync of package 3 was received (Final seen)
     bool server_sync_started = false;
     server_package out;

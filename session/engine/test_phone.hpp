@@ -58,6 +58,8 @@ class phone {
     std::string item_format;             // Meta Format of the items it sends ("b64": their data base64-encoded)
     std::map<std::string, meta_info> received_meta;  // luid -> Meta of the last Add or Replace it received
     std::optional<std::int64_t> clock_ms;  // the server's clock in its sessions (default: one second per session)
+    // Added to its SessionIDs: two phones that stand for two datastores of one device keep their sessions apart.
+    int session_offset = 0;
 
     message start(int mode) {
         ++session_;
@@ -84,7 +86,7 @@ class phone {
         message m;
         m.version = version;
         m.header.ver_dtd = ver_dtd_string(version);
-        m.header.session_id = std::to_string(session_);
+        m.header.session_id = std::to_string(session_ + session_offset);
         m.header.msg_id = std::to_string(++msg_id_);
         m.header.target.loc_uri = "http://server/sync";
         m.header.source.loc_uri = device_;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "persistence/sync/sync_records.hpp"
 
@@ -17,7 +18,12 @@ class device_store_rows {
     virtual std::int64_t datastore(std::int64_t tenant, std::int64_t user, item_kind kind) = 0;
     virtual device_store_record device_store(std::int64_t tenant, std::int64_t device, std::int64_t datastore,
                                              const std::string& remote_uri) = 0;
-    // A sync completed: its anchors, seen modseq, slow-sync flag and filter; the ones it replaces become the previous.
+    // Every view the device has of the user's datastores (any kind, any remote URI) with the format each last synced
+    // in; none is created. One query: an Alert reads whether the device's calendar also holds its tasks (the task
+    // datastore seen under the calendar's remote URI) and the format a device remembered.
+    virtual std::vector<device_store_view> device_store_views(std::int64_t tenant, std::int64_t device) = 0;
+    // A sync completed: its anchors, seen modseq, slow-sync flag and filter, and its content type and version when not
+    // empty; the ones it replaces become the previous.
     virtual void save_device_store(std::int64_t tenant, const device_store_record& store) = 0;
     // The device store's next sync must be slow (needs_slow_sync); nothing else of the row changes.
     virtual void require_slow_sync(std::int64_t tenant, std::int64_t device_store) = 0;
