@@ -210,6 +210,32 @@ store_state calendar_tasks_at_alert(run& r, store_state& cal, const persistence:
     return calendar_tasks_state(r, cal, ds);
 }
 
+// The task side of calendar `s` at its Alert: the resumed one (`old` holds the calendar's, then its task side's state),
+// or one that joins a calendar that holds tasks; nullopt for any other datastore.
+std::optional<store_state> task_side(run& r, std::vector<store_state>& old, store_state& s,
+                                     const persistence::device_store_record& ds, const sync_anchor& anchor) {
+    if (old.size() > 1) return continued(std::move(old.back()), s.server_uri, s.client_uri, anchor);
+    if (old.empty() && s.kind == matching::item_kind::event && calendar_holds_tasks(r, s.client_uri))
+        return calendar_tasks_at_alert(r, s, ds, anchor);
+    return std::nullopt;
+}
+
+// An Alert for a datastore we do not have.
+void refuse_unknown_store(run& r, const alert& cmd, const std::string& target, const std::string& source) {
+    auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
+    s.target_refs = {target};
+    s.source_refs = {source};
+}
+
+// The session's state of the datastore `target` (and its task side) in place of any earlier one of this session.
+void keep_store(run& r, const std::string& target, store_state s, std::optional<store_state> tasks) {
+    auto& stores = r.st.stores;
+    stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),
+                 stores.end());
+    stores.push_back(std::move(s));
+    if (tasks) stores.push_back(std::move(*tasks));
+}
+
 // `requested`: the mode asked for, nullopt for a resume (Alert 225).
 void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     const item& it = cmd.items.front();
@@ -219,12 +245,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     if (!filter) return;
     if (filter->force_slow_sync && requested) requested = requested->with_everything();
     auto kind = datastore_kind(filter->datastore_uri.empty() ? target : filter->datastore_uri);
-    if (!kind) {
-        auto& s = r.add_status(cmd.cmd_id, "Alert", status_codes::not_found);
-        s.target_refs = {target};
-        s.source_refs = {source};
-        return;
-    }
+    if (!kind) return refuse_unknown_store(r, cmd, target, source);
     // A resume reads the pointer before it is moved to this session; any other Alert moves it at once.
     const bool resuming = !requested;
     persistence::store_opening opening{r.st.user_id,
@@ -244,12 +265,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
     store_state s = resumed ? continued(std::move(old.front()), target, source, anchor)
                             : fresh_store(r, it, *kind, ds, anchor, asked);
     set_store_filter(s, *filter, ds);
-    std::optional<store_state> tasks;
-    if (old.size() > 1) {
-        tasks = continued(std::move(old.back()), target, source, anchor);
-    } else if (!resumed && *kind == matching::item_kind::event && calendar_holds_tasks(r, source)) {
-        tasks = calendar_tasks_at_alert(r, s, ds, anchor);
-    }
+    auto tasks = task_side(r, old, s, ds, anchor);
     if (*kind == matching::item_kind::task) s.tasks_via_calendar = tasks_travel_in_calendar(r, source);
     if (resuming) remember_session(r, ds.id);
     const bool as_asked = resumed || s.mode == asked->alert_code();
@@ -257,11 +273,7 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
                                 : status_codes::refresh_required;
     acknowledge_alert(r, cmd, s, status);
     r.commands.push_back(our_alert(s, ds));
-    auto& stores = r.st.stores;
-    stores.erase(std::remove_if(stores.begin(), stores.end(), [&](const auto& o) { return o.server_uri == target; }),
-                 stores.end());
-    stores.push_back(std::move(s));
-    if (tasks) stores.push_back(std::move(*tasks));
+    keep_store(r, target, std::move(s), std::move(tasks));
 }
 
 // Resume (Alert 225, like Suspend 224) came with SyncML 1.2: the 1.1 Representation Protocol defines the alert codes
