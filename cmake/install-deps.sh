@@ -9,8 +9,9 @@ build_packages=(cmake g++ make pkg-config libboost-dev libssl-dev libpqxx-dev li
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev lld clang-format libwbxml2-dev
     libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
-    postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev)
-# The last line builds Citus from ../shared/vendor/citus for tests/integration/citus.sh (tests/citus-cluster.sh).
+    postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev libsynthesis-dev)
+# The last line builds Citus from ../shared/vendor/citus for tests/integration/citus.sh (tests/citus-cluster.sh);
+# libsynthesis-dev decodes our push notifications in push/'s tests.
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")
