@@ -13,7 +13,6 @@ Usage: push_webhook.py BASE_URL METRICS_URL TENANT USER PASSWORD HOOK_LOG ADMIN_
 """
 
 import base64
-import hashlib
 import json
 import os
 import subprocess
@@ -24,6 +23,7 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import syncml_client as sc  # noqa: E402
 import syncml_phone as sp  # noqa: E402
+from push_san import decode_san, digest_of  # noqa: E402
 
 base, metrics_url, tenant, user, password, hook_log = sys.argv[1:7]
 admin_command = sys.argv[7:]
@@ -58,33 +58,6 @@ def wait_for_hooks(count, seconds=15):
         time.sleep(0.2)
     time.sleep(1.0)
     return hooks()
-
-
-def decode_san(data):
-    """OMA-TS-DS_DataSyncNotification-V1_2, package 0, read bit by bit."""
-    bits = int.from_bytes(data[16:24], "big")  # version .. server id length: 64 bits
-    out = {"digest": data[:16], "version": bits >> 54, "ui_mode": (bits >> 52) & 3, "initiator": (bits >> 51) & 1,
-           "future": (bits >> 24) & ((1 << 27) - 1), "session": (bits >> 8) & 0xFFFF}
-    id_len = bits & 0xFF
-    at = 24
-    out["server_id"] = data[at:at + id_len].decode()
-    at += id_len
-    out["num_syncs"], out["future2"] = data[at] >> 4, data[at] & 0xF
-    at += 1
-    syncs = []
-    for _ in range(out["num_syncs"]):
-        sync_type, content_type = 200 + (data[at] >> 4), int.from_bytes(data[at + 1:at + 4], "big")
-        uri_len = data[at + 4]
-        syncs.append((sync_type, content_type, data[at + 5:at + 5 + uri_len].decode()))
-        at += 5 + uri_len
-    out["syncs"], out["rest"] = syncs, data[at:]
-    return out
-
-
-def digest_of(server_id, password, nonce, body):
-    b64md5 = lambda b: base64.b64encode(hashlib.md5(b).digest())  # noqa: E731
-    return hashlib.md5(b64md5(("%s:%s" % (server_id, password)).encode()) + b":" + nonce.encode() + b":" +
-                       b64md5(body)).digest()
 
 
 def check_notification(hook, device):
