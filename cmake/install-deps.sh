@@ -9,8 +9,12 @@ build_packages=(cmake g++ make pkg-config libboost-dev libssl-dev libpqxx-dev li
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev lld clang-format libwbxml2-dev
     libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
-    postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev)
-# The last line builds Citus from ../shared/vendor/citus for tests/integration/citus.sh (tests/citus-cluster.sh).
+    postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev libsynthesis-dev
+    kannel kannel-extras)
+# The line from postgresql-server-dev-15 builds Citus from ../shared/vendor/citus for tests/integration/citus.sh
+# (tests/citus-cluster.sh);
+# libsynthesis-dev decodes our push notifications in push/'s tests; Kannel and its fake SMSC carry them in
+# tests/integration/push_kannel.sh.
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")
@@ -30,4 +34,8 @@ export DEBIAN_FRONTEND=noninteractive
 # The Debian postgresql package starts a system cluster on 5432; the project manages its own.
 if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q '^15 main'; then
     "${sudo_cmd[@]}" pg_ctlcluster 15 main stop 2>/dev/null || true
+fi
+# The Debian kannel package starts a system gateway where it can; the tests start their own.
+if [ -x /etc/init.d/kannel ] && pgrep -x bearerbox >/dev/null; then
+    "${sudo_cmd[@]}" /etc/init.d/kannel stop >/dev/null 2>&1 || true
 fi

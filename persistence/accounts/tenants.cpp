@@ -15,7 +15,9 @@ namespace {
 constexpr const char* k_tenant_columns =
     "tenant_id, name, conflict_policy, auth_basic, auth_md5, max_sessions, max_devices_per_user, "
     "max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, tombstone_retention_days, "
-    "window_past_days, window_future_days, window_max_items, window_max_photo_bytes, dav_enabled, max_user_bytes";
+    "window_past_days, window_future_days, window_max_items, window_max_photo_bytes, dav_enabled, max_user_bytes, "
+    "push_enabled, "
+    "push_daily_budget";
 
 tenant_info tenant_from_row(const pqxx::row& row) {
     tenant_info tenant;
@@ -33,13 +35,15 @@ tenant_info tenant_from_row(const pqxx::row& row) {
     tenant.settings.max_message_bytes = row[8].as<int>();
     tenant.settings.max_object_bytes = row[9].as<int>();
     tenant.settings.max_user_bytes = row["max_user_bytes"].as<std::int64_t>();
+    tenant.settings.push = row["push_enabled"].as<bool>();
+    tenant.settings.push_daily_budget = row["push_daily_budget"].as<int>();
     tenant.settings.tombstone_retention_days = row["tombstone_retention_days"].as<int>();
     tenant.settings.window = sync_window{row["window_past_days"].as<int>(), row["window_future_days"].as<int>(),
                                          row["window_max_items"].as<int>(), row["window_max_photo_bytes"].as<int>()};
     return tenant;
 }
 
-// Runs `sql` with $1 the tenant's name and $2 to $17 its settings, in the order of k_tenant_columns.
+// Runs `sql` with $1 the tenant's name and $2 to $19 its settings, in the order of k_tenant_columns.
 pqxx::result exec_with_settings(pqxx::work& tx, const std::string& sql, std::string_view name,
                                 const tenant_settings& settings) {
     return tx.exec_params(sql, std::string(name), std::string(to_string(settings.on_conflict)), settings.auth_basic,
@@ -47,7 +51,8 @@ pqxx::result exec_with_settings(pqxx::work& tx, const std::string& sql, std::str
                           settings.max_items_per_datastore, settings.max_message_bytes, settings.max_object_bytes,
                           std::string(to_string(settings.binding)), settings.tombstone_retention_days,
                           settings.window.past_days, settings.window.future_days, settings.window.max_items,
-                          settings.window.max_photo_bytes, settings.dav, settings.max_user_bytes);
+                          settings.window.max_photo_bytes, settings.dav, settings.max_user_bytes, settings.push,
+                          settings.push_daily_budget);
 }
 
 void validate_settings(const tenant_settings& settings) {
@@ -57,6 +62,8 @@ void validate_settings(const tenant_settings& settings) {
     }
     if (settings.max_user_bytes < 0)
         throw std::invalid_argument("the tenant's max_user_bytes must be 0 (no quota) or more");
+    if (settings.push_daily_budget < 0)
+        throw std::invalid_argument("the tenant's push_daily_budget must be 0 (no budget) or more");
     if (settings.max_message_bytes < 1024 || settings.max_object_bytes < 1024) {
         throw std::invalid_argument("tenant message and object limits must be at least 1024 bytes");
     }
@@ -100,8 +107,9 @@ tenant_info add_tenant(database& db, std::string_view name, const tenant_setting
                 "INSERT INTO tenants (name, conflict_policy, auth_basic, auth_md5, max_sessions, "
                 "max_devices_per_user, max_items_per_datastore, max_message_bytes, max_object_bytes, session_binding, "
                 "tombstone_retention_days, window_past_days, window_future_days, window_max_items, "
-                "window_max_photo_bytes, dav_enabled, max_user_bytes) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT "
+                "window_max_photo_bytes, dav_enabled, max_user_bytes, push_enabled, push_daily_budget) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) "
+                "ON CONFLICT "
                 "(name) DO "
                 "NOTHING RETURNING ") +
                 k_tenant_columns,
@@ -148,7 +156,8 @@ tenant_info update_tenant(database& db, std::string_view name, const tenant_sett
                 "max_devices_per_user = $6, max_items_per_datastore = $7, max_message_bytes = $8, "
                 "max_object_bytes = $9, session_binding = $10, tombstone_retention_days = $11, window_past_days = $12, "
                 "window_future_days = $13, window_max_items = $14, window_max_photo_bytes = $15, dav_enabled = $16, "
-                "max_user_bytes = $17, settings_version = settings_version + 1 WHERE name = $1 "
+                "max_user_bytes = $17, push_enabled = $18, push_daily_budget = $19, "
+                "settings_version = settings_version + 1 WHERE name = $1 "
                 "RETURNING ") +
                 k_tenant_columns,
             name, settings);

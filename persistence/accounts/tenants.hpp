@@ -51,6 +51,10 @@ struct tenant_settings {
     // Deleted items are kept this long (for devices that have not synced since), then purged by the janitor.
     int tombstone_retention_days = 90;
     sync_window window;  // what its devices get at most (a device's own window replaces it)
+    // Server-alerted sync (issue 37): whether the tenant's devices that opted in get notifications, and how many
+    // notifications the tenant may send a day (UTC; 0: no budget): SMS cost money.
+    bool push = false;
+    int push_daily_budget = 1000;
 };
 
 struct tenant_info {

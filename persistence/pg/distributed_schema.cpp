@@ -16,11 +16,11 @@ DO $distribute$
 DECLARE
     -- Shared and small: a copy on every node, read by every message without a network hop.
     reference_tables text[] := ARRAY['tenants', 'server_secrets', 'janitor_lease', 'admin_tokens', 'admin_audit',
-                                     'schema_migrations'];
+                                     'schema_migrations', 'push_budget'];
     -- A user's rows, all on the shard of the user's key.
     user_tables text[] := ARRAY['users', 'devices', 'datastores', 'items', 'item_match_keys', 'device_stores',
                                 'mappings', 'sessions', 'resume_pointers', 'incoming_chunks', 'dav_names',
-                                'known_clients', 'short_guids'];
+                                'known_clients', 'short_guids', 'push_devices', 'push_outbox'];
     -- Keyed by something else than the user (auth_failures.shard_key, session_routes.device_key, ...), same group.
     other_keys text[][] := ARRAY[['auth_failures', 'shard_key'], ['session_routes', 'device_key'],
                                  ['session_starts', 'device_key']];
@@ -33,6 +33,8 @@ DECLARE
     i integer;
 BEGIN
     SET LOCAL citus.enable_local_reference_table_foreign_keys = off;
+    -- datastores carries the push trigger (migration 0036), which Citus copies to the shards only with this on.
+    SET LOCAL citus.enable_unsafe_triggers = on;
     SELECT coalesce(array_agg(name), '{}') INTO todo
     FROM unnest(reference_tables || user_tables || ARRAY['auth_failures', 'session_routes', 'session_starts']) AS name
     WHERE to_regclass(name) IS NOT NULL

@@ -37,8 +37,9 @@ datastore our_datastore(matching::item_kind kind, std::vector<content_type_ref> 
     ds.tx_pref = types.front();
     ds.rx = types;
     ds.tx = types;
-    // Not 7 (server-alerted sync): the server never alerts a device.
-    ds.sync_cap = std::vector<std::string>{"1", "2", "3", "4", "5", "6"};
+    // 7: server-alerted sync. A phone that answers a notification opens its session with Alert 206-210
+    // (sync_mode::of_alert), whether or not this server sends it one (push settings of the device).
+    ds.sync_cap = std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7"};
     return ds;
 }
 

@@ -22,7 +22,9 @@ TEST(sync_mode, names_the_alert_codes_by_direction_and_slow_or_refresh) {
     EXPECT_EQ(sync_mode::of_alert(205), sync_modes::refresh_from_server);
     EXPECT_FALSE(sync_mode::of_alert(225));
     EXPECT_FALSE(sync_mode::of_alert(199));
+    // What a session is granted, and our Alert names, is one of 200-205: the server-alerted codes are only asked for.
     EXPECT_THROW(sync_mode::granted(206), std::logic_error);
+    EXPECT_THROW(sync_mode::granted(211), std::logic_error);
     for (int code = 200; code <= 205; ++code) EXPECT_EQ(sync_mode::of_alert(code)->alert_code(), code);
     EXPECT_EQ(sync_modes::one_way_from_client.with_everything(), sync_modes::refresh_from_client);
     EXPECT_EQ(sync_modes::one_way_from_server.with_everything(), sync_modes::refresh_from_server);
@@ -33,6 +35,20 @@ TEST(sync_mode, names_the_alert_codes_by_direction_and_slow_or_refresh) {
     EXPECT_FALSE(sync_modes::refresh_from_server.client_sends_all_items());
     EXPECT_TRUE(sync_modes::slow_sync.client_sends_all_items() && sync_modes::slow_sync.server_sends_all_items());
     EXPECT_FALSE(sync_modes::two_way.client_sends_all_items() || sync_modes::two_way.server_sends_all_items());
+}
+
+// OMA DS 1.2.1 Protocol: 206 two-way by server, 207 one-way from client, 208 refresh from client, 209 one-way from
+// server, 210 refresh from server, all alerted by the server.
+TEST(sync_mode, reads_the_server_alerted_codes_as_the_modes_they_alert) {
+    EXPECT_EQ(sync_mode::of_alert(206), sync_modes::two_way);
+    EXPECT_EQ(sync_mode::of_alert(207), sync_modes::one_way_from_client);
+    EXPECT_EQ(sync_mode::of_alert(208), sync_modes::refresh_from_client);
+    EXPECT_EQ(sync_mode::of_alert(209), sync_modes::one_way_from_server);
+    EXPECT_EQ(sync_mode::of_alert(210), sync_modes::refresh_from_server);
+    EXPECT_FALSE(sync_mode::of_alert(211));
+    for (int code = 206; code <= 210; ++code) EXPECT_EQ(sync_mode::of_alert(code)->server_alerted_code(), code);
+    // A slow sync has no server-alerted code: the phone is asked for a two-way sync, its anchors decide.
+    EXPECT_EQ(sync_modes::slow_sync.server_alerted_code(), 206);
 }
 
 std::string granted_status(const message& reply) { return statuses_of(reply, "Alert").at(0)->data; }
@@ -159,6 +175,57 @@ TEST(engine, a_refresh_from_the_client_deletes_nothing_that_changed_during_its_u
         names.insert(item->content.substr(at + 3, item->content.find("\r\n", at) - at - 3));
     }
     EXPECT_EQ(names, (std::set<std::string>{"Ann", "Ben Edited", "Dora"})) << "only Cy was held before and not sent";
+}
+
+// A phone answering a server's notification opens its session with the alerted code (206-210): it was answered 406
+// and nothing synced. It runs as the matching mode, which our Alert names with its ordinary code (as the Synthesis
+// engine answers), and the anchors decide as for any other request.
+class server_alerted_mode : public ::testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(server_alerted_mode, runs_as_the_mode_it_alerts) {
+    const auto [alerted, granted] = GetParam();
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}});
+    testing::full_sync(b, 201, {});
+
+    auto reply = b.send(b.start(alerted)).reply;
+    EXPECT_EQ(granted_status(reply), "200");
+    ASSERT_TRUE(alert_of(reply));
+    EXPECT_EQ(alert_of(reply)->data, std::to_string(granted));
+
+    // Unknown anchors make it the slow or refresh counterpart, with 508, as for 200-205.
+    phone c(store, "phone-c");
+    c.last_anchor = "unknown";
+    reply = c.send(c.start(alerted)).reply;
+    const auto everything = sync_mode::of_alert(granted)->with_everything().alert_code();
+    EXPECT_EQ(granted_status(reply), everything == granted ? "200" : "508");
+    ASSERT_TRUE(alert_of(reply));
+    EXPECT_EQ(alert_of(reply)->data, std::to_string(everything));
+}
+
+INSTANTIATE_TEST_SUITE_P(engine, server_alerted_mode,
+                         ::testing::Values(std::pair{206, 200}, std::pair{207, 202}, std::pair{208, 203},
+                                           std::pair{209, 204}, std::pair{210, 205}));
+
+// The change that made the server notify the phone reaches it in the session the notification started.
+TEST(engine, a_two_way_sync_alerted_by_the_server_brings_the_change) {
+    testing::fake_sync_store store;
+    phone a(store, "phone-a");
+    phone b(store, "phone-b");
+    testing::full_sync(a, 201, {{"1", testing::vcard("Alice")}});
+    testing::full_sync(b, 201, {});
+    ASSERT_EQ(b.items.size(), 1u);
+    testing::full_sync(a, 200, {{"2", testing::vcard("Bob")}});
+
+    auto statuses = b.sync(206, {{"b-1", testing::vcard("Carol")}});
+    EXPECT_EQ(statuses, std::vector<std::string>{"201"});
+    EXPECT_EQ(b.sent("Add"), 1u);
+    EXPECT_EQ(b.items.size(), 3u);
+    // The next two-way sync, alerted or not, has nothing more.
+    b.sync(200, {});
+    EXPECT_EQ(b.sent("Add"), 0u);
 }
 
 TEST(engine, a_refresh_from_server_granted_for_a_one_way_request_sends_every_item) {

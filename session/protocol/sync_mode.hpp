@@ -16,6 +16,13 @@ inline constexpr int one_way_from_client = 202;
 inline constexpr int refresh_from_client = 203;
 inline constexpr int one_way_from_server = 204;
 inline constexpr int refresh_from_server = 205;
+// The same modes alerted by the server (OMA DS 1.2.1 Protocol, server-alerted sync): a server's notification asks for
+// one, and the phone answering it opens its session with that code. There is no slow sync by server.
+inline constexpr int two_way_by_server = 206;
+inline constexpr int one_way_from_client_by_server = 207;
+inline constexpr int refresh_from_client_by_server = 208;
+inline constexpr int one_way_from_server_by_server = 209;
+inline constexpr int refresh_from_server_by_server = 210;
 inline constexpr int result_alert = 221;
 inline constexpr int next_message = 222;
 inline constexpr int no_end_of_data = 223;
@@ -65,17 +72,22 @@ struct sync_mode {
 
     friend constexpr bool operator==(sync_mode, sync_mode) = default;
 
-    // The mode an Alert code asks for; nullopt for codes that are no sync mode (including 225, resume).
+    // The mode an Alert code asks for, 200-205 and their server-alerted forms 206-210 (206 is a two-way sync, 207
+    // one-way from the client, 208 its refresh, 209 one-way from the server, 210 its refresh); nullopt for codes that
+    // are no sync mode (including 225, resume).
     static constexpr std::optional<sync_mode> of_alert(int code) {
+        if (code >= alert_codes::two_way_by_server && code <= alert_codes::refresh_from_server_by_server) {
+            code = code == alert_codes::two_way_by_server ? alert_codes::two_way : code - 5;
+        }
         if (code < alert_codes::two_way || code > alert_codes::refresh_from_server) return std::nullopt;
         if (code <= alert_codes::slow_sync) return sync_mode{sync_direction::two_way, code == alert_codes::slow_sync};
         if (code <= alert_codes::refresh_from_client)
             return sync_mode{sync_direction::from_client, code == alert_codes::refresh_from_client};
         return sync_mode{sync_direction::from_server, code == alert_codes::refresh_from_server};
     }
-    // A mode a session was granted (store_state::mode): any other code there is a bug.
+    // A mode a session was granted (store_state::mode, 200-205: what our Alert names): any other code there is a bug.
     static sync_mode granted(int code) {
-        auto mode = of_alert(code);
+        auto mode = code <= alert_codes::refresh_from_server ? of_alert(code) : std::nullopt;
         if (!mode) throw std::logic_error("not a sync mode: " + std::to_string(code));
         return *mode;
     }
@@ -84,6 +96,12 @@ struct sync_mode {
                    : direction == sync_direction::from_client ? alert_codes::one_way_from_client
                                                               : alert_codes::one_way_from_server;
         return base + (everything ? 1 : 0);
+    }
+    // The code a server's notification asks for (206-210). A two-way sync has one whether slow or not: the anchors of
+    // the session the phone then starts decide.
+    constexpr int server_alerted_code() const {
+        if (direction == sync_direction::two_way) return alert_codes::two_way_by_server;
+        return alert_code() + 5;
     }
     // What the mode becomes when the last sync is not known to both sides: its slow or refresh counterpart
     // (200 -> 201, 202 -> 203, 204 -> 205).

@@ -77,7 +77,7 @@ TEST_F(sync_service_test, a_different_message_1_with_the_sessions_id_starts_a_ne
     EXPECT_EQ(status_codes(decoded(changes), "Add"), std::vector<std::string>{"201"});
 }
 
-TEST_F(sync_service_test, our_devinf_offers_no_server_alerted_sync) {
+TEST_F(sync_service_test, our_devinf_offers_server_alerted_sync) {
     sync_service service;
     auto m = alert_message("dev-i");
     get g;
@@ -94,7 +94,7 @@ TEST_F(sync_service_test, our_devinf_offers_no_server_alerted_sync) {
         for (const auto& ds : r->items[0].data->devinf->datastores) {
             ++stores;
             ASSERT_TRUE(ds.sync_cap) << ds.source_ref;
-            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "7"), 0) << ds.source_ref;
+            EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "7"), 1) << ds.source_ref;
             EXPECT_EQ(std::count(ds.sync_cap->begin(), ds.sync_cap->end(), "2"), 1) << ds.source_ref;
         }
     }

@@ -10,6 +10,7 @@
 #include "src/app/database_target.hpp"
 #include "src/app/engine_wiring.hpp"
 #include "src/app/janitor_runner.hpp"
+#include "src/app/push_runner.hpp"
 #include "src/app/secret_key_setup.hpp"
 #include "src/config/listener_exposure.hpp"
 #include "src/frontends/dav_service.hpp"
@@ -68,14 +69,21 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     http_server server(config,
                        {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav, &guard});
     janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log, target.profile());
+    // Without a public URL, notifications name the server by its listener (push_server_id says better).
+    const auto public_url = !config.http.public_url.empty() ? config.http.public_url
+                                                            : (config.http.tls_enabled() ? "https://" : "http://") +
+                                                                  format_endpoint(config.http.listen);
+    push_runner push(target.url(), config.push, public_url, registry, log, target.profile());
     server.start();
     readiness.start();
     janitor.start();
+    push.start();
     log_listening(config, log, started);
 
     server.run(true);
     // In-flight jobs finish before the pool stops; only then may PostgreSQL go away.
     pool.stop();
+    push.stop();
     janitor.stop();
     readiness.stop();
     target.stop();

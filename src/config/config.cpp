@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text/ascii_case.hpp"
 #include "src/config/config_values.hpp"
 
 extern char** environ;
@@ -266,11 +267,80 @@ std::vector<config_key> edge_keys() {
     };
 }
 
+parsed<std::string> http_url_or_empty(const std::string& text) {
+    if (text.empty() || text.starts_with("http://") || text.starts_with("https://")) return {text, {}};
+    return parsed<std::string>::fail("expected an http:// or https:// URL");
+}
+
+// A gateway's URL carries its credentials in the query (Kannel's password) or before the host: --print-config shows
+// the values of query parameters whose name says password, secret, token or key, and user info, as ********.
+std::string mask_url_secrets(std::string url) {
+    const auto scheme = url.find("://");
+    const auto host_end = url.find_first_of("/?", scheme == std::string::npos ? 0 : scheme + 3);
+    const auto at = url.rfind('@', host_end);
+    if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
+        url.replace(scheme + 3, at - scheme - 3, "********");
+    }
+    const auto query = url.find('?');
+    if (query == std::string::npos) return url;
+    std::string out = url.substr(0, query + 1);
+    std::istringstream parameters(url.substr(query + 1));
+    std::string parameter;
+    for (bool first = true; std::getline(parameters, parameter, '&'); first = false) {
+        if (!first) out += '&';
+        const auto equals = parameter.find('=');
+        const auto name = common::to_lower(parameter.substr(0, equals));
+        const bool secret = name.find("pass") != std::string::npos || name.find("pwd") != std::string::npos ||
+                            name.find("secret") != std::string::npos || name.find("token") != std::string::npos ||
+                            name.find("key") != std::string::npos;
+        out += secret && equals != std::string::npos ? parameter.substr(0, equals + 1) + "********" : parameter;
+    }
+    return out;
+}
+
+std::vector<config_key> push_keys() {
+    return {
+        {"push_webhook_url", "SYNCML_PUSH_WEBHOOK_URL",
+         "server-alerted sync: POST a JSON object (tenant, user, device, phone number, the notification in base64) "
+         "per notification to this http(s) URL; empty: no webhook",
+         false, assign(&server_config::push, &push_config::webhook_url, http_url_or_empty),
+         [](const server_config& config) { return mask_url_secrets(config.push.webhook_url); }},
+        {"push_sms_url", "SYNCML_PUSH_SMS_URL",
+         "server-alerted sync: an SMS gateway's sendsms URL with its credentials, e.g. "
+         "http://kannel:13013/cgi-bin/sendsms?username=U&password=P (to, udh, text and coding are appended); empty: "
+         "no SMS",
+         false, assign(&server_config::push, &push_config::sms_url, http_url_or_empty),
+         [](const server_config& config) { return mask_url_secrets(config.push.sms_url); }},
+        {"push_server_id", "SYNCML_PUSH_SERVER_ID",
+         "the server id in notifications, as phones know this server; empty: public_url + /sync (/sync/<tenant> for "
+         "other tenants than default)",
+         false, assign(&server_config::push, &push_config::server_id, any_text),
+         read(&server_config::push, &push_config::server_id)},
+        {"push_interval", "SYNCML_PUSH_INTERVAL",
+         "how often this instance looks for due notifications (any instance sends any); 0: this one sends none", false,
+         assign(&server_config::push, &push_config::interval, duration_in(0, 3'600'000)),
+         read(&server_config::push, &push_config::interval)},
+        {"push_settle", "SYNCML_PUSH_SETTLE",
+         "a device's changes gather this long after the last one (at most ten times as long) before one notification "
+         "goes",
+         false, assign(&server_config::push, &push_config::settle, duration_in(0, 600'000)),
+         read(&server_config::push, &push_config::settle)},
+        {"push_renotify", "SYNCML_PUSH_RENOTIFY",
+         "a notified device that has not synced since gets no further notification before this (1 min - 7 days)", false,
+         assign(&server_config::push, &push_config::renotify, duration_in(60'000, 7 * 86'400'000LL)),
+         read(&server_config::push, &push_config::renotify)},
+        {"push_timeout", "SYNCML_PUSH_TIMEOUT", "per request to a webhook or SMS gateway (1 s - 2 min)", false,
+         assign(&server_config::push, &push_config::timeout, duration_in(1000, 120'000)),
+         read(&server_config::push, &push_config::timeout)},
+    };
+}
+
 // One table, in the order --help and --print-config show it.
 const std::vector<config_key>& keys() {
     static const std::vector<config_key> table = [] {
         std::vector<config_key> all;
-        for (auto area : {listener_keys, request_keys, database_keys, log_and_login_keys, session_keys, edge_keys}) {
+        for (auto area :
+             {listener_keys, request_keys, database_keys, log_and_login_keys, session_keys, edge_keys, push_keys}) {
             auto keys = area();
             all.insert(all.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
         }

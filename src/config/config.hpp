@@ -115,6 +115,22 @@ struct engine_config {
     std::chrono::milliseconds trace_for{3'600'000};
 };
 
+// Server-alerted sync (issue 37): the sender every instance runs and the transports it sends through, each a setting,
+// any combination. Which devices get a notification is their push settings' and their tenant's (push_enabled).
+struct push_config {
+    std::string webhook_url;  // POST of JSON for each notification (push/delivery); empty: none
+    std::string sms_url;      // an SMS gateway's sendsms URL with its credentials (Kannel style); empty: none
+    std::string server_id;    // the server id phones know us by; empty: <public_url>/sync, /sync/<tenant> for others
+    // How often this instance looks for due notifications; 0: it sends none (another instance may).
+    std::chrono::milliseconds interval{1000};
+    // A device's changes gather this long after the last one before its notification goes (at most ten times as
+    // long after the first), so that a burst of changes is one notification.
+    std::chrono::milliseconds settle{1000};
+    // A device notified that has not synced since gets no other notification before this.
+    std::chrono::milliseconds renotify{3'600'000};
+    std::chrono::milliseconds timeout{10'000};  // per request to a transport
+};
+
 enum class log_format { text, json };
 
 struct log_config {
@@ -130,6 +146,7 @@ struct server_config {
     database_config database;
     log_config log;
     engine_config engine;
+    push_config push;
     std::chrono::milliseconds shutdown_deadline{20'000};
 };
 

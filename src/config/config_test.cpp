@@ -279,3 +279,34 @@ TEST(config, an_unknown_syncml_variable_is_a_warning_and_known_ones_are_not) {
 
 }  // namespace
 }  // namespace syncml::server
+
+namespace syncml::server {
+namespace {
+
+// Server-alerted sync (issue 37): the transports are http(s) URLs, shown without the credentials they carry.
+TEST(config, push_transports_are_urls_shown_without_their_secrets) {
+    auto defaults = parse("");
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_TRUE(defaults.config.push.webhook_url.empty() && defaults.config.push.sms_url.empty());
+    EXPECT_EQ(defaults.config.push.interval, std::chrono::milliseconds(1000));
+    EXPECT_EQ(defaults.config.push.renotify, std::chrono::milliseconds(3'600'000));
+
+    auto result = parse("push_sms_url = http://kannel:13013/cgi-bin/sendsms?username=u&password=p\n",
+                        {{"SYNCML_PUSH_WEBHOOK_URL", "https://relay:tok@relay.example/hook?token=abc&x=1"},
+                         {"SYNCML_PUSH_SETTLE", "250ms"}});
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result.config.push.sms_url, "http://kannel:13013/cgi-bin/sendsms?username=u&password=p");
+    EXPECT_EQ(result.config.push.settle, std::chrono::milliseconds(250));
+    const auto printed = print_config(result.config);
+    EXPECT_NE(printed.find("push_sms_url = http://kannel:13013/cgi-bin/sendsms?username=u&password=********\n"),
+              std::string::npos);
+    EXPECT_NE(printed.find("push_webhook_url = https://********@relay.example/hook?token=********&x=1\n"),
+              std::string::npos);
+    EXPECT_EQ(printed.find("abc"), std::string::npos);
+
+    EXPECT_TRUE(mentions(parse("push_sms_url = kannel:13013\n"), "push_sms_url"));
+    EXPECT_TRUE(mentions(parse("push_renotify = 10s\n"), "push_renotify"));
+}
+
+}  // namespace
+}  // namespace syncml::server

@@ -14,7 +14,9 @@ std::string option_of(std::string_view member) {
     return option;
 }
 
-bool is_switch(std::string_view member) { return member == "auth_basic" || member == "auth_md5" || member == "dav"; }
+bool is_switch(std::string_view member) {
+    return member == "auth_basic" || member == "auth_md5" || member == "dav" || member == "push";
+}
 bool is_word(std::string_view member) { return member == "conflict_policy" || member == "session_binding"; }
 
 // The member's value as the CLI option's text, so that the CLI and the API share one parser (tenant_options.hpp).
@@ -54,6 +56,9 @@ constexpr setting_member k_setting_members[] = {
     {"max_message_bytes", true},
     {"max_object_bytes", true},
     {"max_user_bytes", true},
+    // SMS cost money.
+    {"push", true},
+    {"push_daily_budget", true},
     {"tombstone_retention_days", true},
     {"window_past_days", false},
     {"window_future_days", false},
@@ -122,6 +127,48 @@ window_body window_from(const json_value& body) {
         out.options.emplace_back(option_of(member), option_text(member, *value));
     }
     return out;
+}
+
+std::vector<std::pair<std::string, std::string>> push_options_from(const json_value& body) {
+    require_only(body, {"phone_number", "server_password", "server_nonce", "datastores", "quiet_start", "quiet_end",
+                        "time_zone"});
+    std::vector<std::pair<std::string, std::string>> options;
+    const auto text = [&](std::string_view member, bool nullable) -> std::optional<std::string> {
+        const json_value* value = body.find(member);
+        if (value == nullptr) return std::nullopt;
+        if (nullable && value->type == json_value::kind::null) return std::string("none");
+        if (value->type != json_value::kind::string) {
+            throw admin_field_error(std::string(member), std::string(member) + " must be a string" +
+                                                             (nullable ? " or null" : "") + ", not " +
+                                                             json_kind_name(value->type));
+        }
+        return value->text;
+    };
+    if (auto phone = text("phone_number", true)) options.emplace_back("--phone", *phone);
+    if (auto password = text("server_password", false)) options.emplace_back("--server-password", *password);
+    if (auto nonce = text("server_nonce", false)) options.emplace_back("--server-nonce", *nonce);
+    if (const json_value* stores = body.find("datastores")) {
+        if (stores->type != json_value::kind::array) {
+            throw admin_field_error("datastores", "datastores must be an array of names");
+        }
+        std::string joined;
+        for (const auto& item : stores->items) {
+            if (item.type != json_value::kind::string || item.text.empty() ||
+                item.text.find(',') != std::string::npos) {
+                throw admin_field_error("datastores", "datastores must be an array of names");
+            }
+            joined += (joined.empty() ? "" : ",") + item.text;
+        }
+        options.emplace_back("--datastores", joined.empty() ? "all" : joined);
+    }
+    const auto start = text("quiet_start", true);
+    const auto end = text("quiet_end", true);
+    if (start.has_value() != end.has_value() || (start && (*start == "none") != (*end == "none"))) {
+        throw admin_field_error("quiet_start", "quiet_start and quiet_end go together");
+    }
+    if (start) options.emplace_back("--quiet-hours", *start == "none" ? "none" : *start + "-" + *end);
+    if (auto zone = text("time_zone", false)) options.emplace_back("--time-zone", *zone);
+    return options;
 }
 
 persistence::tenant_settings settings_from(const json_value& body, persistence::tenant_settings base) {

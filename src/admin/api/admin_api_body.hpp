@@ -45,4 +45,9 @@ struct window_body {
 };
 window_body window_from(const json_value& body);
 
+// The body of PUT .../devices/{device}/push as the options of `admin device push` (device_push_command.hpp):
+// phone_number (a string or null), server_password, server_nonce, datastores (an array of names; empty: all),
+// quiet_start and quiet_end ("HH:MM", together; null: none), time_zone. Members given change those settings.
+std::vector<std::pair<std::string, std::string>> push_options_from(const json_value& body);
+
 }  // namespace syncml::server

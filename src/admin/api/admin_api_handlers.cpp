@@ -9,6 +9,7 @@
 #include "persistence/pg/errors.hpp"
 #include "src/admin/api/admin_api_body.hpp"
 #include "src/admin/api/admin_api_transfer.hpp"
+#include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/admin_json.hpp"
 
@@ -175,19 +176,38 @@ admin_result device_window(persistence::database& db, const admin_call& call) {
     return ok(device_window_json(request.device, result.own, result.window));
 }
 
+// GET shows the device's push settings and notification; PUT opts it in or changes them; DELETE opts it out.
+admin_result device_push(persistence::database& db, const admin_call& call) {
+    device_push_request request{tenant_of(call), param(call, "user"), param(call, "device"), {}, false, false};
+    const auto op = call.match.route->op;
+    if (op == admin_op::device_push_set) {
+        request.options = push_options_from(body_of(call));
+        if (request.options.empty()) throw admin_field_error("", "give at least one member");
+    }
+    request.off = op == admin_op::device_push_clear;
+    const auto status = apply_device_push(db, request);  // a bad value: std::invalid_argument, 400
+    if (request.off) return no_content();
+    return ok(device_push_json(request.device, status));
+}
+
 admin_result run_device_op(persistence::database& db, const admin_call& call) {
     const std::string& tenant = tenant_of(call);
     switch (call.match.route->op) {
         case admin_op::device_list:
             return ok(devices_json(persistence::list_devices(db, tenant, param(call, "user"))));
         case admin_op::device_show:
-            return ok(device_json(persistence::show_device(db, tenant, param(call, "user"), param(call, "device"))));
+            return ok(device_json(persistence::show_device(db, tenant, param(call, "user"), param(call, "device")),
+                                  persistence::device_push(db, tenant, param(call, "user"), param(call, "device"))));
         case admin_op::device_delete:
             persistence::delete_device(db, tenant, param(call, "user"), param(call, "device"));
             return no_content();
         case admin_op::device_window_show:
         case admin_op::device_window_set:
             return device_window(db, call);
+        case admin_op::device_push_show:
+        case admin_op::device_push_set:
+        case admin_op::device_push_clear:
+            return device_push(db, call);
         case admin_op::device_reset:
             return ok("{\"devices_reset\":" +
                       std::to_string(persistence::reset_device(db, tenant, param(call, "device"))) + "}\n");

@@ -33,6 +33,9 @@ enum class admin_op {
     device_reset,
     device_window_show,
     device_window_set,
+    device_push_show,
+    device_push_set,
+    device_push_clear,
     session_list,
     session_kill,
     audit_list

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/files/operator_file.hpp"
+#include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/tenant_options.hpp"
 
@@ -24,6 +25,13 @@ struct action_syntax {
 std::vector<const char*> device_window_options() {
     auto options = window_option_names();
     options.push_back("--inherit");
+    options.push_back("--json");
+    return options;
+}
+
+std::vector<const char*> device_push_options() {
+    auto options = device_push_option_names();
+    options.push_back("--off");
     options.push_back("--json");
     return options;
 }
@@ -54,6 +62,7 @@ const std::vector<action_syntax>& syntax() {
         {"device", "reset", admin_action::device_reset, {"--tenant", "--device"}},
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
         {"device", "window", admin_action::device_window, {"--tenant", "--user", "--device"}, device_window_options()},
+        {"device", "push", admin_action::device_push, {"--tenant", "--user", "--device"}, device_push_options()},
         {"session", "list", admin_action::session_list, {"--tenant"}, {"--user", "--json"}},
         {"session", "kill", admin_action::session_kill, {"--tenant", "--session"}, {"--yes"}},
     };
@@ -88,20 +97,21 @@ bool allowed_in(const std::vector<const char*>& options, const std::string& key)
 
 // Options without a value.
 bool is_flag(const std::string& option) {
-    return option == "--yes" || option == "--force" || option == "--json" || option == "--inherit";
+    return option == "--yes" || option == "--force" || option == "--json" || option == "--inherit" || option == "--off";
 }
 
 bool& flag_of(admin_request& request, const std::string& option) {
     if (option == "--yes") return request.yes;
     if (option == "--force") return request.force;
     if (option == "--inherit") return request.inherit;
+    if (option == "--off") return request.off;
     return request.json;
 }
 
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
         request.password = value;
-    } else if (allowed_in(tenant_option_names(), key)) {
+    } else if (allowed_in(tenant_option_names(), key) || allowed_in(device_push_option_names(), key)) {
         request.tenant_options.emplace_back(key, value);
     } else {
         *field_for(request, key) = value;

@@ -37,6 +37,7 @@ enum class admin_action {
     device_reset,
     device_delete,
     device_window,  // src/admin/cli/device_window_command.hpp
+    device_push,    // src/admin/cli/device_push_command.hpp
     session_list,
     session_kill
 };
@@ -58,8 +59,9 @@ struct admin_request {
     bool force = false;
     bool json = false;     // list and show commands: JSON instead of lines
     bool inherit = false;  // device window: the tenant's window applies again
-    // tenant add/set, device window: (option, value) as given, e.g. ("--max-sessions", "500"); see
-    // src/admin/common/tenant_options.hpp.
+    bool off = false;      // device push: opts the device out
+    // tenant add/set, device window, device push: (option, value) as given, e.g. ("--max-sessions", "500"); see
+    // src/admin/common/tenant_options.hpp and src/admin/cli/device_push_command.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;
 };
 

@@ -7,6 +7,8 @@
 #include "common/log/log_value.hpp"
 #include "persistence/accounts/account_details.hpp"
 #include "persistence/accounts/admin_sessions.hpp"
+#include "persistence/push/push_settings.hpp"
+#include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/common/admin_json.hpp"
 #include "src/admin/common/tenant_options.hpp"
 
@@ -52,8 +54,9 @@ void show_user(persistence::database& db, const std::string& tenant, const std::
 void show_device(persistence::database& db, const std::string& tenant, const std::string& user,
                  const std::string& device, bool json, std::ostream& out) {
     const auto details = persistence::show_device(db, tenant, user, device);
+    const auto push = persistence::device_push(db, tenant, user, device);
     if (json) {
-        out << device_json(details);
+        out << device_json(details, push);
         return;
     }
     out << "device\t" << common::printable_text(details.device_uri) << "\n"
@@ -70,6 +73,7 @@ void show_device(persistence::database& db, const std::string& tenant, const std
             << "\tslow_sync_next=" << (store.needs_slow_sync ? "yes" : "no") << "\tmapped_items=" << store.mapped_items
             << "\n";
     }
+    print_push_status(push, out);
 }
 
 void list_sessions(persistence::database& db, const std::string& tenant, const std::string& user, bool json,

@@ -138,12 +138,14 @@ constexpr std::pair<admin_action, const char*> k_audited_actions[] = {
     {admin_action::device_reset, "device.reset"},   {admin_action::device_delete, "device.delete"},
     {admin_action::device_window, "device.window"}, {admin_action::session_kill, "session.kill"},
     {admin_action::user_import, "user.import"},     {admin_action::user_import_items, "user.import_items"},
+    {admin_action::device_push, "device.push"},
 };
 
 const char* audit_action_of(const admin_request& r) {
     if (r.action == admin_action::device_window && r.tenant_options.empty() && !r.inherit) {
         return nullptr;  // shows the window only
     }
+    if (r.action == admin_action::device_push && r.tenant_options.empty() && !r.off) return nullptr;
     for (const auto& [action, name] : k_audited_actions) {
         if (action == r.action) return name;
     }

@@ -97,6 +97,8 @@ void write_tenant(json_object& o, const persistence::tenant_info& t) {
     o.number("max_message_bytes", s.max_message_bytes);
     o.number("max_object_bytes", s.max_object_bytes);
     o.number("max_user_bytes", s.max_user_bytes);
+    o.boolean("push", s.push);
+    o.number("push_daily_budget", s.push_daily_budget);
     o.number("tombstone_retention_days", s.tombstone_retention_days);
     o.number("window_past_days", s.window.past_days);
     o.number("window_future_days", s.window.future_days);
@@ -169,7 +171,42 @@ std::string device_window_json(const std::string& device, bool own, const persis
     });
 }
 
-std::string device_json(const persistence::device_details& details) {
+std::string push_status_json(const std::optional<persistence::push_status>& status) {
+    if (!status) return "null";
+    std::string out;
+    {
+        json_object o(out);
+        const auto& s = status->settings;
+        o.optional_text("phone_number", s.phone_number);
+        std::string stores = "[";
+        for (const auto& kind : s.datastores) {
+            if (stores.size() > 1) stores += ',';
+            append_json_string(stores, kind);
+        }
+        o.raw("datastores", stores + "]");
+        o.boolean("server_password", !s.server_password.empty());
+        o.optional_text("quiet_start", s.quiet_start);
+        o.optional_text("quiet_end", s.quiet_end);
+        o.text("time_zone", s.time_zone);
+        o.boolean("pending", status->pending);
+        o.number("changes", status->changes);
+        o.optional_text("due_at", status->due_at);
+        o.optional_text("notified_at", status->notified_at);
+        o.optional_text("last_result", status->last_result);
+        o.number("attempts", status->attempts);
+    }
+    return out;
+}
+
+std::string device_push_json(const std::string& device, const std::optional<persistence::push_status>& status) {
+    return object_of([&](json_object& o) {
+        o.text("device", device);
+        o.raw("push", push_status_json(status));
+    });
+}
+
+std::string device_json(const persistence::device_details& details,
+                        const std::optional<persistence::push_status>& push) {
     return object_of([&](json_object& o) {
         o.text("device", details.device_uri);
         o.text("user", details.user);
@@ -186,6 +223,7 @@ std::string device_json(const persistence::device_details& details) {
                   d.boolean("needs_slow_sync", s.needs_slow_sync);
                   d.number("mapped_items", s.mapped_items);
               }));
+        o.raw("push", push_status_json(push));
     });
 }
 

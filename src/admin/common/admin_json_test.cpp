@@ -22,7 +22,8 @@ TEST(admin_json, lists_are_json_arrays_with_escaped_text) {
                         "\"auth_basic\":true"),
               std::string::npos)
         << json;
-    EXPECT_NE(json.find("\"max_object_bytes\":16777216,\"max_user_bytes\":1073741824,\"tombstone_retention_days\":90,"),
+    EXPECT_NE(json.find("\"max_object_bytes\":16777216,\"max_user_bytes\":1073741824,\"push\":false,\"push_daily_"
+                        "budget\":1000,\"tombstone_retention_days\":90,"),
               std::string::npos)
         << json;
     EXPECT_NE(json.find("\"window_past_days\":0,\"window_future_days\":0,\"window_max_items\":0,"
@@ -53,7 +54,7 @@ TEST(admin_json, show_is_one_object_with_its_usage_nested) {
         device_json(device),
         "{\"device\":\"IMEI:1\",\"user\":\"bob\",\"first_seen\":\"x\",\"last_seen\":null,\"address_continued\":null,"
         "\"devinf\":false,"
-        "\"datastores\":[]}\n");
+        "\"datastores\":[],\"push\":null}\n");
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ const std::vector<option_doc>& docs() {
         {"--max-message-bytes", "N"},
         {"--max-object-bytes", "N"},
         {"--max-user-bytes", "BYTES"},
+        {"--push", "on|off"},
+        {"--push-daily-budget", "N"},
         {"--tombstone-retention-days", "N"},
         {"--window-past-days", "DAYS"},
         {"--window-future-days", "DAYS"},
@@ -134,6 +136,10 @@ void apply_tenant_option(persistence::tenant_settings& settings, const std::stri
         settings.max_object_bytes = parse_count(option, value);
     } else if (option == "--max-user-bytes") {
         settings.max_user_bytes = parse_bytes(option, value);
+    } else if (option == "--push") {
+        settings.push = parse_switch(option, value);
+    } else if (option == "--push-daily-budget") {
+        settings.push_daily_budget = parse_count(option, value);
     } else if (option == "--tombstone-retention-days") {
         settings.tombstone_retention_days = parse_count(option, value);
     } else if (is_window_option(option)) {
@@ -152,7 +158,8 @@ std::string describe_tenant_settings(const persistence::tenant_settings& s, cons
            "max-items-per-datastore=" + std::to_string(s.max_items_per_datastore) + separator +
            "max-message-bytes=" + std::to_string(s.max_message_bytes) + separator +
            "max-object-bytes=" + std::to_string(s.max_object_bytes) + separator +
-           "max-user-bytes=" + std::to_string(s.max_user_bytes) + separator +
+           "max-user-bytes=" + std::to_string(s.max_user_bytes) + separator + "push=" + on_off(s.push) + separator +
+           "push-daily-budget=" + std::to_string(s.push_daily_budget) + separator +
            "tombstone-retention-days=" + std::to_string(s.tombstone_retention_days) + separator + "window-" +
            persistence::describe_window(s.window, separator + "window-");
 }

@@ -10,7 +10,8 @@
 namespace syncml::server {
 
 // --conflict-policy, --session-binding, --auth-basic, --auth-md5, --max-sessions, --max-devices-per-user,
-// --max-items-per-datastore, --max-message-bytes, --max-object-bytes, --max-user-bytes (0: no quota),
+// --max-items-per-datastore, --max-message-bytes, --max-object-bytes, --max-user-bytes (0: no quota), --push,
+// --push-daily-budget (0: no budget),
 // --tombstone-retention-days, and the tenant's
 // sync window (issue 18; 0: no limit): --window-past-days, --window-future-days, --window-max-items,
 // --window-max-photo-bytes.

@@ -19,6 +19,8 @@ TEST(tenant_options, set_each_setting_and_leave_the_others) {
     apply_tenant_option(s, "--max-message-bytes", "65536");
     apply_tenant_option(s, "--max-object-bytes", "2097152");
     apply_tenant_option(s, "--max-user-bytes", "5368709120");
+    apply_tenant_option(s, "--push", "on");
+    apply_tenant_option(s, "--push-daily-budget", "250");
     apply_tenant_option(s, "--tombstone-retention-days", "30");
     apply_tenant_option(s, "--window-past-days", "30");
     apply_tenant_option(s, "--window-future-days", "365");
@@ -27,7 +29,8 @@ TEST(tenant_options, set_each_setting_and_leave_the_others) {
     EXPECT_EQ(describe_tenant_settings(s, " "),
               "conflict=client_wins session-binding=token auth-basic=off auth-md5=on dav=off max-sessions=5000 "
               "max-devices-per-user=3 max-items-per-datastore=250 max-message-bytes=65536 max-object-bytes=2097152 "
-              "max-user-bytes=5368709120 tombstone-retention-days=30 window-past-days=30 window-future-days=365 "
+              "max-user-bytes=5368709120 push=on push-daily-budget=250 tombstone-retention-days=30 window-past-days=30 "
+              "window-future-days=365 "
               "window-max-items=500 "
               "window-max-photo-bytes=20000");
     EXPECT_EQ(s.window, (persistence::sync_window{30, 365, 500, 20000}));
