@@ -53,6 +53,10 @@ bool devinf_stores_tasks_in(const dev_inf& info, std::string_view client_uri) {
     };
     for (const auto& ds : info.datastores) {
         if (!same_store_uri(ds.source_ref, client_uri)) continue;
+        // Phones that keep tasks in their calendar speak vCalendar 1.0 there. An iCalendar 2.0 datastore's CTCap says
+        // nothing of it: the Synthesis engine (SyncEvolution) lists its profile's VTODO for every calendar datastore,
+        // also for a calendar synced alone, whose events store cannot take a task. It is combined once it sends one.
+        if (ds.rx_pref && !common::iequals(ds.rx_pref->ct_type, "text/x-vcalendar")) return false;
         if (ds.ct_caps.empty()) return flat_caps_list_vtodo(info, ds);
         const bool task_store_beside = std::any_of(info.datastores.begin(), info.datastores.end(),
                                                    [&](const auto& o) { return &o != &ds && own_caps_list_vtodo(o); });

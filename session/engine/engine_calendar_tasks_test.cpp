@@ -468,5 +468,20 @@ TEST(engine_calendar_tasks, a_combined_calendar_that_keeps_short_guids_gets_dist
     EXPECT_EQ(items_holding(nokia, "SUMMARY:Concert moved"), 1u);
 }
 
+// An iCalendar 2.0 calendar synced alone (SyncEvolution with only its calendar configured): the Synthesis engine lists
+// VTODO in its CTCap, but its events store cannot take tasks; it holds none until it sends one.
+TEST(engine_calendar_tasks, an_icalendar_calendar_synced_alone_is_not_taken_for_one_that_holds_tasks) {
+    dev_inf info;
+    info.ver_dtd = "1.2";
+    info.dev_id = "syncevolution-like";
+    auto ds = vcalendar_store("calendar", {"VEVENT", "VTODO"});
+    ds.rx_pref = content_type_ref{"text/calendar", "2.0"};
+    ds.tx_pref = content_type_ref{"text/calendar", "2.0"};
+    info.datastores.push_back(ds);
+    EXPECT_FALSE(detail::devinf_stores_tasks_in(info, "calendar"));
+    info.datastores[0].rx_pref = content_type_ref{"text/x-vcalendar", "1.0"};
+    EXPECT_TRUE(detail::devinf_stores_tasks_in(info, "calendar")) << "a vCalendar 1.0 calendar that lists VTODO";
+}
+
 }  // namespace
 }  // namespace syncml::session

@@ -48,9 +48,10 @@ def messages():
     """(receiver, udh bytes, data bytes) of each message the fake SMSC got."""
     out = []
     with open(fake_log, errors="replace") as f:
+        # Kannel logs the bytes form-encoded: a space is "+" (a "+" itself is %2B).
         for m in re.finditer(r"Got message \d+: <(\S+) (\S+) udh (\S+) data (\S+)>", f.read()):
-            out.append((m.group(2), urllib.parse.unquote_to_bytes(m.group(3)),
-                        urllib.parse.unquote_to_bytes(m.group(4))))
+            out.append((m.group(2), urllib.parse.unquote_to_bytes(m.group(3).replace("+", "%20")),
+                        urllib.parse.unquote_to_bytes(m.group(4).replace("+", "%20"))))
     return out
 
 
