@@ -10,6 +10,7 @@
 #include "persistence/dav/dav_store.hpp"
 #include "persistence/pg/errors.hpp"
 #include "persistence/pg/worker_pool.hpp"
+#include "src/frontends/dav_landing.hpp"
 #include "src/http/http_compression.hpp"
 
 namespace syncml::server {
@@ -139,9 +140,13 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
                            {"client", request.client_address}});
         return counted(request, plain(400, "user name longer than 256 bytes\n"), "refused");
     }
-    const auto tenant = persistence::find_tenant(db, request.tenant);
     if (!basic || basic->user.empty() || !dav::valid_utf8(basic->user))
         return counted(request, challenge(request.tenant, "credentials needed\n"), "unauthorized");
+    const dav_landing landing =
+        land_dav_login(request.tenant, path_of(request.target), basic->user,
+                       [&db](std::string_view name) { return persistence::find_tenant(db, name).has_value(); });
+    basic->user = landing.user;
+    const auto tenant = persistence::find_tenant(db, landing.tenant);
     const auth::login_context login_with{db, persistence::md5_key_of(settings_.throttle), *cache_, settings_.guard,
                                          request.client_address};
     if (!tenant || !tenant->settings.auth_basic) return refused_login(request, tenant, login_with, *basic);
@@ -163,7 +168,7 @@ http_reply dav_service::serve(persistence::database& db, const dav_http_request&
     // Only a verified user of the tenant learns that its DAV service is off.
     if (!tenant->settings.dav) return counted(request, plain(404, "no DAV service for this tenant\n"), "refused");
 
-    return handled(db, request, *tenant, common::user_id{login.user_id}, basic->user);
+    return handled(db, request, {landing.path, *tenant, common::user_id{login.user_id}, landing.user});
 }
 
 http_reply dav_service::refused_login(const dav_http_request& request,
@@ -183,8 +188,10 @@ http_reply dav_service::refused_login(const dav_http_request& request,
 }
 
 http_reply dav_service::handled(persistence::database& db, const dav_http_request& request,
-                                const persistence::tenant_info& tenant, common::user_id user,
-                                const std::string& user_name) {
+                                const verified_call& verified) {
+    const auto& tenant = verified.tenant;
+    const auto user = verified.user;
+    const auto& user_name = verified.user_name;
     dav::dav_account account{common::tenant_id{tenant.id},
                              tenant.name,
                              user,
@@ -192,9 +199,8 @@ http_reply dav_service::handled(persistence::database& db, const dav_http_reques
                              tenant.settings.max_items_per_datastore,
                              static_cast<std::size_t>(tenant.settings.max_object_bytes)};
     account.max_user_bytes = tenant.settings.max_user_bytes;
-    const dav::dav_request call{request.method,        std::string(path_of(request.target)),
-                                request.depth,         request.if_match,
-                                request.if_none_match, request.body};
+    const dav::dav_request call{request.method,   verified.path,         request.depth,
+                                request.if_match, request.if_none_match, request.body};
     dav::dav_response response;
     persistence::run_dav_transaction(
         db, [&](persistence::dav_store& store) { response = dav::handle_dav(call, account, store); });

@@ -81,8 +81,13 @@ class dav_service final : public dav_dispatcher {
     http_reply refused_login(const dav_http_request& request, const std::optional<persistence::tenant_info>& tenant,
                              const auth::login_context& login_with, const auth::basic_credentials& basic);
     // A verified user's request through the dav/ handler, in one transaction.
-    http_reply handled(persistence::database& db, const dav_http_request& request,
-                       const persistence::tenant_info& tenant, common::user_id user, const std::string& user_name);
+    struct verified_call {
+        std::string path;  // where the request landed (dav_landing.hpp)
+        const persistence::tenant_info& tenant;
+        common::user_id user;
+        std::string user_name;
+    };
+    http_reply handled(persistence::database& db, const dav_http_request& request, const verified_call& verified);
     http_reply counted(const dav_http_request& request, http_reply reply, const std::string& outcome);
 
     persistence::worker_pool& pool_;

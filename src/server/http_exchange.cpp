@@ -3,9 +3,11 @@
 #include "src/server/http_connection.hpp"
 
 #include <limits>
+#include <vector>
 
 #include "common/log/log_event.hpp"
 #include "src/http/failure_reply.hpp"
+#include "src/http/request_target.hpp"
 
 namespace syncml::server {
 namespace {
@@ -74,6 +76,23 @@ bool reserve_body(connection<Stream>& conn) {
     return true;
 }
 
+// An absolute-form target becomes the origin form routing knows, and its authority the Host the listener checks.
+void to_origin_form(http::request<http::string_body>& request) {
+    const auto target = request.target();
+    auto split = split_absolute_target(std::string_view(target.data(), target.size()));
+    if (!split) return;
+    request.target(split->origin_form);
+    request.set(http::field::host, split->authority);
+}
+
+bool client_keeps_alive(const http::request<http::string_body>& request) {
+    std::vector<std::string_view> connection;
+    const auto [first, last] = request.equal_range(http::field::connection);
+    for (auto field = first; field != last; ++field)
+        connection.emplace_back(field->value().data(), field->value().size());
+    return keeps_alive(request.version(), connection);
+}
+
 }  // namespace
 
 template <class Stream>
@@ -101,7 +120,10 @@ net::awaitable<bool> read_head(std::shared_ptr<connection<Stream>> conn) {
                                          net::redirect_error(net::use_awaitable, ec));
     }
     conn->registry.set_idle(conn->id, false);
-    if (!ec) co_return true;
+    if (!ec) {
+        to_origin_form(conn->parser->get());
+        co_return true;
+    }
     if (is_transport_error(ec)) {
         common::log_event(conn->state->services.log, spdlog::level::debug, "connection closed",
                           {{"remote", conn->remote}, {"reason", ec.message()}});
@@ -149,7 +171,7 @@ net::awaitable<bool> send_reply(std::shared_ptr<connection<Stream>> conn, http_r
     response.set(http::field::server, server_header);
     if (!reply.body.empty() || head_only) response.set(http::field::content_type, reply.content_type);
     for (auto& [name, value] : reply.headers) response.set(name, value);
-    const bool keep_alive = request.keep_alive() && !conn->must_close && !conn->registry.stopping();
+    const bool keep_alive = client_keeps_alive(request) && !conn->must_close && !conn->registry.stopping();
     response.keep_alive(keep_alive);
     response.body() = std::move(reply.body);
     response.prepare_payload();

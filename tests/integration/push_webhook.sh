@@ -3,23 +3,12 @@
 # webhook posting to a receiver here; what is checked is in tests/integration/push_webhook.py.
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL; SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
-: "${SYNCML_BUILD_DIR:?}" "${SYNCML_TEST_DATABASE_URL:?}"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-bin=$SYNCML_BUILD_DIR/src/syncml-server
-work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/push-webhook.XXXXXX)}/push
-rm -rf "$work"
-mkdir -p "$work"
-source "$here/lib/checks.bash"
-
-export SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL SYNCML_DATA_DIR=$work/data
-port=$(free_port)
-metrics_port=$(free_port)
+source "$here/lib/one_server.bash"
+one_server_setup push
 hook_port=$(free_port)
-export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_port
 export SYNCML_PUBLIC_URL=http://127.0.0.1:$port
 export SYNCML_PUSH_WEBHOOK_URL=http://127.0.0.1:$hook_port/hook SYNCML_PUSH_INTERVAL=200ms SYNCML_PUSH_SETTLE=2s
-admin() { "$bin" admin "$@" >>"$work/admin.log" 2>&1; }
-"$bin" migrate >>"$work/admin.log" 2>&1 || { echo "FAIL: migrate"; tail "$work/admin.log"; exit 1; }
 tenant=push$$  # a database of an earlier run may have its own
 admin tenant add "$tenant" && admin tenant set "$tenant" --dav on --push on &&
     admin user add --tenant "$tenant" --user ann --password pw ||
@@ -41,12 +30,8 @@ class Hook(http.server.BaseHTTPRequestHandler):
 http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Hook).serve_forever()
 PY
 python3 "$work/hook.py" "$hook_port" "$work/hooks.jsonl" &
-hook=$!
-"$bin" serve >>"$work/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server $hook 2>/dev/null; wait $server $hook 2>/dev/null' EXIT
-for _ in $(seq 1 120); do curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
-curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 || { echo "FAIL: server not ready"; tail -20 "$work/server.log"; exit 1; }
+stop_at_exit $!
+one_server_start
 
 python3 "$here/push_webhook.py" "http://$SYNCML_LISTEN" "http://127.0.0.1:$metrics_port/metrics" "$tenant" ann pw \
     "$work/hooks.jsonl" "$bin" admin

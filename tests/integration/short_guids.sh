@@ -5,28 +5,15 @@
 # (tests/integration/short_guids.py says what is checked).
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_CORPUS_DIR; SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
-: "${SYNCML_BUILD_DIR:?}" "${SYNCML_TEST_DATABASE_URL:?}"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 corpus=${SYNCML_CORPUS_DIR:-$here/../../../shared/corpus}
-bin=$SYNCML_BUILD_DIR/src/syncml-server
-work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d /tmp/short-guids.XXXXXX)}/short_guids
-rm -rf "$work"
-mkdir -p "$work"
-source "$here/lib/checks.bash"
+source "$here/lib/one_server.bash"
+one_server_setup short_guids
 
-export SYNCML_DATABASE_URL=$SYNCML_TEST_DATABASE_URL SYNCML_DATA_DIR=$work/data
-port=$(free_port)
-export SYNCML_LISTEN=127.0.0.1:$port SYNCML_METRICS_LISTEN=127.0.0.1:$(free_port)
-admin() { "$bin" admin "$@" >>"$work/admin.log" 2>&1; }
-"$bin" migrate >>"$work/admin.log" 2>&1 || { echo "FAIL: migrate"; tail "$work/admin.log"; exit 1; }
 tenant=guid$$  # a database of an earlier run may have its own
 admin tenant add "$tenant" && admin user add --tenant "$tenant" --user nokia --password pw ||
     { echo "FAIL: tenant and user"; cat "$work/admin.log"; exit 1; }
-"$bin" serve >>"$work/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null' EXIT
-for _ in $(seq 1 120); do curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
-curl -fsS "http://$SYNCML_LISTEN/readyz" >/dev/null 2>&1 || { echo "FAIL: server not ready"; tail -20 "$work/server.log"; exit 1; }
+one_server_start
 
 python3 "$here/short_guids.py" "http://$SYNCML_LISTEN" "$tenant" nokia pw "$corpus/syncgw/test/mimedata/wbxml/out01.xml"
 status=$?

@@ -232,5 +232,60 @@ def admin_checks(ctx):
     ctx.check(name + ": a JSON write from loopback goes on to the token check (401)", status == 401, "HTTP %s" % status)
 
 
+def _raw_exchange(base, request, source_ip):
+    """Sends `request` bytes; returns (the answer's bytes, whether the server closed the connection after it)."""
+    s = _connect(base, source_ip)
+    try:
+        s.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = s.recv(65536)
+            if not chunk:
+                return answer, True
+            answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        while len(body) < length:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return head + b"\r\n\r\n" + body, _closed_by_server(s, 3)
+    finally:
+        s.close()
+
+
+def request_forms(ctx):
+    """Request heads spelled another legal way (issue 38): an absolute-form target is served like its path, and
+    "Connection: keep-alive, close" closes the connection in HTTP/1.0 and 1.1; a DAV login "alice@h-lo" at the
+    default tenant's context path (where /.well-known leads) lands in h-lo."""
+    name = "edge-request-forms"
+    _dav_on(ctx)
+    host, port = _address(ctx.base)
+    auth = "Authorization: Basic %s\r\n" % sc.b64("alice:pw")
+    request = ("PROPFIND http://%s:%d/dav/h-lo/ HTTP/1.1\r\nHost: %s:%d\r\nDepth: 0\r\n%sContent-Length: 0\r\n\r\n"
+               % (host, port, host, port, auth)).encode()
+    answer, _ = _raw_exchange(ctx.base, request, "127.0.0.4")
+    ctx.check(name + ": an absolute-form target is served", answer.startswith(b"HTTP/1.1 207"), answer[:200])
+    for version in ("1.0", "1.1"):
+        request = ("GET /readyz HTTP/%s\r\nHost: %s:%d\r\nConnection: keep-alive, close\r\n\r\n"
+                   % (version, host, port)).encode()
+        answer, closed = _raw_exchange(ctx.base, request, "127.0.0.4")
+        ctx.check("%s: HTTP/%s, Connection: keep-alive, close: answered, then closed" % (name, version),
+                  answer.startswith(b"HTTP/1.") and closed, "%r closed=%s" % (answer[:80], closed))
+    headers = {"Depth": "0", "Authorization": "Basic " + sc.b64("alice@h-lo:pw"), "Content-Type": "application/xml"}
+    principal = b'<propfind xmlns="DAV:"><prop><current-user-principal/></prop></propfind>'
+    status, _, body = _request(ctx.base, "PROPFIND", "/dav/default/", headers, principal, source_ip="127.0.0.4")
+    ctx.check(name + ": alice@h-lo at the default context path is led into h-lo",
+              status == 207 and b"/dav/h-lo/principals/alice/" in body, "HTTP %s %r" % (status, body[:300]))
+    status, _, body = _request(ctx.base, "PROPFIND", "/dav/h-lo/principals/alice/", headers, source_ip="127.0.0.4")
+    ctx.check(name + ": alice@h-lo is alice at h-lo's own URLs", status == 207, "HTTP %s %r" % (status, body[:200]))
+
+
 CASES = [("edge-flood", flood), ("edge-slow-header", slow_header), ("edge-body-budget", body_budget),
-         ("edge-long-ids", long_ids), ("edge-unknown-tenant", unknown_tenant), ("edge-admin", admin_checks)]
+         ("edge-long-ids", long_ids), ("edge-unknown-tenant", unknown_tenant), ("edge-admin", admin_checks),
+         ("edge-request-forms", request_forms)]
