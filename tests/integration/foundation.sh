@@ -39,6 +39,20 @@ printed=$(SYNCML_DATABASE_URL='postgresql://u:hunter2@db/x' "$bin" --print-confi
 check "--print-config masks the password" bash -c "grep -q 'u:\*\*\*@db' <<<'$printed' && ! grep -q hunter2 <<<'$printed'"
 "$bin" frobnicate 2>/dev/null
 check "an unknown command exits 2" test $? -eq 2
+# Issue 39: a mistyped variable stops every command, with the nearest name; SYNCML_ALLOW_UNKNOWN=1 lets it through.
+SYNCML_DATABSE_URL=$db_url SYNCML_DATA_DIR="$work/typo-data" "$bin" migrate >/dev/null 2>"$work/typo.err"
+check "an unknown SYNCML_ variable stops migrate (2)" test $? -eq 2
+check "naming it and the nearest setting" \
+    grep -q "SYNCML_DATABSE_URL: no such setting; did you mean SYNCML_DATABASE_URL?" "$work/typo.err"
+check "before any database was started" test ! -e "$work/typo-data"
+SYNCML_DATABSE_URL=x SYNCML_ALLOW_UNKNOWN=1 "$bin" --print-config >/dev/null 2>"$work/typo-allowed.err"
+check "SYNCML_ALLOW_UNKNOWN=1 makes it a warning" bash -c "[ $? -eq 0 ] && grep -q 'config warning' '$work/typo-allowed.err'"
+# ... and SYNCML_REQUIRE_DATABASE_URL keeps the let-through typo from starting an empty embedded database.
+SYNCML_DATABSE_URL=$db_url SYNCML_ALLOW_UNKNOWN=1 SYNCML_REQUIRE_DATABASE_URL=true SYNCML_DATA_DIR="$work/typo-data" \
+    "$bin" serve >"$work/require.out" 2>&1
+check "require_database_url without a URL stops serve (1)" test $? -eq 1
+check "saying why" grep -q "no database URL is configured" "$work/require.out"
+check "and no embedded database was created" test ! -e "$work/typo-data/pgdata"
 
 # --- migrations: two at once apply each step exactly once -------------------------------------------
 export SYNCML_DATABASE_URL=$db_url
