@@ -27,7 +27,13 @@ wait_for() {  # wait_for SECONDS COMMAND...
 }
 
 # --- command line and configuration ---------------------------------------------------------------
-check "--help lists the admin commands" bash -c "'$bin' --help | grep -q 'admin device reset'"
+check "--help lists the commands and settings" bash -c "'$bin' --help | grep -q 'SYNCML_DATABASE_URL'"
+check "admin --help lists the admin commands" bash -c "'$bin' admin --help | grep -q 'admin device reset'"
+check "backup --help is backup's alone" bash -c "'$bin' backup --help | grep -q -- '--no-key' &&
+    ! '$bin' backup --help | grep -q 'admin'"
+check "--version names the revision" bash -c "'$bin' --version | grep -qE '^syncml-server [0-9.]+ \(revision ([0-9a-f]+|unknown)\)$'"
+"$bin" amdin tenant list 2>"$work/amdin.err"
+check "a mistyped command exits 2 with the nearest one" bash -c "[ $? -eq 2 ] && grep -q 'did you mean admin?' '$work/amdin.err'"
 SYNCML_LISTEN=nonsense "$bin" --print-config >/dev/null 2>"$work/config.err"
 check "a bad environment value exits 2" test $? -eq 2
 check "the error names the variable" grep -q "SYNCML_LISTEN: listen: expected host:port" "$work/config.err"
@@ -154,7 +160,8 @@ check "metrics listener answers /healthz" test "$(status_of "$mbase/healthz")" =
 check "metrics listener answers /readyz" test "$(status_of "$mbase/readyz")" = 200
 curl -s "$mbase/metrics" >"$work/metrics.txt"
 check "/metrics has request counters" grep -q '^syncml_http_requests_total{' "$work/metrics.txt"
-check "/metrics has build info" grep -q '^syncml_build_info{version=' "$work/metrics.txt"
+check "/metrics has build info with the revision" grep -qE '^syncml_build_info\{revision="([0-9a-f]+|unknown)",version="' \
+    "$work/metrics.txt"
 if command -v promtool >/dev/null; then
     check "promtool check metrics" bash -c "promtool check metrics <'$work/metrics.txt'"
 fi
