@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -87,8 +88,9 @@ secret_key secret_key::load_or_create(const std::string& path) {
 }
 
 std::optional<secret_key> secret_key::load(const std::string& path) {
-    std::error_code error;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(path, error)) && !error) return std::nullopt;
+    // Only a file that is not there is no key; one that is there but cannot be read is an error.
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::nullopt;
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();

@@ -161,7 +161,8 @@ std::string apply_key_restore(const key_restore_plan& plan) {
 std::string missing_key(const persistence::secret_key_record& record, const key_restore_plan& plan) {
     if (record.accepts(plan.key ? &*plan.key : nullptr)) return {};
     std::string out = "the restored md5 secrets (" + std::to_string(record.sealed) +
-                      " users) are sealed with the secret key of fingerprint " + record.fingerprint.value_or("?");
+                      (record.sealed == 1 ? " user" : " users") + ") are sealed with the secret key of fingerprint " +
+                      record.fingerprint.value_or("?");
     switch (plan.location.where) {
         case key_location::kind::text:
             out += ", not SYNCML_SECRET_KEY's (" + described(*plan.key) + "): set it to the old key";

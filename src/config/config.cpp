@@ -34,11 +34,12 @@ struct unknown_names {
     std::vector<std::string>& errors;
     std::vector<std::string>& warnings;
 
-    void report(const std::string& where_and_what) {
+    // what: "environment X: no such setting"; suggestion: "; did you mean Y?" or empty.
+    void report(const std::string& what, const std::string& suggestion) {
         if (allowed) {
-            warnings.push_back(where_and_what + ", ignored (" + k_allow_unknown + " is set)");
+            warnings.push_back(what + ", ignored as " + k_allow_unknown + " is set" + suggestion);
         } else {
-            errors.push_back(where_and_what + " (see --help for the names; " + k_allow_unknown + "=1 starts anyway)");
+            errors.push_back(what + suggestion + " (" + k_allow_unknown + "=1 starts anyway; --help lists the names)");
         }
     }
 };
@@ -86,7 +87,7 @@ void apply_file(server_config& config, const config_sources& sources, std::vecto
             if (const config_key* key = find_key(name)) {
                 apply(config, *key, entry.value->second, where, errors);
             } else {
-                unknown.report(where + ": unknown key '" + name + "'" + suggest_file_key(name));
+                unknown.report(where + ": unknown key '" + name + "'", suggest_file_key(name));
             }
         }
     }
@@ -114,7 +115,7 @@ void check_consistency(const server_config& config, std::vector<std::string>& er
 void check_variables(const config_sources& sources, unknown_names& unknown) {
     for (const auto& [name, value] : sources.environment) {
         if (!is_setting_variable(name) && !is_reserved_variable(name)) {
-            unknown.report("environment " + name + ": no such setting" + suggest_variable(name));
+            unknown.report("environment " + name + ": no such setting", suggest_variable(name));
         }
     }
 }

@@ -301,7 +301,9 @@ TEST(config, allow_unknown_turns_unknown_names_into_warnings) {
                                             {"SYNCML_LISTEN", "127.0.0.1:18004"}});
     ASSERT_TRUE(result.ok()) << result.errors.front();
     EXPECT_EQ(result.warnings.size(), 2u);
-    EXPECT_TRUE(warns(result, "SYNCML_DATABSE_URL: no such setting; did you mean SYNCML_DATABASE_URL?"));
+    EXPECT_TRUE(warns(result,
+                      "SYNCML_DATABSE_URL: no such setting, ignored as SYNCML_ALLOW_UNKNOWN is set; did you mean "
+                      "SYNCML_DATABASE_URL?"));
     EXPECT_TRUE(warns(result, "unknown key 'bogus_key'"));
     EXPECT_EQ(result.config.http.listen.port, 18004);
     EXPECT_FALSE(parse("", {{"SYNCML_DATABSE_URL", "x"}, {"SYNCML_ALLOW_UNKNOWN", "false"}}).ok());
