@@ -161,6 +161,10 @@ def check_kubernetes(docs, external_secrets=None):
             check_container(owner, spec, container, configmaps, secrets)
             if owner_doc["kind"] == "Deployment" and "syncml-server" in str(container.get("image")):
                 check_server_drain(owner, spec, container, docs)
+            if "syncml-server" in str(container.get("image")) and \
+                    env_value(container, docs, "SYNCML_REQUIRE_DATABASE_URL") != "true":
+                fail(f"{owner}: container {container.get('name')} needs SYNCML_REQUIRE_DATABASE_URL=true: the "
+                     "database is external, and a missing URL must not start an empty embedded one")
         if owner_doc["kind"] == "Deployment":
             labels = owner_doc["spec"]["template"]["metadata"].get("labels", {})
             if not selects(owner_doc["spec"]["selector"].get("matchLabels"), labels):
@@ -278,6 +282,10 @@ def check_compose(root):
                      if t.split(":")[0] in services and t.split(":")[0] in servers)
     if targets != servers:
         fail(f"compose: Prometheus scrapes {targets}, the replicas are {servers}")
+    for name, service in services.items():
+        if str(service.get("image", "")).startswith("syncml-server") and \
+                str(service.get("environment", {}).get("SYNCML_REQUIRE_DATABASE_URL")).lower() != "true":
+            fail(f"compose: {name} needs SYNCML_REQUIRE_DATABASE_URL: \"true\" (the database is the postgres service)")
     for name in servers:
         service = services[name]
         deadline = seconds(service.get("environment", {}).get("SYNCML_SHUTDOWN_DEADLINE", "20s"))
@@ -334,6 +342,16 @@ def stage_chain(stages, name):
 DOCKER_TARGETS = {"runtime": True, "runtime-external": False}
 
 
+def stage_env(lines, key):
+    """The value an ENV instruction of the stage chain gives key last, or None."""
+    value = None
+    for line in lines:
+        if line.upper().startswith("ENV "):
+            for match in re.finditer(rf"(?:^ENV |\s){key}=(\S+)", line, re.I):
+                value = match.group(1).strip('"')
+    return value
+
+
 def check_image_stage(path, stages, target, embedded):
     lines, base = stage_chain(stages, target)
     if "bookworm-slim" not in base:
@@ -360,6 +378,11 @@ def check_image_stage(path, stages, target, embedded):
         fail(f"{path}: stage {target} lacks the embedded PostgreSQL")
     if not embedded and has_postgres:
         fail(f"{path}: stage {target} must not carry the embedded PostgreSQL")
+    require = stage_env(lines, "SYNCML_REQUIRE_DATABASE_URL")
+    if not embedded and require != "true":
+        fail(f"{path}: stage {target} has no embedded PostgreSQL: it needs ENV SYNCML_REQUIRE_DATABASE_URL=true")
+    if embedded and require not in (None, "false"):
+        fail(f"{path}: stage {target} carries the embedded PostgreSQL: SYNCML_REQUIRE_DATABASE_URL must not be true")
 
 
 def check_dockerfile(root):

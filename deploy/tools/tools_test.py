@@ -64,7 +64,8 @@ def server_manifests():
             "spec": {"terminationGracePeriodSeconds": 30, "containers": [{
                 "name": "s", "image": "syncml-server:1",
                 "ports": [{"name": "metrics", "containerPort": 9090}],
-                "env": [{"name": "SYNCML_SHUTDOWN_DEADLINE", "value": "20s"}],
+                "env": [{"name": "SYNCML_SHUTDOWN_DEADLINE", "value": "20s"},
+                        {"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
                 "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}},
                 "readinessProbe": {"httpGet": {"path": "/readyz", "port": "metrics"}},
                 "livenessProbe": {"httpGet": {"path": "/healthz", "port": "metrics"}},
@@ -76,6 +77,7 @@ def server_manifests():
     job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"},
            "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "containers": [{
                "name": "migrate", "image": "syncml-server:1", "args": ["migrate"],
+               "env": [{"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
                "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}]}}}}
     hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "s"},
            "spec": {"scaleTargetRef": {"name": "s"}, "minReplicas": 2, "maxReplicas": 4}}
@@ -142,6 +144,11 @@ class kubernetes_consistency(unittest.TestCase):
     def test_server_without_a_migration_job_fails(self):
         docs = [d for d in server_manifests() if d["kind"] != "Job"]
         self.assertTrue(any("syncml-server migrate" in e for e in self.errors_for(docs)))
+
+    def test_a_server_that_may_start_an_embedded_database_fails(self):
+        docs = server_manifests()
+        docs[2]["spec"]["template"]["spec"]["containers"][0]["env"] = []
+        self.assertTrue(any("container migrate needs SYNCML_REQUIRE_DATABASE_URL" in e for e in self.errors_for(docs)))
 
     def test_the_examples_declare_the_database_secret(self):
         self.assertEqual(check_deploy.example_secrets().get("syncml-database"), {"url"})
@@ -217,6 +224,11 @@ class dockerfile_rules(unittest.TestCase):
     def test_a_version_label_from_a_build_argument_is_required(self):
         errors = self.errors_for(lambda t: t.replace('version="${SYNCML_VERSION}"', 'version="1.0"'))
         self.assertTrue(any("image.version" in e for e in errors), errors)
+
+    def test_the_external_image_must_refuse_to_start_an_embedded_database(self):
+        errors = self.errors_for(
+            lambda t: t.replace("SYNCML_REQUIRE_DATABASE_URL=true", "SYNCML_REQUIRE_DATABASE_URL=0"))
+        self.assertTrue(any("stage runtime-external has no embedded PostgreSQL" in e for e in errors), errors)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ constexpr const char* k_replace_fingerprint = "UPDATE server_secrets SET value =
 // never overwritten: the rows are read without a lock, which a distributed database refuses across shards.
 constexpr const char* k_sealed =
     "SELECT tenant_id, name, md5_secret_sealed FROM users WHERE md5_secret_sealed IS NOT NULL";
+constexpr const char* k_sealed_count = "SELECT count(*) FROM users WHERE md5_secret_sealed IS NOT NULL";
 constexpr const char* k_reseal =
     "UPDATE users SET md5_secret_sealed = $3 WHERE tenant_id = $1 AND user_id = syncml_user_key($1, $2) AND name = $2 "
     "AND md5_secret_sealed = $4";
@@ -155,6 +156,28 @@ bool upgrade_credentials(database& db, std::int64_t tenant_id, const std::string
         return !tx.exec_params(k_upgrade, tenant_id, user, verified.password_hash, hash, pqxx::binarystring(sealed),
                                store_md5)
                     .empty();
+    });
+}
+
+bool secret_key_record::accepts(const secret_key* key) const {
+    if (sealed == 0 || !fingerprint) return true;
+    if (key != nullptr && key->fingerprint() == *fingerprint) return true;
+    return database_fingerprint == fingerprint;
+}
+
+secret_key_record read_secret_key_record(database& db) {
+    // Three statements: a distributed database runs no subquery of the users table in a SELECT list.
+    return in_transaction(db, [](pqxx::work& tx) {
+        secret_key_record record;
+        if (const auto rows = tx.exec(k_recorded_fingerprint); !rows.empty()) {
+            record.fingerprint = detail::optional_text(rows[0][0]);
+        }
+        if (const auto own =
+                detail::optional_text(tx.exec1(std::string("SELECT ") + detail::k_database_key_column)[0])) {
+            if (const auto key = secret_key::parse(*own)) record.database_fingerprint = key->fingerprint();
+        }
+        record.sealed = tx.exec1(k_sealed_count)[0].as<std::int64_t>();
+        return record;
     });
 }
 

@@ -44,4 +44,19 @@ struct key_preparation {
 // migration 0011 left. Throws db_error.
 key_preparation prepare_secret_key(database& db, const secret_key* key);
 
+// What a database says about the key of its md5 secrets, for restore (src/app/backup_key.hpp): whether the key a
+// server would start with is the one prepare_secret_key will accept.
+struct secret_key_record {
+    std::optional<std::string> fingerprint;           // of the key the secrets are sealed with (the last prepared)
+    std::optional<std::string> database_fingerprint;  // of the database's own key, when it holds one
+    std::int64_t sealed = 0;                          // users with a sealed md5 secret
+
+    // Whether prepare_secret_key(key) would accept `key` (null: the database's own): nothing is sealed, or it is
+    // the recorded key, or the recorded key is the database's own (the secrets move to `key`).
+    bool accepts(const secret_key* key) const;
+};
+
+// Throws db_error.
+secret_key_record read_secret_key_record(database& db);
+
 }  // namespace syncml::persistence

@@ -196,6 +196,35 @@ TEST_F(credential_store_test, uses_the_databases_own_key_until_one_is_configured
     EXPECT_THROW(prepare_secret_key(*db_, &other), std::runtime_error);
 }
 
+// Restore (issue 39) asks the restored database which key its secrets need before a server is started.
+TEST_F(credential_store_test, the_key_record_tells_which_key_a_start_would_accept) {
+    const auto other = secret_key::generate();
+    auto record = read_secret_key_record(*db_);
+    EXPECT_EQ(record.sealed, 0);
+    EXPECT_TRUE(record.accepts(&other)) << "nothing sealed: any key";
+    prepare_secret_key(*db_, &key_);
+    add_user(*db_, "md5", "alice", "pw", &key_);
+    record = read_secret_key_record(*db_);
+    EXPECT_EQ(record.sealed, 1);
+    EXPECT_EQ(record.fingerprint, key_.fingerprint());
+    EXPECT_FALSE(record.database_fingerprint);
+    EXPECT_TRUE(record.accepts(&key_));
+    EXPECT_FALSE(record.accepts(&other));
+    EXPECT_FALSE(record.accepts(nullptr));
+    EXPECT_THROW(prepare_secret_key(*db_, &other), std::runtime_error) << "what accepts() foretold";
+}
+
+TEST_F(credential_store_test, the_key_record_accepts_any_key_over_the_databases_own) {
+    add_user(*db_, "md5", "alice", "pw");
+    prepare_secret_key(*db_, nullptr);
+    const auto record = read_secret_key_record(*db_);
+    ASSERT_TRUE(record.database_fingerprint);
+    EXPECT_EQ(record.fingerprint, record.database_fingerprint);
+    EXPECT_TRUE(record.accepts(nullptr));
+    EXPECT_TRUE(record.accepts(&key_));
+    EXPECT_NO_THROW(prepare_secret_key(*db_, &key_));
+}
+
 // A lost key (or a secret sealed under another one) must not keep md5 logins broken for good.
 TEST_F(credential_store_test, a_login_replaces_an_md5_secret_that_does_not_open) {
     const auto lost = secret_key::generate();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -79,16 +80,27 @@ std::optional<secret_key> secret_key::parse(std::string_view text) {
 secret_key secret_key::load_or_create(const std::string& path) {
     if (!std::filesystem::exists(path)) {
         auto key = generate();
-        if (create_key_file(path, key.to_base64())) return key;
+        if (key.create_file(path)) return key;
     }
+    auto key = load(path);
+    if (!key) throw std::runtime_error("the secret key file " + path + " disappeared while it was read");
+    return *key;
+}
+
+std::optional<secret_key> secret_key::load(const std::string& path) {
+    // Only a file that is not there is no key; one that is there but cannot be read is an error.
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::nullopt;
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     if (!in) throw std::runtime_error("cannot read the secret key file " + path);
     auto key = parse(text.str());
     if (!key) throw std::runtime_error("the secret key file " + path + " does not hold base64 of 32 bytes");
-    return *key;
+    return key;
 }
+
+bool secret_key::create_file(const std::string& path) const { return create_key_file(path, to_base64()); }
 
 std::string secret_key::to_base64() const { return common::base64_encode(text_of(*this)); }
 
@@ -103,7 +115,11 @@ secret_key resolve_secret_key(const std::string& text, const std::string& file, 
         if (!key) throw std::runtime_error("secret_key must be base64 of 32 bytes (openssl rand -base64 32)");
         return *key;
     }
-    return secret_key::load_or_create(file.empty() ? (std::filesystem::path(data_dir) / "secret.key").string() : file);
+    return secret_key::load_or_create(secret_key_path(file, data_dir));
+}
+
+std::string secret_key_path(const std::string& file, const std::string& data_dir) {
+    return file.empty() ? (std::filesystem::path(data_dir) / "secret.key").string() : file;
 }
 
 std::string seal(const secret_key& key, std::string_view plaintext, std::string_view context) {

@@ -25,6 +25,14 @@ class secret_key {
     // Reads the key from the file, or creates the file (mode 0600, parent directories included) with a new key
     // when it does not exist. Throws std::runtime_error when the file cannot be read, written or parsed.
     static secret_key load_or_create(const std::string& path);
+    // Reads the key from the file; nullopt when there is no file. Throws std::runtime_error when it cannot be read
+    // or holds no key.
+    static std::optional<secret_key> load(const std::string& path);
+
+    // Writes the key to a new file (mode 0600, parent directories included) under a temporary name linked into
+    // place, so that no reader sees half a key; false, writing nothing, when a file exists at path already.
+    // Throws std::runtime_error when it cannot be written.
+    bool create_file(const std::string& path) const;
 
     std::string to_base64() const;
     // Tells keys apart in logs and in the database's key check without revealing them.
@@ -38,6 +46,9 @@ class secret_key {
 // The key as configured: `text` (SYNCML_SECRET_KEY) when not empty, else the file `file`, else
 // <data_dir>/secret.key. Throws std::runtime_error for a malformed key or an unusable file.
 secret_key resolve_secret_key(const std::string& text, const std::string& file, const std::string& data_dir);
+
+// Where the key file is: `file` when not empty, else <data_dir>/secret.key.
+std::string secret_key_path(const std::string& file, const std::string& data_dir);
 
 // version byte | 12-byte nonce | ciphertext | 16-byte tag.
 std::string seal(const secret_key& key, std::string_view plaintext, std::string_view context);

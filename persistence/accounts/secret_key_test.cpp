@@ -70,5 +70,26 @@ TEST_F(secret_key_file, configured_text_wins_and_garbage_is_refused) {
     EXPECT_THROW(resolve_secret_key("", (dir_ / "bad.key").string(), dir_.string()), std::runtime_error);
 }
 
+// Disaster recovery (issue 39): backup and restore read a key file without creating one and put a key into a new
+// file without replacing another.
+TEST_F(secret_key_file, is_loaded_without_being_created_and_written_only_where_none_is) {
+    const auto path = (dir_ / "restored" / "secret.key").string();
+    EXPECT_FALSE(secret_key::load(path));
+    EXPECT_FALSE(std::filesystem::exists(path));
+    const auto key = secret_key::generate();
+    EXPECT_TRUE(key.create_file(path));
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+    ASSERT_TRUE(secret_key::load(path));
+    EXPECT_EQ(secret_key::load(path)->fingerprint(), key.fingerprint());
+    EXPECT_FALSE(secret_key::generate().create_file(path)) << "an existing key file is never replaced";
+    EXPECT_EQ(secret_key::load(path)->fingerprint(), key.fingerprint());
+    std::ofstream(dir_ / "bad.key") << "garbage\n";
+    EXPECT_THROW(secret_key::load((dir_ / "bad.key").string()), std::runtime_error);
+    EXPECT_EQ(secret_key_path("", "/srv/data"), "/srv/data/secret.key");
+    EXPECT_EQ(secret_key_path("/etc/syncml/key", "/srv/data"), "/etc/syncml/key");
+}
+
 }  // namespace
 }  // namespace syncml::persistence

@@ -77,6 +77,12 @@ database_target::database_target(const database_config& config, process_role rol
       data_dir_(config.data_dir),
       profile_(std::make_shared<persistence::database_profile>(config.prepared_statements)) {
     if (urls_.empty()) {
+        if (config.require_url) {
+            throw std::runtime_error(
+                "no database URL is configured (SYNCML_DATABASE_URL or database_url) and require_database_url is on: "
+                "not starting an embedded PostgreSQL in " +
+                config.data_dir + ", whose empty database would serve no one's data");
+        }
         use_embedded(config, role);
         urls_ = {url_};
     } else {

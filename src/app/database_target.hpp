@@ -23,7 +23,8 @@ enum class process_role { server, command };
 
 class database_target {
   public:
-    // Starts the embedded cluster when needed; throws std::runtime_error with a clear message.
+    // Starts the embedded cluster when needed (refused with require_url); throws std::runtime_error with a clear
+    // message.
     database_target(const database_config& config, process_role role, spdlog::logger& log);
     ~database_target();
     database_target(const database_target&) = delete;

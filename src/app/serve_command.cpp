@@ -17,6 +17,7 @@
 #include "src/frontends/sync_dispatch.hpp"
 #include "src/server/http_server.hpp"
 #include "src/server/readiness.hpp"
+#include "src/telemetry/build_info.hpp"
 #include "src/telemetry/metrics.hpp"
 
 namespace syncml::server {
@@ -51,7 +52,7 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     log.info("database {}", target.description());
 
     prometheus::Registry registry;
-    server_metrics metrics(registry, SYNCML_VERSION);
+    server_metrics metrics(registry, build_version(), build_revision());
     readiness_checker readiness(target.url(), log, true, target.profile());
     readiness.check_now();  // applies pending migrations before the first request
     prepare_secret_key_at_start(config.database, target.url(), target.profile(), log);

@@ -30,11 +30,11 @@ std::optional<int> answer_early(const cli_options& options) {
         return 2;
     }
     if (options.help) {
-        std::cout << usage_text();
+        std::cout << help_text(options);
         return 0;
     }
     if (options.version) {
-        std::cout << "syncml-server " << SYNCML_VERSION << "\n";
+        std::cout << version_text();
         return 0;
     }
     return std::nullopt;

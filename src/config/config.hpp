@@ -76,6 +76,9 @@ struct pool_config {
 
 struct database_config {
     std::string url;  // empty: embedded PostgreSQL in data_dir
+    // An external database is expected (images and manifests for one): without url, commands refuse to start rather
+    // than create an empty embedded database (a mistyped variable must not look like a working server).
+    bool require_url = false;
     std::string data_dir = "./data";
     std::uint16_t embedded_port = 0;  // 0: a free loopback port at every start
     bool prepared_statements = true;  // off behind poolers in transaction mode (pgbouncer < 1.21)
@@ -159,9 +162,10 @@ struct config_sources {
 
 struct config_result {
     server_config config;
-    std::vector<std::string> errors;  // one line per bad key; empty when the config is valid
-    // SYNCML_* environment variables that are no setting (a typo must not silently leave the default, e.g. the
-    // embedded database instead of SYNCML_DATABASE_URL).
+    // One line per bad key; empty when the config is valid. A SYNCML_* environment variable or a file key that is no
+    // setting is one (a typo must not silently leave the default, e.g. the embedded database instead of
+    // SYNCML_DATABASE_URL), unless SYNCML_ALLOW_UNKNOWN is true: then it is a warning.
+    std::vector<std::string> errors;
     std::vector<std::string> warnings;
     bool ok() const { return errors.empty(); }
 };
@@ -174,7 +178,8 @@ config_sources load_config_sources(const std::optional<std::string>& file_path);
 // Effective configuration as `key = value` lines, secrets masked.
 std::string print_config(const server_config& config);
 
-// The config section of --help: every key with its environment variable, default and meaning.
+// The config section of --help: every key with its environment variable, default and meaning, and the rule for
+// SYNCML_* names that are no setting.
 std::string config_help();
 
 // Hides the password in a libpq URL or key/value connection string.

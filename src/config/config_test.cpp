@@ -268,13 +268,85 @@ TEST(config, device_trace_is_off_by_default_and_bounded_in_time) {
     EXPECT_TRUE(mentions(parse("trace_for = 2d\n"), "trace_for"));
 }
 
-TEST(config, an_unknown_syncml_variable_is_a_warning_and_known_ones_are_not) {
+bool warns(const config_result& result, const std::string& text) {
+    return std::any_of(result.warnings.begin(), result.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+// Issue 39: a typo must not start an empty server with the embedded database.
+TEST(config, an_unknown_syncml_variable_stops_the_start_with_the_nearest_name) {
     auto typo = parse("", {{"SYNCML_DATABSE_URL", "postgresql://db/syncml"}, {"SYNCML_LISTEN", "0.0.0.0:8080"}});
-    ASSERT_TRUE(typo.ok());
-    ASSERT_EQ(typo.warnings.size(), 1u);
-    EXPECT_NE(typo.warnings[0].find("SYNCML_DATABSE_URL"), std::string::npos);
-    auto harness = parse("", {{"SYNCML_PASSWORD_HASH_ITERATIONS", "1000"}, {"SYNCML_TEST_WORK_DIR", "/tmp/x"}});
+    EXPECT_FALSE(typo.ok());
+    ASSERT_EQ(typo.errors.size(), 1u);
+    EXPECT_TRUE(mentions(typo, "environment SYNCML_DATABSE_URL: no such setting; did you mean SYNCML_DATABASE_URL?"))
+        << typo.errors[0];
+    EXPECT_TRUE(mentions(typo, "SYNCML_ALLOW_UNKNOWN=1")) << typo.errors[0];
+    EXPECT_TRUE(typo.warnings.empty());
+    auto far = parse("", {{"SYNCML_SOMETHING_ELSE_ENTIRELY", "1"}});
+    ASSERT_EQ(far.errors.size(), 1u);
+    EXPECT_EQ(far.errors[0].find("did you mean"), std::string::npos) << far.errors[0];
+}
+
+TEST(config, an_unknown_file_key_stops_the_start_with_the_nearest_key) {
+    auto result = parse("listne = 127.0.0.1:8080\nSYNCML_DATA_DIR = /srv\nLOG_LEVEL = debug\n");
+    ASSERT_EQ(result.errors.size(), 3u);
+    EXPECT_TRUE(mentions(result, "test.conf:1: unknown key 'listne'; did you mean listen?"));
+    EXPECT_TRUE(mentions(result, "test.conf:2: unknown key 'SYNCML_DATA_DIR'; did you mean data_dir?"));
+    EXPECT_TRUE(mentions(result, "test.conf:3: unknown key 'LOG_LEVEL'; did you mean log_level?"));
+}
+
+TEST(config, allow_unknown_turns_unknown_names_into_warnings) {
+    auto result = parse("bogus_key = 1\n", {{"SYNCML_DATABSE_URL", "postgresql://db/syncml"},
+                                            {"SYNCML_ALLOW_UNKNOWN", "1"},
+                                            {"SYNCML_LISTEN", "127.0.0.1:18004"}});
+    ASSERT_TRUE(result.ok()) << result.errors.front();
+    EXPECT_EQ(result.warnings.size(), 2u);
+    EXPECT_TRUE(warns(result,
+                      "SYNCML_DATABSE_URL: no such setting, ignored as SYNCML_ALLOW_UNKNOWN is set; did you mean "
+                      "SYNCML_DATABASE_URL?"));
+    EXPECT_TRUE(warns(result, "unknown key 'bogus_key'"));
+    EXPECT_EQ(result.config.http.listen.port, 18004);
+    EXPECT_FALSE(parse("", {{"SYNCML_DATABSE_URL", "x"}, {"SYNCML_ALLOW_UNKNOWN", "false"}}).ok());
+    auto malformed = parse("", {{"SYNCML_ALLOW_UNKNOWN", "sometimes"}});
+    EXPECT_TRUE(mentions(malformed, "SYNCML_ALLOW_UNKNOWN: expected true or false"));
+}
+
+// What test.sh and the scripts under tests/ and loadtest/ export reaches every server they start.
+TEST(config, names_of_the_tests_and_tools_are_no_error) {
+    auto harness = parse("", {{"SYNCML_PASSWORD_HASH_ITERATIONS", "1000"},
+                              {"SYNCML_TEST_WORK_DIR", "/tmp/x"},
+                              {"SYNCML_TEST_DATABASE_URL", "postgresql://db/test"},
+                              {"SYNCML_BUILD_DIR", "/src/build/test"},
+                              {"SYNCML_SOURCE_DIR", "/src"},
+                              {"SYNCML_CORPUS_DIR", "/shared/corpus"},
+                              {"SYNCML_INTEROP_DIR", "/shared/interop"},
+                              {"SYNCML_FUZZ_SECONDS", "20"},
+                              {"SYNCML_FAULT_CASES", "a"},
+                              {"SYNCML_MATCHING_SCENARIOS", "x"},
+                              {"SYNCML_RELEASE_BUILD", "/src/build/release"},
+                              {"SYNCML_DB_PASSWORD", "pw"}});
+    EXPECT_TRUE(harness.ok()) << harness.errors.front();
     EXPECT_TRUE(harness.warnings.empty());
+    EXPECT_FALSE(parse("", {{"SYNCML_BUILD_DIRECTORY", "/x"}}).ok()) << "reserved exact names are no prefixes";
+    const std::string help = config_help();
+    for (const char* text : {"SYNCML_ALLOW_UNKNOWN=1", "SYNCML_TEST_*", "SYNCML_BUILD_DIR,", "SYNCML_FUZZ_*"}) {
+        EXPECT_NE(help.find(text), std::string::npos) << text;
+    }
+}
+
+TEST(config, require_database_url_is_a_switch_off_by_default) {
+    EXPECT_FALSE(parse("").config.database.require_url);
+    auto set = parse("", {{"SYNCML_REQUIRE_DATABASE_URL", "true"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_TRUE(set.config.database.require_url);
+    EXPECT_NE(print_config(set.config).find("require_database_url = true\n"), std::string::npos);
+    EXPECT_TRUE(mentions(parse("require_database_url = maybe\n"), "require_database_url"));
+}
+
+TEST(config, help_says_where_the_embedded_database_lives) {
+    const std::string help = config_help();
+    EXPECT_NE(help.find("<data_dir>/pgdata"), std::string::npos);
+    EXPECT_EQ(help.find("<data_dir>/postgres)"), std::string::npos);
 }
 
 }  // namespace

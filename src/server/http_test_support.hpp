@@ -105,7 +105,7 @@ struct running_server {
         : config(std::move(settings)),
           log_lines(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256)),
           log("test", log_lines),
-          metrics(registry, "test"),
+          metrics(registry, "test", "unknown"),
           server(config, {dispatcher, readiness, metrics, registry, log, admin, nullptr, guard}) {
         server.start();
         runner = std::thread([this] { server.run(false); });

@@ -24,7 +24,7 @@ auto& registered(Builder builder, const char* name, const char* help, prometheus
 
 }  // namespace
 
-server_metrics::server_metrics(prometheus::Registry& registry, const std::string& version)
+server_metrics::server_metrics(prometheus::Registry& registry, const std::string& version, const std::string& revision)
     : requests_(registered(prometheus::BuildCounter(), "syncml_http_requests_total",
                            "HTTP requests answered, by route and status code", registry)),
       duration_(registered(prometheus::BuildHistogram(), "syncml_http_request_duration_seconds",
@@ -60,7 +60,7 @@ server_metrics::server_metrics(prometheus::Registry& registry, const std::string
         address_refused_connections_.Add({{"listener", listener}});
     }
     registered(prometheus::BuildGauge(), "syncml_build_info", "Build information; the value is always 1", registry)
-        .Add({{"version", version}})
+        .Add({{"version", version}, {"revision", revision}})
         .Set(1);
 }
 

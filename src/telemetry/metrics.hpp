@@ -20,7 +20,8 @@ namespace syncml::server {
 
 class server_metrics : public persistence::pool_observer {
   public:
-    server_metrics(prometheus::Registry& registry, const std::string& version);
+    // version and revision: the labels of syncml_build_info (build_info.hpp).
+    server_metrics(prometheus::Registry& registry, const std::string& version, const std::string& revision);
 
     void request_started();
     void request_finished(const char* route, int status, std::chrono::duration<double> duration,

@@ -7,7 +7,7 @@ namespace {
 
 TEST(server_metrics, exposes_request_counters_by_route_and_status) {
     prometheus::Registry registry;
-    server_metrics metrics(registry, "1.2.3");
+    server_metrics metrics(registry, "1.2.3", "0123abcd4567");
     metrics.request_started();
     metrics.request_finished("sync", 200, std::chrono::milliseconds(20), 300, 500);
     metrics.request_started();
@@ -18,12 +18,12 @@ TEST(server_metrics, exposes_request_counters_by_route_and_status) {
     EXPECT_NE(text.find("syncml_http_response_bytes_total{route=\"sync\"} 550"), std::string::npos);
     EXPECT_NE(text.find("syncml_http_in_flight_requests 0"), std::string::npos);
     EXPECT_NE(text.find("syncml_http_request_duration_seconds_count{route=\"sync\"} 2"), std::string::npos);
-    EXPECT_NE(text.find("syncml_build_info{version=\"1.2.3\"} 1"), std::string::npos);
+    EXPECT_NE(text.find("syncml_build_info{revision=\"0123abcd4567\",version=\"1.2.3\"} 1"), std::string::npos) << text;
 }
 
 TEST(server_metrics, reports_pool_observations) {
     prometheus::Registry registry;
-    server_metrics metrics(registry, "0");
+    server_metrics metrics(registry, "0", "unknown");
     metrics.queue_length(7);
     metrics.queue_wait(std::chrono::milliseconds(3));
     metrics.database_error();

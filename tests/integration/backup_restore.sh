@@ -3,7 +3,9 @@
 # dumps the database; the tenant is deleted (the wipe); `restore` brings it back; the phone's next two-way sync
 # is a normal two-way sync (mode 200, not a slow sync) and the server holds the 5 contacts. A file that is no
 # backup, a truncated backup and one whose restore fails halfway are refused with nothing changed; so are planted
-# files (a .partial or a link at the target, a link as the backup, a directory everyone may write to).
+# files (a .partial or a link at the target, a link as the backup, a directory everyone may write to). Disaster
+# recovery (issue 39): a backup of an embedded database with its secret key, restored into a new data directory,
+# serves a phone that logs in with md5 (see the last section).
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL (a database of its own: restore replaces its contents),
 # SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
@@ -132,6 +134,64 @@ echo "last session: $last_end"
 check "was a two-way sync, not a slow one" bash -c "grep -q 'modes=contacts:200' <<<'$last_end'"
 check "the server still holds 5 contacts" test "$(live_contacts)" = 5
 stop_server
+
+# --- disaster recovery (issue 39): the machine is lost; the backup and its key bring the server back -------------
+# The original runs the embedded PostgreSQL, its secret key in <data_dir>/secret.key; a tenant allows md5 logins only,
+# so its phone's login needs the sealed md5 secret, which opens with that key alone. The backup writes the key beside
+# the dump; a restore into a brand-new data directory (new embedded database, no key) puts it back, the server
+# starts, and the phone logs in with md5 and gets its contacts. Without the key, restore says what is missing; a
+# different key already there is replaced only with --replace-key.
+md5_phone() {  # md5_phone ADDS: one md5 session of dave's phone (nonce kept in $work/dr-phone.nonce)
+    python3 "$source_dir/tests/integration/lib/md5_phone.py" "$work/dr-phone.nonce" "http://$SYNCML_LISTEN" dr dave \
+        pw IMEI:DR-PHONE "$1" 2>&1 | tee -a "$work/dr-phone.log"
+}
+unset SYNCML_DATABASE_URL
+export SYNCML_DATA_DIR=$work/dr-old
+"$server" migrate >>"$work/dr.log" 2>&1 || { echo "FAIL: migrate (embedded)"; tail -20 "$work/dr.log"; exit 1; }
+"$server" admin tenant add dr --auth-basic off >>"$work/dr.log" 2>&1 || exit 1
+"$server" admin user add --tenant dr --user dave --password pw >>"$work/dr.log" 2>&1 || exit 1
+start_server || exit 1
+check "the md5 phone adds 3 contacts" test "$(md5_phone 3)" = "login=212 sent=3 received=0"
+stop_server
+dr_dump=$work/dr.dump
+"$server" backup --out "$dr_dump" >"$work/dr-backup.out" 2>&1
+check "backup of the embedded database" test $? -eq 0
+check "writes the secret key beside the dump" grep -q "secret key saved to $dr_dump.key" "$work/dr-backup.out"
+check "mode 0600" test "$(stat -c %a "$dr_dump.key")" = 600
+check "the data directory's key" cmp -s "$dr_dump.key" "$work/dr-old/secret.key"
+"$server" backup --out "$work/dr-nokey.dump" --no-key >/dev/null 2>&1
+check "backup --no-key leaves the key out" bash -c "[ -s '$work/dr-nokey.dump' ] && [ ! -e '$work/dr-nokey.dump.key' ]"
+rm -rf "$work/dr-old"  # the machine is lost
+
+export SYNCML_DATA_DIR=$work/dr-new
+"$server" restore "$dr_dump" >"$work/dr-restore.out" 2>&1
+check "restore into a fresh data directory" test $? -eq 0
+check "puts the key back" grep -q "secret key restored to $work/dr-new/secret.key" "$work/dr-restore.out"
+check "as the backup's key, mode 0600" bash -c "cmp -s '$dr_dump.key' '$work/dr-new/secret.key' &&
+    [ \"\$(stat -c %a '$work/dr-new/secret.key')\" = 600 ]"
+start_server || { cat "$work/dr-restore.out"; exit 1; }
+check "the server starts, and the md5 phone logs in and gets its 3 contacts" \
+    test "$(md5_phone 0)" = "login=212 sent=0 received=3"
+stop_server
+
+export SYNCML_DATA_DIR=$work/dr-other
+mv "$dr_dump.key" "$work/dr-saved.key"
+"$server" restore "$dr_dump" >"$work/dr-nokey.out" 2>&1
+check "a restore without the key file fails (1)" test $? -eq 1
+check "saying which key is missing and where it goes" grep -q \
+    "sealed with the secret key of fingerprint .*, which is not at $work/dr-other/secret.key (there is none)" \
+    "$work/dr-nokey.out"
+openssl rand -base64 32 >"$work/dr-other/secret.key" && chmod 600 "$work/dr-other/secret.key"
+cp "$work/dr-other/secret.key" "$work/dr-other.key"
+"$server" restore "$dr_dump" --key "$work/dr-saved.key" >"$work/dr-conflict.out" 2>&1
+check "another key in the data directory refuses the restore (1)" test $? -eq 1
+check "naming both keys and --replace-key" bash -c "grep -q 'holds another secret key' '$work/dr-conflict.out' &&
+    grep -q -- '--replace-key' '$work/dr-conflict.out'"
+check "and leaves that key alone" cmp -s "$work/dr-other/secret.key" "$work/dr-other.key"
+"$server" restore "$dr_dump" --key "$work/dr-saved.key" --replace-key >"$work/dr-replace.out" 2>&1
+check "restore --replace-key" test $? -eq 0
+check "puts the backup's key in place" cmp -s "$work/dr-saved.key" "$work/dr-other/secret.key"
+check "and keeps the other one aside" bash -c "cmp -s '$work/dr-other.key' '$work/dr-other/'secret.key.replaced-*"
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -27,7 +27,13 @@ wait_for() {  # wait_for SECONDS COMMAND...
 }
 
 # --- command line and configuration ---------------------------------------------------------------
-check "--help lists the admin commands" bash -c "'$bin' --help | grep -q 'admin device reset'"
+check "--help lists the commands and settings" bash -c "'$bin' --help | grep -q 'SYNCML_DATABASE_URL'"
+check "admin --help lists the admin commands" bash -c "'$bin' admin --help | grep -q 'admin device reset'"
+check "backup --help is backup's alone" bash -c "'$bin' backup --help | grep -q -- '--no-key' &&
+    ! '$bin' backup --help | grep -q 'admin'"
+check "--version names the revision" bash -c "'$bin' --version | grep -qE '^syncml-server [0-9.]+ \(revision ([0-9a-f]+|unknown)\)$'"
+"$bin" amdin tenant list 2>"$work/amdin.err"
+check "a mistyped command exits 2 with the nearest one" bash -c "[ $? -eq 2 ] && grep -q 'did you mean admin?' '$work/amdin.err'"
 SYNCML_LISTEN=nonsense "$bin" --print-config >/dev/null 2>"$work/config.err"
 check "a bad environment value exits 2" test $? -eq 2
 check "the error names the variable" grep -q "SYNCML_LISTEN: listen: expected host:port" "$work/config.err"
@@ -39,6 +45,20 @@ printed=$(SYNCML_DATABASE_URL='postgresql://u:hunter2@db/x' "$bin" --print-confi
 check "--print-config masks the password" bash -c "grep -q 'u:\*\*\*@db' <<<'$printed' && ! grep -q hunter2 <<<'$printed'"
 "$bin" frobnicate 2>/dev/null
 check "an unknown command exits 2" test $? -eq 2
+# Issue 39: a mistyped variable stops every command, with the nearest name; SYNCML_ALLOW_UNKNOWN=1 lets it through.
+SYNCML_DATABSE_URL=$db_url SYNCML_DATA_DIR="$work/typo-data" "$bin" migrate >/dev/null 2>"$work/typo.err"
+check "an unknown SYNCML_ variable stops migrate (2)" test $? -eq 2
+check "naming it and the nearest setting" \
+    grep -q "SYNCML_DATABSE_URL: no such setting; did you mean SYNCML_DATABASE_URL?" "$work/typo.err"
+check "before any database was started" test ! -e "$work/typo-data"
+SYNCML_DATABSE_URL=x SYNCML_ALLOW_UNKNOWN=1 "$bin" --print-config >/dev/null 2>"$work/typo-allowed.err"
+check "SYNCML_ALLOW_UNKNOWN=1 makes it a warning" bash -c "[ $? -eq 0 ] && grep -q 'config warning' '$work/typo-allowed.err'"
+# ... and SYNCML_REQUIRE_DATABASE_URL keeps the let-through typo from starting an empty embedded database.
+SYNCML_DATABSE_URL=$db_url SYNCML_ALLOW_UNKNOWN=1 SYNCML_REQUIRE_DATABASE_URL=true SYNCML_DATA_DIR="$work/typo-data" \
+    "$bin" serve >"$work/require.out" 2>&1
+check "require_database_url without a URL stops serve (1)" test $? -eq 1
+check "saying why" grep -q "no database URL is configured" "$work/require.out"
+check "and no embedded database was created" test ! -e "$work/typo-data/pgdata"
 
 # --- migrations: two at once apply each step exactly once -------------------------------------------
 export SYNCML_DATABASE_URL=$db_url
@@ -140,7 +160,8 @@ check "metrics listener answers /healthz" test "$(status_of "$mbase/healthz")" =
 check "metrics listener answers /readyz" test "$(status_of "$mbase/readyz")" = 200
 curl -s "$mbase/metrics" >"$work/metrics.txt"
 check "/metrics has request counters" grep -q '^syncml_http_requests_total{' "$work/metrics.txt"
-check "/metrics has build info" grep -q '^syncml_build_info{version=' "$work/metrics.txt"
+check "/metrics has build info with the revision" grep -qE '^syncml_build_info\{revision="([0-9a-f]+|unknown)",version="' \
+    "$work/metrics.txt"
 if command -v promtool >/dev/null; then
     check "promtool check metrics" bash -c "promtool check metrics <'$work/metrics.txt'"
 fi

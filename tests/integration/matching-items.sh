@@ -9,7 +9,7 @@ tool="$build/matching/syncml-item"
 gen="$source_dir/../shared/interop/gen-contacts.py"
 work=${SYNCML_TEST_WORK_DIR:-$(mktemp -d)}
 mkdir -p "$work"
-count=${SYNCML_ITEMS_COUNT:-15}
+count=${SYNCML_TEST_ITEMS_COUNT:-15}
 failures=0
 checked=0
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/files/operator_file.hpp"
+#include "common/text/closest_word.hpp"
 #include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/tenant_options.hpp"
@@ -173,7 +174,7 @@ std::string read_arguments(const action_syntax& s, const std::vector<std::string
 admin_parse_result parse_admin(const std::vector<std::string>& words) {
     admin_parse_result result;
     if (words.size() < 2) {
-        result.error = "admin needs a subject and an action, e.g. 'admin tenant list' (see --help)";
+        result.error = "admin needs a subject and an action, e.g. 'admin tenant list' (see admin --help)";
         return result;
     }
     for (const auto& s : syntax()) {
@@ -183,7 +184,11 @@ admin_parse_result parse_admin(const std::vector<std::string>& words) {
             return result;
         }
     }
-    result.error = "unknown admin command '" + words[0] + " " + words[1] + "' (see --help)";
+    std::vector<std::string> known = {"token create", "token list", "token delete", "audit list"};
+    for (const auto& s : syntax()) known.push_back(std::string(s.noun) + " " + s.verb);
+    const auto match = common::closest_word(words[0] + " " + words[1], known);
+    result.error = "unknown admin command '" + words[0] + " " + words[1] + "'" +
+                   (match ? "; did you mean admin " + *match + "?" : std::string()) + " (see admin --help)";
     return result;
 }
 

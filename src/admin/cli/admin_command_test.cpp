@@ -104,6 +104,9 @@ TEST(admin_parse, names_what_is_missing_or_unexpected) {
     EXPECT_NE(parse_admin({"user", "list", "--tenant", "a", "--tenant", "b"}).error.find("unexpected"),
               std::string::npos);
     EXPECT_NE(parse_admin({"tenant", "rename", "a"}).error.find("unknown admin command"), std::string::npos);
+    EXPECT_NE(parse_admin({"tenat", "list"}).error.find("did you mean admin tenant list?"), std::string::npos);
+    EXPECT_NE(parse_admin({"device", "rest", "--tenant", "t"}).error.find("did you mean admin device reset?"),
+              std::string::npos);
     EXPECT_NE(parse_admin({"tenant"}).error, "");
 }
 
