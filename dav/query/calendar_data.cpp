@@ -72,8 +72,9 @@ bool overlaps(const ical::time_rules& rules, icalcomponent* c, const bounds& b) 
         case ICAL_VTODO_COMPONENT:
             return rules.todo_overlaps(c, b);
         case ICAL_VEVENT_COMPONENT:
+            return rules.event_overlaps(c, b);
         case ICAL_VJOURNAL_COMPONENT:
-            return !rules.overlapping(c, b).instances.empty();
+            return rules.journal_overlaps(c, b);
         default:
             return true;
     }

@@ -35,15 +35,29 @@ exclusions exdates_of(icalcomponent* c, const clock& k) {
     return out;
 }
 
-// Walks one RRULE from `dtstart` (in `zone`), adding the instances in [from, until) to `out`.
-void walk_rule(icalproperty* rule, icaltimetype dtstart, icaltimezone* zone, const clock& k,
-               std::optional<std::int64_t> from, std::optional<std::int64_t> until, instance_set& out) {
+// What a walk keeps: instances starting in [from, until) that are neither excluded nor overridden, `enough` at most.
+struct window {
+    std::optional<std::int64_t> from;
+    std::optional<std::int64_t> until;
+    const std::set<std::int64_t>& skip;
+    exclusions excluded;
+    std::size_t enough;
+
+    bool takes(std::int64_t start, icaltimetype local) const {
+        return (!from || start >= *from) && (!until || start < *until) && !skip.count(start) &&
+               !excluded.instants.count(start) && !excluded.dates.count(date_key(local));
+    }
+};
+
+// Walks one RRULE from `dtstart` (in `zone`), adding the instances `w` takes to `out`.
+void walk_rule(icalproperty* rule, icaltimetype dtstart, icaltimezone* zone, const clock& k, const window& w,
+               instance_set& out) {
     const icalrecurrencetype recur = icalproperty_get_rrule(rule);
     icalrecur_iterator* it = icalrecur_iterator_new(recur, dtstart);
     if (!it) return;
     // A rule without COUNT can start its walk near `from` (libical refuses with COUNT, which counts from DTSTART).
-    if (from && recur.count == 0 && *from - k.utc(dtstart, zone) > 31 * k_day) {
-        icaltimetype near = icaltime_from_timet_with_zone(static_cast<time_t>(*from - 14 * k_day), 0, zone);
+    if (w.from && recur.count == 0 && *w.from - k.utc(dtstart, zone) > 31 * k_day) {
+        icaltimetype near = icaltime_from_timet_with_zone(static_cast<time_t>(*w.from - 14 * k_day), 0, zone);
         near.zone = nullptr;
         if (dtstart.is_date) {
             near.is_date = 1;
@@ -62,21 +76,22 @@ void walk_rule(icalproperty* rule, icaltimetype dtstart, icaltimezone* zone, con
         }
         const auto start = k.utc(t, zone);
         // A day's slack: wall-clock order and UTC order differ around a change of offset.
-        if (until && start >= *until + k_day) break;
-        if ((!from || start >= *from) && (!until || start < *until)) out.instances.push_back({start, t});
+        if (w.until && start >= *w.until + k_day) break;
+        if (!w.takes(start, t)) continue;
+        out.instances.push_back({start, t});
+        if (out.instances.size() >= w.enough) break;
     }
     icalrecur_iterator_free(it);
 }
 
-void add_rdates(icalcomponent* c, const clock& k, std::optional<std::int64_t> from, std::optional<std::int64_t> until,
-                instance_set& out) {
+void add_rdates(icalcomponent* c, const clock& k, const window& w, instance_set& out) {
     for (icalproperty* p = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY); p;
          p = icalcomponent_get_next_property(c, ICAL_RDATE_PROPERTY)) {
         const icaldatetimeperiodtype v = icalproperty_get_rdate(p);
         const icaltimetype t = icaltime_is_null_time(v.time) ? v.period.start : v.time;
         if (icaltime_is_null_time(t)) continue;
         const auto start = k.utc(t, k.zone_of(p, t));
-        if ((!from || start >= *from) && (!until || start < *until)) out.instances.push_back({start, t});
+        if (w.takes(start, t)) out.instances.push_back({start, t});
     }
 }
 
@@ -100,7 +115,7 @@ std::set<std::int64_t> overridden(icalcomponent* calendar, icalcomponent* master
 }
 
 instance_set instances_of(icalcomponent* c, const clock& k, std::optional<std::int64_t> from,
-                          std::optional<std::int64_t> until, const std::set<std::int64_t>& skip) {
+                          std::optional<std::int64_t> until, const std::set<std::int64_t>& skip, std::size_t enough) {
     instance_set out;
     icalproperty* dtstart_p = icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY);
     if (!dtstart_p) return out;
@@ -110,22 +125,22 @@ instance_set instances_of(icalcomponent* c, const clock& k, std::optional<std::i
     icaltimetype local = dtstart;
     local.zone = nullptr;
     const auto first = k.utc(local, zone);
-    if ((!from || first >= *from) && (!until || first < *until)) out.instances.push_back({first, local});
-    if (!recurs(c)) return out;
+    if (!recurs(c)) {
+        if ((!from || first >= *from) && (!until || first < *until)) out.instances.push_back({first, local});
+        return out;
+    }
+    const window w{.from = from, .until = until, .skip = skip, .excluded = exdates_of(c, k), .enough = enough};
+    if (w.takes(first, local)) out.instances.push_back({first, local});
     for (icalproperty* rule = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY); rule;
          rule = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)) {
-        walk_rule(rule, local, zone, k, from, until, out);
+        walk_rule(rule, local, zone, k, w, out);
     }
-    add_rdates(c, k, from, until, out);
-    const auto excluded = exdates_of(c, k);
+    add_rdates(c, k, w, out);
     auto& all = out.instances;
     std::sort(all.begin(), all.end(), [](const instance& a, const instance& b) { return a.start < b.start; });
     all.erase(
         std::unique(all.begin(), all.end(), [](const instance& a, const instance& b) { return a.start == b.start; }),
         all.end());
-    std::erase_if(all, [&](const instance& i) {
-        return skip.count(i.start) || excluded.instants.count(i.start) || excluded.dates.count(date_key(i.local));
-    });
     return out;
 }
 

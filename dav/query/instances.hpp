@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <set>
 #include <vector>
@@ -31,10 +32,12 @@ bool recurs(icalcomponent* c);
 // The RECURRENCE-IDs (UTC) of the components of `calendar` that override instances of `master` (same kind and UID).
 std::set<std::int64_t> overridden(icalcomponent* calendar, icalcomponent* master, const clock& k);
 
-// The instances of `c` that start in [from, until) (open when nullopt), less `skip` (overridden starts). Without
+// The instances of `c` that start in [from, until) (open when nullopt), less `skip` (overridden starts); a walk
+// stops once it has `enough` (a question of overlap needs a few, not the thousands of an open-ended rule). Without
 // RRULE and RDATE: DTSTART alone. Empty when `c` has no DTSTART.
 instance_set instances_of(icalcomponent* c, const clock& k, std::optional<std::int64_t> from,
-                          std::optional<std::int64_t> until, const std::set<std::int64_t>& skip);
+                          std::optional<std::int64_t> until, const std::set<std::int64_t>& skip,
+                          std::size_t enough = std::numeric_limits<std::size_t>::max());
 
 // The seconds from an instance's start to its end by RFC 4791 9.9: DTEND - DTSTART, DURATION, one day for a DATE
 // DTSTART, else 0. For a VTODO, the offset of DUE (nullopt without DUE and DURATION).

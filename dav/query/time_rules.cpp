@@ -8,6 +8,9 @@ namespace {
 constexpr std::int64_t k_min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t k_max = std::numeric_limits<std::int64_t>::max();
 constexpr int k_max_repeats = 1000;  // of one alarm
+// Instances that answer whether a component overlaps a range: all of a walk's instances start in the window where
+// they overlap it, but for one that ends where the range starts.
+constexpr std::size_t k_enough = 8;
 
 // a - d without passing the open bounds.
 std::int64_t minus(std::int64_t a, std::int64_t d) { return a == k_min || a == k_max ? a : a - d; }
@@ -75,39 +78,39 @@ bool undated_todo_overlaps(icalcomponent* c, const clock& k, const bounds& b) {
 
 // The instances of `c` an alarm with triggers in [first, last] after an instance's start could fire in range `b`.
 instance_set instances_near(icalcomponent* calendar, icalcomponent* c, const clock& k, const bounds& b,
-                            std::int64_t first, std::int64_t last) {
+                            std::int64_t first, std::int64_t last, std::size_t enough) {
     std::set<std::int64_t> skip;
     if (recurs(c) && !icalcomponent_get_first_property(c, ICAL_RECURRENCEID_PROPERTY))
         skip = overridden(calendar, c, k);
     const auto from = b.start == k_min ? std::nullopt : std::optional(minus(b.start, last));
     const auto until = b.end == k_max ? std::nullopt : std::optional(minus(b.end, first) + 1);
-    return instances_of(c, k, from, until, skip);
+    return instances_of(c, k, from, until, skip, enough);
 }
 
 }  // namespace
 
 bounds bounds_of(const time_range& r) { return {r.start.value_or(k_min), r.end.value_or(k_max)}; }
 
-instance_set time_rules::overlapping(icalcomponent* c, const bounds& b) const {
+instance_set time_rules::overlapping(icalcomponent* c, const bounds& b, std::size_t enough) const {
     const auto s = shape_of(c, k);
-    auto set = instances_near(calendar, c, k, b, 0, s.reach);
+    auto set = instances_near(calendar, c, k, b, 0, s.reach, enough);
     std::erase_if(set.instances, [&](const instance& i) { return !instance_overlaps(s, i.start, b); });
     return set;
 }
 
 bool time_rules::event_overlaps(icalcomponent* c, const bounds& b) const {
-    const auto set = overlapping(c, b);
+    const auto set = overlapping(c, b, k_enough);
     return !set.instances.empty() || set.cut;
 }
 
 bool time_rules::todo_overlaps(icalcomponent* c, const bounds& b) const {
     if (!icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY)) return undated_todo_overlaps(c, k, b);
-    const auto set = overlapping(c, b);
+    const auto set = overlapping(c, b, k_enough);
     return !set.instances.empty() || set.cut;
 }
 
 bool time_rules::journal_overlaps(icalcomponent* c, const bounds& b) const {
-    const auto set = overlapping(c, b);
+    const auto set = overlapping(c, b, k_enough);
     return !set.instances.empty() || set.cut;
 }
 
@@ -154,7 +157,9 @@ bool time_rules::alarm_overlaps(icalcomponent* alarm, icalcomponent* parent, con
         offset += s.kind == ICAL_VTODO_COMPONENT ? s.duration.value_or(s.due.value_or(0)) : s.length;
     }
     const auto last = offset + static_cast<std::int64_t>(repeat) * every;
-    const auto set = instances_near(calendar, parent, k, b, offset, last);
+    // Up to an open end, any instance in the window fires in the range (its last trigger does).
+    const auto enough = b.end == k_max ? k_enough : std::numeric_limits<std::size_t>::max();
+    const auto set = instances_near(calendar, parent, k, b, offset, last, enough);
     for (const auto& i : set.instances) {
         if (fires_in_range(i.start + offset)) return true;
     }

@@ -32,7 +32,8 @@ struct time_rules {
     // The instances of a VEVENT, VTODO or VJOURNAL `c` that overlap the range, by start (an overridden instance is
     // left to the component that overrides it). `cut`: the rule was walked as far as it may be without reaching
     // the range's end.
-    instance_set overlapping(icalcomponent* c, const bounds& b) const;
+    instance_set overlapping(icalcomponent* c, const bounds& b,
+                             std::size_t enough = std::numeric_limits<std::size_t>::max()) const;
 };
 
 }  // namespace syncml::dav::query::ical
