@@ -5,16 +5,19 @@ set -euo pipefail
 what=${1:-test}
 
 build_packages=(cmake g++ make pkg-config libboost-dev libssl-dev libpqxx-dev libpq-dev libspdlog-dev libfmt-dev
-    prometheus-cpp-dev libexpat1-dev zlib1g-dev libical-dev postgresql-15 postgresql-client-15 ca-certificates)
+    prometheus-cpp-dev libexpat1-dev zlib1g-dev libical-dev libicu-dev tzdata postgresql-15 postgresql-client-15
+    ca-certificates)
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev lld clang-format libwbxml2-dev
     libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
     postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev libsynthesis-dev
-    kannel kannel-extras)
+    kannel kannel-extras python3-pytest python3-lxml python3-requests python3-icalendar python3-vobject
+    python3-recurring-ical-events python3-tzlocal python3-six)
 # The line from postgresql-server-dev-15 builds Citus from ../shared/vendor/citus for tests/integration/citus.sh
 # (tests/citus-cluster.sh);
 # libsynthesis-dev decodes our push notifications in push/'s tests; Kannel and its fake SMSC carry them in
-# tests/integration/push_kannel.sh.
+# tests/integration/push_kannel.sh; the python3-* packages from python3-pytest on run python-caldav's functional suite
+# (../shared/vendor/python-caldav) in tests/integration/caldav_suite.sh.
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")

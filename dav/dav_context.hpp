@@ -19,6 +19,7 @@ struct described {
     const collection_info* collection = nullptr;         // collection, item
     const persistence::dav_collection* state = nullptr;  // collection, item: modseq (ctag, sync token)
     const persistence::dav_resource* item = nullptr;     // item (content only when loaded)
+    const std::string* body = nullptr;  // item: its body as a report rewrote it (calendar-data expand), else null
 };
 
 struct request_context {

@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <ctime>
 
 #include "common/text/ascii_case.hpp"
 #include "matching/content/text_lines.hpp"
 #include "matching/convert/item_convert.hpp"
 #include "matching/convert/item_format.hpp"
-#include "matching/filter/item_span.hpp"
 
 namespace syncml::dav {
 namespace {
@@ -174,45 +172,6 @@ incoming_item read_client_body(const collection_info& c, const std::string& body
     auto reparsed = matching::parse_canonical(out.canonical);
     out.keys = matching::index_keys(out.canonical, reparsed ? &*reparsed : nullptr);
     return out;
-}
-
-bool overlaps(const std::string& canonical, std::optional<std::int64_t> start, std::optional<std::int64_t> end) {
-    auto parsed = matching::parse_canonical(canonical);
-    if (!parsed) return true;
-    const auto* cal = std::get_if<matching::calendar>(&*parsed);
-    if (!cal) return true;
-    for (const auto& component : cal->components) {
-        auto span = matching::component_span(component, cal->timezones);
-        if (!span) return true;
-        // RFC 4791 9.9: a span overlaps [start, end) when it begins before end and ends after start; a point in time
-        // overlaps when it lies in the range.
-        const bool before_end = !end || span->begin < *end;
-        const bool after_start = !start || span->end > *start || (span->end == span->begin && span->begin >= *start);
-        if (before_end && after_start) return true;
-    }
-    return false;
-}
-
-std::optional<std::int64_t> parse_utc(std::string_view text) {
-    if (text.size() != 16 || text[8] != 'T' || text[15] != 'Z') return std::nullopt;
-    int v[6] = {};
-    const std::size_t at[6] = {0, 4, 6, 9, 11, 13}, len[6] = {4, 2, 2, 2, 2, 2};
-    for (int i = 0; i < 6; ++i) {
-        for (std::size_t k = 0; k < len[i]; ++k) {
-            char ch = text[at[i] + k];
-            if (ch < '0' || ch > '9') return std::nullopt;
-            v[i] = v[i] * 10 + (ch - '0');
-        }
-    }
-    if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60) return std::nullopt;
-    std::tm tm{};
-    tm.tm_year = v[0] - 1900;
-    tm.tm_mon = v[1] - 1;
-    tm.tm_mday = v[2];
-    tm.tm_hour = v[3];
-    tm.tm_min = v[4];
-    tm.tm_sec = v[5];
-    return static_cast<std::int64_t>(timegm(&tm));
 }
 
 std::optional<std::string> first_property(std::string_view text, std::string_view name) {

@@ -24,13 +24,6 @@ struct incoming_item {
 };
 incoming_item read_client_body(const collection_info& c, const std::string& body);
 
-// Whether a calendar item overlaps [start, end) (seconds since 1970 UTC; a missing bound is open). Items whose dates
-// cannot be read are kept (a query must not hide what it cannot judge).
-bool overlaps(const std::string& canonical, std::optional<std::int64_t> start, std::optional<std::int64_t> end);
-
-// "20260101T000000Z" as seconds since 1970 UTC; nullopt when malformed.
-std::optional<std::int64_t> parse_utc(std::string_view text);
-
 // The value of the first property `name` (upper case) of a vCard or iCalendar text, unfolded; nullopt when absent.
 std::optional<std::string> first_property(std::string_view text, std::string_view name);
 // Every value of property `name`, unfolded.

@@ -77,6 +77,7 @@ std::string supported_reports(const described& d) {
     } else {
         add(ns_caldav, "calendar-multiget");
         add(ns_caldav, "calendar-query");
+        add(ns_caldav, "free-busy-query");
     }
     return reports;
 }
@@ -120,7 +121,7 @@ std::optional<std::string> content_value(const described& d, const prop_name& p)
     const bool data =
         d.collection->address_book ? is(p, ns_carddav, "address-data") : is(p, ns_caldav, "calendar-data");
     if (!data && !is(p, ns_dav, "getcontentlength")) return std::nullopt;
-    auto body = client_body(*d.collection, d.item->content, d.item->guid);
+    auto body = d.body ? *d.body : client_body(*d.collection, d.item->content, d.item->guid);
     return data ? xml_escape(body) : std::to_string(body.size());
 }
 
