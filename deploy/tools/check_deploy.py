@@ -305,6 +305,12 @@ def check_image_version(root):
             fail(f"{path}: the syncml-server image's newTag is {tags}, expected the project version {match.group(1)}")
 
 
+def loopback_published(port):
+    """A published port ("HOST:PUBLISHED:TARGET") bound to 127.0.0.1, or to a variable that defaults to it."""
+    text = str(port.get("host_ip", "") + ":" if isinstance(port, dict) else port)
+    return text.startswith("127.0.0.1:") or re.match(r"\$\{\w+:-127\.0\.0\.1\}:", text) is not None
+
+
 def check_compose(root):
     docker = os.path.join(root, "docker")
     with open(os.path.join(docker, "compose.yaml"), encoding="utf-8") as f:
@@ -325,6 +331,13 @@ def check_compose(root):
             fail(f"compose: service {name} builds from a missing Dockerfile")
         if build and build.get("target") and build["target"] not in DOCKER_TARGETS:
             fail(f"compose: service {name} builds target {build['target']}, which docker/Dockerfile does not define")
+        for port in service.get("ports", []):
+            if not loopback_published(port):
+                fail(f"compose: service {name} publishes {port} on every interface; bind it to 127.0.0.1 (or "
+                     "${VAR:-127.0.0.1} for a port an operator may open)")
+        for key, value in (service.get("environment") or {}).items():
+            if re.search(r"PASSWORD$", key) and name == "grafana" and not re.fullmatch(r"\$\{\w+:\?[^}]+\}", str(value)):
+                fail(f"compose: {name} {key} must come from the environment with no default (${{VAR:?message}})")
         # The server exports its own process metrics: nothing in the trial setup needs host privileges.
         if service.get("privileged") or service.get("devices") or service.get("cap_add"):
             fail(f"compose: service {name} asks for privileges (privileged, devices or cap_add)")

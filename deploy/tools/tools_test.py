@@ -323,6 +323,38 @@ class image_version(unittest.TestCase):
         self.assertTrue(any("backup" in e for e in errors), errors)
 
 
+class compose_rules(unittest.TestCase):
+    ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+    def errors_for(self, edit=lambda text: text):
+        root = tempfile.mkdtemp()
+        try:
+            shutil.copytree(os.path.join(self.ROOT, "docker"), os.path.join(root, "docker"))
+            shutil.copytree(os.path.join(self.ROOT, "deploy"), os.path.join(root, "deploy"))
+            path = os.path.join(root, "docker", "compose.yaml")
+            with open(path, encoding="utf-8") as f:
+                text = edit(f.read())
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            check_deploy.errors.clear()
+            check_deploy.check_compose(root)
+            return list(check_deploy.errors)
+        finally:
+            check_deploy.errors.clear()
+            shutil.rmtree(root)
+
+    def test_the_compose_file_passes(self):
+        self.assertEqual(self.errors_for(), [])
+
+    def test_a_port_published_on_every_interface_fails(self):
+        errors = self.errors_for(lambda t: t.replace('"127.0.0.1:3000:3000"', '"3000:3000"'))
+        self.assertTrue(any("grafana publishes 3000:3000 on every interface" in e for e in errors), errors)
+
+    def test_a_default_grafana_password_fails(self):
+        errors = self.errors_for(lambda t: re.sub(r"\$\{GRAFANA_ADMIN_PASSWORD:\?[^}]*\}", "${GRAFANA_ADMIN_PASSWORD:-admin}", t))
+        self.assertTrue(any("GF_SECURITY_ADMIN_PASSWORD must come from the environment" in e for e in errors), errors)
+
+
 def alert(name, severity="warning", anchor=None):
     return {"alert": name, "expr": "up == 0", "labels": {"severity": severity},
             "annotations": {"runbook_url": f"{check_deploy.RUNBOOK_BASE}#{anchor or name.lower()}"}}
