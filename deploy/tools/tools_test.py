@@ -61,6 +61,26 @@ class metric_presence_in_a_scrape(unittest.TestCase):
             self.assertFalse(metric_names.present(name, samples, families), name)
 
 
+class fresh_instance_scrape(unittest.TestCase):
+    scrape = "\n".join([
+        "# TYPE a_total counter",
+        'a_total{result="ok"} 0',
+        "# TYPE b_total counter",
+        "# TYPE g gauge",
+        'c_total{code="200"} 3',
+    ])
+
+    def test_a_counter_without_series_or_a_series_not_at_zero_is_reported(self):
+        problems = metric_names.fresh_problems(self.scrape, ['a_total{result="ok"}', 'c_total{code="200"}',
+                                                             'a_total{result="bad"}'])
+        self.assertEqual(problems, ["counter b_total has no series", 'c_total{code="200"} is 3, expected 0',
+                                    'a_total{result="bad"} is missing'])
+
+    def test_a_fresh_scrape_with_every_series_at_zero_passes(self):
+        self.assertEqual(metric_names.fresh_problems("# TYPE a_total counter\na_total 0\n# TYPE g gauge\n",
+                                                     ["a_total"]), [])
+
+
 SECURE_POD = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
 SECURE_CONTAINER = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                     "capabilities": {"drop": ["ALL"]}}
