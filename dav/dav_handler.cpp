@@ -315,8 +315,7 @@ dav_response remove(const request_context& c) {
 std::string etag_of(std::int64_t modseq) { return "\"" + std::to_string(modseq) + "\""; }
 
 bool known_method(std::string_view method) {
-    for (std::string_view known : {"OPTIONS", "GET", "HEAD", "PUT", "DELETE", "PROPFIND", "PROPPATCH", "REPORT",
-                                   "MKCOL", "MKCALENDAR", "MOVE", "COPY"}) {
+    for (std::string_view known : k_known_methods) {
         if (method == known) return true;
     }
     return false;

@@ -3,6 +3,7 @@
 // dav_store in the request's one transaction. The front end (src/) authenticates and maps the tenant; this decides
 // everything else (RFC 4918 PROPFIND/PROPPATCH, RFC 6352 CardDAV, RFC 4791 CalDAV, RFC 6578 sync-collection).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -61,6 +62,9 @@ struct dav_response {
 };
 
 // The methods this front end knows; anything else is answered 405 (with this Allow) before a body is read.
+inline constexpr std::array<std::string_view, 12> k_known_methods{"OPTIONS", "GET",        "HEAD",      "PUT",
+                                                                  "DELETE",  "PROPFIND",   "PROPPATCH", "REPORT",
+                                                                  "MKCOL",   "MKCALENDAR", "MOVE",      "COPY"};
 bool known_method(std::string_view method);
 inline constexpr const char* k_allowed_methods =
     "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCOL, MKCALENDAR, MOVE, COPY";

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Offline consistency checks of the deployment files (no cluster, no Docker engine needed).
 
-  check_deploy.py kubernetes RENDERED.yaml [...]   manifests as rendered by `kubectl kustomize`
-  check_deploy.py kustomize DIR                     without kubectl: the resources of DIR (recursively, no
-                                                    patches applied) are loaded and checked the same way
+  check_deploy.py kubernetes RENDERED.yaml [--component DIR ...]
+                                                    manifests as rendered by `kubectl kustomize`; with the
+                                                    components the render includes, whose kinds must be in it
+  check_deploy.py kustomize DIR [--component DIR ...]
+                                                    without kubectl: the resources of DIR and the components
+                                                    (recursively, no patches applied) are loaded and checked the
+                                                    same way
+  check_deploy.py image-version ROOT                the image tag of deploy/kubernetes/base is the version in
+                                                    CMakeLists.txt's project()
   check_deploy.py compose ROOT                      docker/compose.yaml against haproxy.cfg and prometheus.yml
   check_deploy.py dashboard FILE                    Grafana dashboard JSON
   check_deploy.py dockerfile ROOT                   docker/Dockerfile, the hadolint-style rules we rely on
@@ -14,7 +20,9 @@
 Checks what a schema check cannot: selectors that select the pods, probe ports that exist, references to
 ConfigMaps/Secrets that are rendered (or created out of band, as in deploy/kubernetes/examples/), a termination
 grace period that covers the server's drain deadline, no fixed replicas next to an autoscaler, no rendered Secret
-that would overwrite one created out of band, a migration Job beside the server.
+that would overwrite one created out of band, a migration Job beside the server; and, in kube_checks.py, API
+versions, pod security, image tags, network policies, ingresses, ServiceMonitors, the PrometheusRule against the
+tested rule file and the backup CronJob.
 """
 
 import json
@@ -23,6 +31,8 @@ import re
 import sys
 
 import yaml
+
+import kube_checks
 
 errors = []
 
@@ -57,9 +67,8 @@ def base_name(name, rendered):
 
 
 def pod_specs(docs):
-    for doc in docs:
-        if doc.get("kind") in ("Deployment", "Job"):
-            yield doc, doc["spec"]["template"]["spec"]
+    for owner, template in kube_checks.pod_templates(docs):
+        yield owner, template["spec"]
 
 
 def check_container(owner, spec, container, configmaps, secrets):
@@ -115,9 +124,10 @@ def check_server_drain(owner, spec, container, docs):
     if grace < deadline + (pre_stop_seconds or 0) + 1:
         fail(f"{owner}: terminationGracePeriodSeconds {grace} < preStop {pre_stop_seconds}s + drain deadline "
              f"{deadline}s + 1s")
-    paths = {p: container.get(p, {}).get("httpGet", {}).get("path") for p in ("readinessProbe", "livenessProbe")}
-    if paths != {"readinessProbe": "/readyz", "livenessProbe": "/healthz"}:
-        fail(f"{owner}: readiness must probe /readyz and liveness /healthz, got {paths}")
+    probes = ("startupProbe", "readinessProbe", "livenessProbe")
+    paths = {p: container.get(p, {}).get("httpGet", {}).get("path") for p in probes}
+    if paths != {"startupProbe": "/healthz", "readinessProbe": "/readyz", "livenessProbe": "/healthz"}:
+        fail(f"{owner}: startup must probe /healthz, readiness /readyz and liveness /healthz, got {paths}")
 
 
 def secret_keys(doc):
@@ -171,6 +181,9 @@ def check_kubernetes(docs, external_secrets=None):
                 fail(f"{owner}: selector does not match the pod template labels")
         elif spec.get("restartPolicy") not in ("OnFailure", "Never"):
             fail(f"{owner}: a Job needs restartPolicy OnFailure or Never")
+        for container in spec.get("containers", []) if owner_doc["kind"] == "Deployment" else []:
+            if not container.get("readinessProbe") or not container.get("livenessProbe"):
+                fail(f"{owner}: container {container.get('name')} needs a readiness and a liveness probe")
     pod_labels = [d["spec"]["template"]["metadata"].get("labels", {}) for d in deployments.values()]
     servers = [name for name, d in deployments.items()
                if any("syncml-server" in str(c.get("image")) for c in d["spec"]["template"]["spec"]["containers"])]
@@ -200,6 +213,23 @@ def check_kubernetes(docs, external_secrets=None):
                      "the count)")
             elif spec.get("minReplicas", 1) > spec.get("maxReplicas", 0):
                 fail(f"{name_of(doc)}: minReplicas > maxReplicas")
+    for message in kube_checks.all_checks(docs):
+        fail(message)
+
+
+def apply_images(docs, images):
+    """kustomize's images transformer, for the simple form we use (name, newName, newTag)."""
+    for image in images:
+        for _, template in kube_checks.pod_templates(docs):
+            for container in template.get("spec", {}).get("containers", []):
+                if str(container.get("image", "")).split(":")[0] in (image.get("name"), image.get("newName")):
+                    name = image.get("newName") or container["image"].split(":")[0]
+                    container["image"] = f"{name}:{image['newTag']}" if image.get("newTag") else name
+
+
+def kustomization_images(directory):
+    with open(os.path.join(directory, "kustomization.yaml"), encoding="utf-8") as f:
+        return yaml.safe_load(f).get("images", [])
 
 
 def load_kustomization(directory, seen=None):
@@ -214,7 +244,7 @@ def load_kustomization(directory, seen=None):
     with open(path, encoding="utf-8") as f:
         kustomization = yaml.safe_load(f)
     docs = []
-    for resource in kustomization.get("resources", []):
+    for resource in kustomization.get("resources", []) + kustomization.get("components", []):
         full = os.path.join(directory, resource)
         if os.path.isdir(full):
             docs += load_kustomization(full, seen)
@@ -227,6 +257,7 @@ def load_kustomization(directory, seen=None):
         patch_path = patch.get("path") if isinstance(patch, dict) else patch
         if patch_path and not os.path.isfile(os.path.join(directory, patch_path)):
             fail(f"{path}: patch {patch_path} does not exist")
+    apply_images(docs, kustomization.get("images", []))
     for generator in kustomization.get("configMapGenerator", []):
         data = dict(item.split("=", 1) for item in generator.get("literals", []))
         for item in generator.get("files", []):
@@ -239,6 +270,49 @@ def load_kustomization(directory, seen=None):
             docs.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": generator["name"]},
                          "data": data})
     return docs
+
+
+def merge_generated(docs):
+    """Unrendered documents with a generated ConfigMap merged into the one of the same name loaded before it (a
+    component's `behavior: merge`)."""
+    merged, seen = [], {}
+    for doc in docs:
+        key = (doc.get("kind"), doc.get("metadata", {}).get("name"))
+        if doc.get("kind") == "ConfigMap" and key in seen:
+            seen[key].setdefault("data", {}).update(doc.get("data") or {})
+            continue
+        seen[key] = doc
+        merged.append(doc)
+    return merged
+
+
+def check_image_version(root):
+    """The image tag of the base and of every component that brings its own pods is the project's version: a release
+    changes them all, and `latest` never comes back."""
+    with open(os.path.join(root, "CMakeLists.txt"), encoding="utf-8") as f:
+        match = re.search(r"project\(\s*\w+\s+VERSION\s+([0-9][0-9A-Za-z.+-]*)", f.read())
+    if not match:
+        fail("CMakeLists.txt: no project(NAME VERSION x.y.z)")
+        return
+    kubernetes = os.path.join(root, "deploy", "kubernetes")
+    directories = [os.path.join(kubernetes, "base")] + sorted(
+        os.path.join(kubernetes, "components", d) for d in os.listdir(os.path.join(kubernetes, "components")))
+    for directory in directories:
+        path = os.path.join(directory, "kustomization.yaml")
+        docs = load_kustomization(directory)
+        ours = [c for _, t in kube_checks.pod_templates(docs) for c in t["spec"].get("containers", [])
+                if kube_checks.is_ours(c)]
+        if not ours:
+            continue
+        tags = [i.get("newTag") for i in kustomization_images(directory) if i.get("name") == kube_checks.SERVER_IMAGE]
+        if tags != [match.group(1)]:
+            fail(f"{path}: the syncml-server image's newTag is {tags}, expected the project version {match.group(1)}")
+
+
+def loopback_published(port):
+    """A published port ("HOST:PUBLISHED:TARGET") bound to 127.0.0.1, or to a variable that defaults to it."""
+    text = str(port.get("host_ip", "") + ":" if isinstance(port, dict) else port)
+    return text.startswith("127.0.0.1:") or re.match(r"\$\{\w+:-127\.0\.0\.1\}:", text) is not None
 
 
 def check_compose(root):
@@ -261,6 +335,13 @@ def check_compose(root):
             fail(f"compose: service {name} builds from a missing Dockerfile")
         if build and build.get("target") and build["target"] not in DOCKER_TARGETS:
             fail(f"compose: service {name} builds target {build['target']}, which docker/Dockerfile does not define")
+        for port in service.get("ports", []):
+            if not loopback_published(port):
+                fail(f"compose: service {name} publishes {port} on every interface; bind it to 127.0.0.1 (or "
+                     "${VAR:-127.0.0.1} for a port an operator may open)")
+        for key, value in (service.get("environment") or {}).items():
+            if re.search(r"PASSWORD$", key) and name == "grafana" and not re.fullmatch(r"\$\{\w+:\?[^}]+\}", str(value)):
+                fail(f"compose: {name} {key} must come from the environment with no default (${{VAR:?message}})")
         # The server exports its own process metrics: nothing in the trial setup needs host privileges.
         if service.get("privileged") or service.get("devices") or service.get("cap_add"):
             fail(f"compose: service {name} asks for privileges (privileged, devices or cap_add)")
@@ -448,12 +529,23 @@ def main(argv):
         print(__doc__)
         return 2
     command, args = argv[1], argv[2:]
+    components = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--component"]
+    paths = [a for i, a in enumerate(args) if a != "--component" and (i == 0 or args[i - 1] != "--component")]
     if command == "kubernetes":
-        for path in args:
+        for path in paths:
             with open(path, encoding="utf-8") as f:
-                check_kubernetes([d for d in yaml.safe_load_all(f) if d])
+                docs = [d for d in yaml.safe_load_all(f) if d]
+            check_kubernetes(docs)
+            for message in kube_checks.expected_kinds(docs, components):
+                fail(message)
     elif command == "kustomize":
-        check_kubernetes(load_kustomization(args[0]))
+        docs = load_kustomization(paths[0])
+        for component in components:
+            docs += load_kustomization(component)
+        apply_images(docs, kustomization_images(paths[0]))  # as kustomize applies them to the components' too
+        check_kubernetes(merge_generated(docs))
+    elif command == "image-version":
+        check_image_version(args[0])
     elif command == "compose":
         check_compose(args[0])
     elif command == "dockerfile":

@@ -34,11 +34,25 @@ METRICS = {
     "dav_requests": "syncml_dav_requests_total",
     "statuses": "syncml_statuses_total",
     "ready": "syncml_ready",
+    "janitor_runs": "syncml_janitor_runs_total",
+    "janitor_removed": "syncml_janitor_removed_total",
+    "limit_refusals": "syncml_limit_refusals_total",
+    "tenant_users": "syncml_tenant_users",
+    "tenant_devices": "syncml_tenant_devices",
+    "tenant_active_devices": "syncml_tenant_active_devices",
+    "tenant_stored_bytes": "syncml_tenant_stored_bytes",
+    "tenant_live_sessions": "syncml_tenant_live_sessions",
+    "tenant_max_sessions": "syncml_tenant_max_sessions",
+    "tenant_users_near_quota": "syncml_tenant_users_near_quota",
     "rss": "process_resident_memory_bytes",
     "cpu": "process_cpu_seconds_total",
 }
 M = METRICS
 SEL = 'job=~"$job", instance=~"$instance"'
+# Every instance exports the same per-tenant figures: max by (tenant) picks one copy.
+TENANT_SEL = 'job=~"$job", tenant=~"$tenant"'
+DAV = 'route="dav"'
+DAV_FAILURES = 'route="dav", status=~"5..", status!~"503|507"'
 RATE = "$__rate_interval"
 SYNC = 'route="sync"'
 SYNC_ERRORS = 'route="sync", status=~"4..|5.."'
@@ -46,6 +60,7 @@ SYNC_503 = 'route="sync", status="503"'
 ERROR_STATUS = 'code=~"[45].."'
 ERROR_STATUS_HTTP = 'status=~"[45].."'
 NOT_OK = 'result!="ok"'
+TENANT_LIMITS = 'limit=~"sessions|user_bytes|devices_per_user|items_per_datastore"'
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 
 
@@ -79,7 +94,8 @@ class Board:
             self.y += self.row_height
             self.x, self.row_height = 0, 0
 
-    def panel(self, title, targets, unit="short", kind="timeseries", width=8, height=8, description="", stack=False):
+    def panel(self, title, targets, unit="short", kind="timeseries", width=8, height=8, description="", stack=False,
+              transformations=None):
         if self.x + width > 24:
             self.newline()
         panel = {
@@ -101,6 +117,8 @@ class Board:
         if kind == "table":
             for target in panel["targets"]:
                 target.update({"format": "table", "instant": True})
+        if transformations:
+            panel["transformations"] = transformations
         self.panels.append(panel)
         self.x += width
         self.row_height = max(self.row_height, height)
@@ -170,6 +188,56 @@ def dav(b):
             [(f"sum by (status) ({rate(M['dav_requests'], ERROR_STATUS_HTTP)})", "{{status}}")], "reqps",
             stack=True, description="401 credentials, 404 unknown resource or DAV off for the tenant, 412 a "
             "client's stale ETag (normal under concurrent edits), 503 busy or database trouble, 500 a bug.")
+    b.panel("DAV failure ratio (5xx other than 503 and 507)",
+            [(f"sum({rate(M['http_requests'], DAV_FAILURES)}) / sum({rate(M['http_requests'], DAV)})", "failing")],
+            "percentunit", width=12, description="What SyncmlDavHighErrorRate watches (it fires above 2%): every "
+            "request of the DAV route at the HTTP layer, those refused before the handler included.")
+    b.panel("DAV requests/s by status (HTTP layer)",
+            [(f"sum by (status) ({rate(M['http_requests'], DAV)})", "{{status}}")], "reqps", width=12, stack=True,
+            description="Including the 503s of a full worker queue or the tenant's worker share, which never reach "
+            "the DAV handler and so are not in the DAV panels above.")
+
+
+def tenant_figure(metric):
+    return f"max by (tenant) ({metric}{{{TENANT_SEL}}})"
+
+
+def tenants(b):
+    b.row("Tenants")
+    columns = [("users", "tenant_users"), ("devices", "tenant_devices"),
+               ("active devices (1 h)", "tenant_active_devices"), ("stored bytes", "tenant_stored_bytes"),
+               ("live sessions", "tenant_live_sessions"), ("session limit", "tenant_max_sessions"),
+               ("users near quota", "tenant_users_near_quota")]
+    b.panel("Tenants now", [(tenant_figure(M[metric]), name) for name, metric in columns], "short", kind="table",
+            width=24, height=9, transformations=[
+                {"id": "merge", "options": {}},
+                {"id": "organize", "options": {"excludeByName": {"Time": True}, "renameByName": {
+                    f"Value #{chr(ord('A') + i)}": name for i, (name, _) in enumerate(columns)}}}],
+            description="The SYNCML_TENANT_METRICS_TOP tenants (those at a limit first, then the largest); the rest "
+            "summed as _other. Counted by each instance every SYNCML_TENANT_METRICS_INTERVAL.")
+    b.panel("Stored bytes by tenant", [(tenant_figure(M["tenant_stored_bytes"]), "{{tenant}}")], "bytes",
+            description="Bytes of the tenants' live items, as the storage quota counts them.")
+    b.panel("Devices syncing (last hour) by tenant", [(tenant_figure(M["tenant_active_devices"]), "{{tenant}}")],
+            "short", description="Devices that started a SyncML session in the hour before each count.")
+    b.panel("Live sessions by tenant (dashed: its limit)",
+            [(tenant_figure(M["tenant_live_sessions"]), "{{tenant}}"),
+             (tenant_figure(M["tenant_max_sessions"]), "{{tenant}} limit")], "short",
+            description="SyncmlTenantAtSessionLimit fires at 90% of the limit for 10 minutes.")
+    b.panel("Users near their quota by tenant", [(tenant_figure(M["tenant_users_near_quota"]), "{{tenant}}")],
+            "short", width=12, description="Users at 90% or more of the tenant's --max-user-bytes.")
+    b.panel("Refusals/s by tenant limit",
+            [(f"sum by (limit) ({rate(M['limit_refusals'], TENANT_LIMITS)})", "{{limit}}")], "reqps", width=12,
+            stack=True, description="Requests and items refused by a tenant limit (all tenants: the log lines name "
+            "the tenant).")
+
+
+def maintenance(b):
+    b.row("Janitor")
+    b.panel("Janitor passes by result", [(f"sum by (result) (increase({M['janitor_runs']}{{{SEL}}}[$__range]))",
+                                          "{{result}}")], "short", kind="table", width=8,
+            description="ran: one instance's pass; skipped: another held the lease; failed: see the logs.")
+    b.panel("Rows removed/s by kind", [(f"sum by (what) ({rate(M['janitor_removed'])})", "{{what}}")], "ops",
+            width=16, stack=True, description="What the janitor deletes: expired sessions, old counters, tombstones.")
 
 
 def capacity(b):
@@ -201,7 +269,7 @@ def instances(b):
 
 def dashboard():
     b = Board()
-    for section in (traffic, latency, quality, dav, capacity, instances):
+    for section in (traffic, latency, quality, dav, tenants, capacity, maintenance, instances):
         section(b)
     variables = [
         {"name": "datasource", "type": "datasource", "query": "prometheus", "label": "Data source",
@@ -214,11 +282,16 @@ def dashboard():
          "query": {"query": f'label_values({M["build_info"]}{{job=~"$job"}}, instance)', "refId": "instance"},
          "definition": f'label_values({M["build_info"]}{{job=~"$job"}}, instance)', "includeAll": True,
          "multi": True, "allValue": ".+", "current": {}, "hide": 0, "sort": 1},
+        {"name": "tenant", "type": "query", "datasource": DATASOURCE, "label": "Tenant", "refresh": 2,
+         "query": {"query": f'label_values({M["tenant_users"]}{{job=~"$job"}}, tenant)', "refId": "tenant"},
+         "definition": f'label_values({M["tenant_users"]}{{job=~"$job"}}, tenant)', "includeAll": True,
+         "multi": True, "allValue": ".+", "current": {}, "hide": 0, "sort": 1},
     ]
     return {
         "uid": "syncml-server",
         "title": "SyncML server",
-        "description": "Traffic, latency, sync quality, capacity and resources of the SyncML server fleet.",
+        "description": "Traffic, latency, sync quality, DAV, tenants, capacity, the janitor and resources of the SyncML "
+                       "server fleet.",
         "tags": ["syncml"],
         "editable": False,
         "graphTooltip": 1,

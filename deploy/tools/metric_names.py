@@ -5,6 +5,10 @@
   metric_names.py check --dashboard FILE --rules FILE --scrape FILE
       exit 1 when a used name is missing from the scrape (a renamed metric would make a panel show
       "no data" or an alert never fire without anyone noticing)
+  metric_names.py fresh --scrape FILE [--zero SERIES ...]
+      a scrape of an instance that has served no request yet: exit 1 when a counter family has no series
+      (it would show "no data", and its first event would not count in rate()) or a SERIES (as written in
+      the exposition, e.g. 'syncml_messages_total{result="ok"}') is missing or not 0
 
 A name counts as exported when the scrape has a sample of it or declares its family (# TYPE): counters with
 labels have no series before their first event, and a metric of a feature that is off has none at all (the
@@ -168,13 +172,44 @@ def present(name, samples, families):
     return False
 
 
+def series_values(text):
+    """Series (name and labels, as written) -> value, of a Prometheus text exposition."""
+    values = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            values[series] = float(value)
+    return values
+
+
+def fresh_problems(text, zero_series):
+    """What a scrape of a fresh instance lacks: counter families without series, and series not at 0."""
+    samples, families = scraped_names(text)
+    problems = [f"counter {name} has no series" for name, kind in sorted(families.items())
+                if kind == "counter" and name not in samples]
+    values = series_values(text)
+    for series in zero_series:
+        if series not in values:
+            problems.append(f"{series} is missing")
+        elif values[series] != 0:
+            problems.append(f"{series} is {values[series]:g}, expected 0")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["list", "check"])
+    parser.add_argument("command", choices=["list", "check", "fresh"])
     parser.add_argument("--dashboard", action="append", default=[])
     parser.add_argument("--rules", action="append", default=[])
     parser.add_argument("--scrape")
+    parser.add_argument("--zero", action="append", default=[])
     args = parser.parse_args()
+    if args.command == "fresh":
+        with open(args.scrape, encoding="utf-8") as f:
+            problems = fresh_problems(f.read(), args.zero)
+        for problem in problems:
+            print("FRESH", problem)
+        return 1 if problems else 0
     used = used_names(args.dashboard, args.rules)
     if args.command == "list":
         for name in sorted(used):

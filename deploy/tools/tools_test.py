@@ -3,6 +3,7 @@
 
 import copy
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -11,7 +12,11 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import check_deploy  # noqa: E402
+import kube_checks  # noqa: E402
+import make_prometheusrule  # noqa: E402
 import metric_names  # noqa: E402
+
+import yaml  # noqa: E402
 
 
 class metric_names_in_promql(unittest.TestCase):
@@ -56,29 +61,63 @@ class metric_presence_in_a_scrape(unittest.TestCase):
             self.assertFalse(metric_names.present(name, samples, families), name)
 
 
+class fresh_instance_scrape(unittest.TestCase):
+    scrape = "\n".join([
+        "# TYPE a_total counter",
+        'a_total{result="ok"} 0',
+        "# TYPE b_total counter",
+        "# TYPE g gauge",
+        'c_total{code="200"} 3',
+    ])
+
+    def test_a_counter_without_series_or_a_series_not_at_zero_is_reported(self):
+        problems = metric_names.fresh_problems(self.scrape, ['a_total{result="ok"}', 'c_total{code="200"}',
+                                                             'a_total{result="bad"}'])
+        self.assertEqual(problems, ["counter b_total has no series", 'c_total{code="200"} is 3, expected 0',
+                                    'a_total{result="bad"} is missing'])
+
+    def test_a_fresh_scrape_with_every_series_at_zero_passes(self):
+        self.assertEqual(metric_names.fresh_problems("# TYPE a_total counter\na_total 0\n# TYPE g gauge\n",
+                                                     ["a_total"]), [])
+
+
+SECURE_POD = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
+SECURE_CONTAINER = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                    "capabilities": {"drop": ["ALL"]}}
+RESOURCES = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"memory": "1Gi"}}
+
+
 def server_manifests():
     deployment = {
         "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "s"},
         "spec": {"selector": {"matchLabels": {"app": "s"}}, "template": {
             "metadata": {"labels": {"app": "s"}},
-            "spec": {"terminationGracePeriodSeconds": 30, "containers": [{
-                "name": "s", "image": "syncml-server:1",
-                "ports": [{"name": "metrics", "containerPort": 9090}],
-                "env": [{"name": "SYNCML_SHUTDOWN_DEADLINE", "value": "20s"},
-                        {"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
-                "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}},
-                "readinessProbe": {"httpGet": {"path": "/readyz", "port": "metrics"}},
-                "livenessProbe": {"httpGet": {"path": "/healthz", "port": "metrics"}},
-                "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
-            }]}}},
+            "spec": {"terminationGracePeriodSeconds": 30, "automountServiceAccountToken": False,
+                     "securityContext": copy.deepcopy(SECURE_POD), "containers": [{
+                         "name": "s", "image": "syncml-server:1",
+                         "ports": [{"name": "syncml", "containerPort": 8080},
+                                   {"name": "metrics", "containerPort": 9090}],
+                         "env": [{"name": "SYNCML_SHUTDOWN_DEADLINE", "value": "20s"},
+                                 {"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
+                         "resources": copy.deepcopy(RESOURCES),
+                         "securityContext": copy.deepcopy(SECURE_CONTAINER),
+                         "startupProbe": {"httpGet": {"path": "/healthz", "port": "metrics"}},
+                         "readinessProbe": {"httpGet": {"path": "/readyz", "port": "metrics"}},
+                         "livenessProbe": {"httpGet": {"path": "/healthz", "port": "metrics"}},
+                         "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
+                     }]}}},
     }
-    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
-               "spec": {"selector": {"app": "s"}, "ports": [{"port": 9090, "targetPort": "metrics"}]}}
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s", "labels": {"app": "s"}},
+               "spec": {"selector": {"app": "s"}, "ports": [{"name": "syncml", "port": 80, "targetPort": "syncml"},
+                                                            {"name": "metrics", "port": 9090,
+                                                             "targetPort": "metrics"}]}}
     job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"},
-           "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "containers": [{
-               "name": "migrate", "image": "syncml-server:1", "args": ["migrate"],
-               "env": [{"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
-               "resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}]}}}}
+           "spec": {"template": {"spec": {
+               "restartPolicy": "OnFailure", "automountServiceAccountToken": False,
+               "securityContext": copy.deepcopy(SECURE_POD), "containers": [{
+                   "name": "migrate", "image": "syncml-server:1", "args": ["migrate"],
+                   "env": [{"name": "SYNCML_REQUIRE_DATABASE_URL", "value": "true"}],
+                   "securityContext": copy.deepcopy(SECURE_CONTAINER), "resources": copy.deepcopy(RESOURCES)}]}}}}
     hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "s"},
            "spec": {"scaleTargetRef": {"name": "s"}, "minReplicas": 2, "maxReplicas": 4}}
     return [deployment, service, job, hpa]
@@ -152,6 +191,195 @@ class kubernetes_consistency(unittest.TestCase):
 
     def test_the_examples_declare_the_database_secret(self):
         self.assertEqual(check_deploy.example_secrets().get("syncml-database"), {"url"})
+
+
+def network_policy(port, peers=None):
+    rule = {"ports": [{"port": port}]}
+    if peers:
+        rule["from"] = peers
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {"name": f"p{port}"},
+            "spec": {"podSelector": {"matchLabels": {"app": "s"}}, "policyTypes": ["Ingress"], "ingress": [rule]}}
+
+
+def ingress(port="syncml", annotations=None, tls=True):
+    spec = {"rules": [{"host": "h.example", "http": {"paths": [{"path": "/sync", "pathType": "Prefix", "backend": {
+        "service": {"name": "s", "port": {"name": port}}}}]}}]}
+    if tls:
+        spec["tls"] = [{"hosts": ["h.example"], "secretName": "tls"}]
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "i", "annotations": {"cert-manager.io/cluster-issuer": "x"}
+                         if annotations is None else annotations}, "spec": spec}
+
+
+def backup_cronjob(policy="Forbid", claim="b"):
+    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "backup"},
+            "spec": {"concurrencyPolicy": policy, "jobTemplate": {"spec": {"template": {"spec": {
+                "restartPolicy": "Never", "automountServiceAccountToken": False,
+                "securityContext": copy.deepcopy(SECURE_POD),
+                "volumes": [{"name": "b", "persistentVolumeClaim": {"claimName": claim}}],
+                "containers": [{"name": "b", "image": "syncml-server:1", "command": ["/bin/sh", "-c"],
+                                "args": ["syncml-server backup --out /backup/x.dump"],
+                                "volumeMounts": [{"name": "b", "mountPath": "/backup"}],
+                                "securityContext": copy.deepcopy(SECURE_CONTAINER),
+                                "resources": copy.deepcopy(RESOURCES)}]}}}}}}
+
+
+def claim(name="b"):
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name}, "spec": {}}
+
+
+class rendered_objects(unittest.TestCase):
+    def errors_for(self, docs):
+        return kube_checks.all_checks(docs)
+
+    def test_the_server_manifests_pass(self):
+        self.assertEqual(self.errors_for(server_manifests()), [])
+
+    def test_latest_or_missing_image_tags_fail(self):
+        for image in ("syncml-server:latest", "registry.example:5000/syncml-server"):
+            docs = server_manifests()
+            docs[0]["spec"]["template"]["spec"]["containers"][0]["image"] = image
+            self.assertTrue(any("image" in e for e in self.errors_for(docs)), image)
+
+    def test_old_api_versions_and_unknown_kinds_fail(self):
+        docs = server_manifests()
+        docs[3]["apiVersion"] = "autoscaling/v2beta2"
+        docs.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}})
+        errors = self.errors_for(docs)
+        self.assertTrue(any("expected autoscaling/v2" in e for e in errors), errors)
+        self.assertTrue(any("kind Pod" in e for e in errors), errors)
+
+    def test_insecure_pods_and_containers_fail(self):
+        docs = server_manifests()
+        pod = docs[0]["spec"]["template"]["spec"]
+        del pod["securityContext"]["seccompProfile"]
+        pod["containers"][0]["securityContext"]["readOnlyRootFilesystem"] = False
+        del pod["containers"][0]["resources"]["requests"]["memory"]
+        del docs[2]["spec"]["template"]["spec"]["automountServiceAccountToken"]
+        errors = self.errors_for(docs)
+        for text in ("seccompProfile", "readOnlyRootFilesystem", "requests.memory", "Job/migrate: automount"):
+            self.assertTrue(any(text in e for e in errors), (text, errors))
+
+    def test_private_ports_need_listed_peers(self):
+        peers = [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
+        ok = server_manifests() + [network_policy("syncml"), network_policy("metrics", peers),
+                                   network_policy(9443, peers)]
+        self.assertEqual(self.errors_for(ok), [])
+        errors = self.errors_for(server_manifests() + [network_policy("metrics"), network_policy(9443)])
+        self.assertEqual(sum("open to every peer" in e for e in errors), 2, errors)
+
+    def test_network_policy_with_an_unknown_port_or_no_pods_fails(self):
+        policy = network_policy("admin-api", [{"podSelector": {}}])
+        self.assertTrue(any("no container port" in e for e in self.errors_for(server_manifests() + [policy])))
+        policy["spec"]["podSelector"]["matchLabels"] = {"app": "other"}
+        self.assertTrue(any("matches no Deployment" in e for e in self.errors_for(server_manifests() + [policy])))
+
+    def test_ingress_needs_cert_manager_tls_and_a_public_port(self):
+        self.assertEqual(self.errors_for(server_manifests() + [ingress()]), [])
+        errors = self.errors_for(server_manifests() + [ingress(annotations={}, tls=False)])
+        self.assertTrue(any("cert-manager" in e for e in errors), errors)
+        self.assertTrue(any("no TLS entry" in e for e in errors), errors)
+        self.assertTrue(any("private port" in e for e in self.errors_for(server_manifests() + [ingress("metrics")])))
+        self.assertTrue(any("does not have" in e for e in self.errors_for(server_manifests() + [ingress("http")])))
+
+    def test_service_monitor_must_scrape_a_port_of_a_selected_service(self):
+        monitor = {"apiVersion": "monitoring.coreos.com/v1", "kind": "ServiceMonitor", "metadata": {"name": "m"},
+                   "spec": {"selector": {"matchLabels": {"app": "s"}}, "endpoints": [{"port": "metrics"}]}}
+        self.assertEqual(self.errors_for(server_manifests() + [monitor]), [])
+        monitor["spec"]["endpoints"][0]["port"] = "http-metrics"
+        self.assertTrue(any("endpoint port" in e for e in self.errors_for(server_manifests() + [monitor])))
+
+    def test_prometheus_rule_must_hold_the_tested_rules(self):
+        with open(make_prometheusrule.DEFAULT_OUT, encoding="utf-8") as f:
+            rule = yaml.safe_load(f)
+        self.assertEqual(self.errors_for(server_manifests() + [rule]), [])
+        rule["spec"]["groups"][0]["rules"].pop()
+        self.assertTrue(any("groups differ" in e for e in self.errors_for(server_manifests() + [rule])))
+
+    def test_backup_cronjob_writes_to_a_rendered_claim_one_at_a_time(self):
+        self.assertEqual(self.errors_for(server_manifests() + [backup_cronjob(), claim()]), [])
+        errors = self.errors_for(server_manifests() + [backup_cronjob(policy="Allow", claim="gone"), claim()])
+        self.assertTrue(any("concurrencyPolicy" in e for e in errors), errors)
+        self.assertTrue(any("gone is not rendered" in e for e in errors), errors)
+
+    def test_a_component_whose_kinds_are_missing_fails(self):
+        component = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kubernetes", "components",
+                                 "backup")
+        errors = kube_checks.expected_kinds(server_manifests(), [component])
+        self.assertTrue(any("CronJob is missing" in e for e in errors), errors)
+        self.assertEqual(kube_checks.expected_kinds(server_manifests() + [backup_cronjob(), claim()], [component]), [])
+
+
+class prometheus_rule_generation(unittest.TestCase):
+    def test_generated_object_parses_to_the_rule_files_groups(self):
+        rules = "---\n# c\ngroups:\n  - name: g\n    rules:\n      - alert: A\n        expr: |\n          up\n\n" \
+                "          == 0\n"
+        generated = yaml.safe_load(make_prometheusrule.generate(rules))
+        self.assertEqual(generated["kind"], "PrometheusRule")
+        self.assertTrue(make_prometheusrule.same_groups(rules, generated))
+        self.assertEqual(generated["spec"]["groups"][0]["rules"][0]["expr"], "up\n\n== 0\n")
+
+    def test_the_committed_rule_object_is_current(self):
+        self.assertEqual(make_prometheusrule.main(["x", "--check"]), 0)
+
+
+class image_version(unittest.TestCase):
+    ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+    def errors_for(self, cmake_version):
+        root = tempfile.mkdtemp()
+        try:
+            shutil.copytree(os.path.join(self.ROOT, "deploy", "kubernetes"), os.path.join(root, "deploy", "kubernetes"))
+            with open(os.path.join(root, "CMakeLists.txt"), "w", encoding="utf-8") as f:
+                f.write(f"project(syncml_server VERSION {cmake_version} LANGUAGES CXX)\n")
+            check_deploy.errors.clear()
+            check_deploy.check_image_version(root)
+            return list(check_deploy.errors)
+        finally:
+            check_deploy.errors.clear()
+            shutil.rmtree(root)
+
+    def test_the_images_carry_the_project_version(self):
+        with open(os.path.join(self.ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+            version = re.search(r"project\(\w+ VERSION ([0-9.]+)", f.read()).group(1)
+        self.assertEqual(self.errors_for(version), [])
+
+    def test_another_version_fails_for_the_base_and_the_backup_component(self):
+        errors = self.errors_for("99.0.0")
+        self.assertTrue(any("base" in e for e in errors), errors)
+        self.assertTrue(any("backup" in e for e in errors), errors)
+
+
+class compose_rules(unittest.TestCase):
+    ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+    def errors_for(self, edit=lambda text: text):
+        root = tempfile.mkdtemp()
+        try:
+            shutil.copytree(os.path.join(self.ROOT, "docker"), os.path.join(root, "docker"))
+            shutil.copytree(os.path.join(self.ROOT, "deploy"), os.path.join(root, "deploy"))
+            path = os.path.join(root, "docker", "compose.yaml")
+            with open(path, encoding="utf-8") as f:
+                text = edit(f.read())
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            check_deploy.errors.clear()
+            check_deploy.check_compose(root)
+            return list(check_deploy.errors)
+        finally:
+            check_deploy.errors.clear()
+            shutil.rmtree(root)
+
+    def test_the_compose_file_passes(self):
+        self.assertEqual(self.errors_for(), [])
+
+    def test_a_port_published_on_every_interface_fails(self):
+        errors = self.errors_for(lambda t: t.replace('"127.0.0.1:3000:3000"', '"3000:3000"'))
+        self.assertTrue(any("grafana publishes 3000:3000 on every interface" in e for e in errors), errors)
+
+    def test_a_default_grafana_password_fails(self):
+        errors = self.errors_for(lambda t: re.sub(r"\$\{GRAFANA_ADMIN_PASSWORD:\?[^}]*\}", "${GRAFANA_ADMIN_PASSWORD:-admin}", t))
+        self.assertTrue(any("GF_SECURITY_ADMIN_PASSWORD must come from the environment" in e for e in errors), errors)
 
 
 def alert(name, severity="warning", anchor=None):

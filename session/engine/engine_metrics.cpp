@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "session/protocol/sync_mode.hpp"
+
 namespace syncml::session {
 namespace {
 
@@ -88,6 +90,46 @@ const char* continuation_name(engine_metrics::continuation by) {
 constexpr std::array k_continuations{engine_metrics::continuation::token, engine_metrics::continuation::credentials,
                                      engine_metrics::continuation::address};
 
+constexpr std::array k_results{engine_metrics::message_result::ok, engine_metrics::message_result::resend,
+                               engine_metrics::message_result::auth_failed, engine_metrics::message_result::bad_request,
+                               engine_metrics::message_result::unavailable};
+constexpr std::array k_modes{alert_codes::two_way,
+                             alert_codes::slow_sync,
+                             alert_codes::one_way_from_client,
+                             alert_codes::refresh_from_client,
+                             alert_codes::one_way_from_server,
+                             alert_codes::refresh_from_server};
+constexpr std::array<const char*, 3> k_operations{"add", "replace", "delete"};
+constexpr std::array<const char*, 2> k_directions{"from_client", "to_client"};
+// The codes of session/protocol/sync_mode.hpp's status_codes, the ones the engine answers with.
+constexpr std::array k_status_codes{status_codes::ok,
+                                    status_codes::item_added,
+                                    status_codes::conflict_merged,
+                                    status_codes::conflict_client_won,
+                                    status_codes::conflict_duplicated,
+                                    status_codes::delete_without_archive,
+                                    status_codes::item_not_deleted,
+                                    status_codes::authenticated,
+                                    status_codes::chunk_accepted,
+                                    status_codes::bad_request,
+                                    status_codes::invalid_credentials,
+                                    status_codes::forbidden,
+                                    status_codes::not_found,
+                                    status_codes::optional_feature_not_supported,
+                                    status_codes::missing_credentials,
+                                    status_codes::gone,
+                                    status_codes::incomplete_command,
+                                    status_codes::object_too_large,
+                                    status_codes::unsupported_media_type,
+                                    status_codes::already_exists,
+                                    status_codes::conflict_server_won,
+                                    status_codes::device_full,
+                                    status_codes::bad_cgi_script,
+                                    status_codes::size_mismatch,
+                                    status_codes::command_failed,
+                                    status_codes::refresh_required,
+                                    status_codes::cannot_resume};
+
 constexpr std::array<const char*, 5> k_policies{"merge", "server_wins", "client_wins", "newest_wins", "duplicate"};
 constexpr std::array<const char*, 4> k_resolutions{"merged", "server_won", "client_won", "duplicated"};
 
@@ -134,6 +176,12 @@ engine_metrics::engine_metrics(prometheus::Registry& registry)
     }
     for (auto which : k_limits) limit_refusals_.Add({{"limit", limit_name(which)}});
     for (auto by : k_continuations) continuations_.Add({{"by", continuation_name(by)}});
+    for (auto result : k_results) messages_.Add({{"result", result_name(result)}});
+    for (int mode : k_modes) sessions_.Add({{"mode", mode_name(mode)}});
+    for (const char* op : k_operations) {
+        for (const char* direction : k_directions) items_.Add({{"operation", op}, {"direction", direction}});
+    }
+    for (int code : k_status_codes) statuses_.Add({{"code", std::to_string(code)}});
 }
 
 void engine_metrics::continued(continuation by) { continuations_.Add({{"by", continuation_name(by)}}).Increment(); }

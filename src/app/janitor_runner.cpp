@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 
 #include "common/log/log_event.hpp"
+#include "persistence/maintenance/tenant_figures.hpp"
 #include "persistence/pg/database.hpp"
 #include "persistence/pg/errors.hpp"
 
@@ -58,8 +60,15 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
 
 janitor_runner::~janitor_runner() { stop(); }
 
+void janitor_runner::publish_tenant_figures(tenant_metrics& metrics, std::chrono::milliseconds interval,
+                                            std::chrono::seconds session_max_age) {
+    tenant_metrics_ = &metrics;
+    figures_interval_ = interval;
+    session_max_age_ = session_max_age;
+}
+
 void janitor_runner::start() {
-    if (interval_.count() <= 0) return;
+    if (interval_.count() <= 0 && (!tenant_metrics_ || figures_interval_.count() <= 0)) return;
     thread_ = std::thread([this] { run(); });
 }
 
@@ -120,13 +129,38 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     }
 }
 
+bool janitor_runner::refresh_tenant_figures() {
+    auto& db = connection_->db;
+    if (!tenant_metrics_ || !db.ensure_connected()) return false;
+    try {
+        tenant_metrics_->publish(persistence::read_tenant_figures(db, session_max_age_));
+        return true;
+    } catch (const persistence::db_error& e) {
+        common::log_event(log_, spdlog::level::warn, "tenant figures failed", {{"error", e.what()}});
+        return false;
+    }
+}
+
 void janitor_runner::run() {
+    using clock = std::chrono::steady_clock;
+    const bool passes = interval_.count() > 0;
+    const bool figures = tenant_metrics_ && figures_interval_.count() > 0;
+    auto next_pass = clock::now();
+    auto next_figures = clock::now();
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         lock.unlock();
-        run_once();
+        if (passes && clock::now() >= next_pass) {
+            run_once();
+            next_pass = clock::now() + interval_;
+        }
+        if (figures && clock::now() >= next_figures) {
+            refresh_tenant_figures();
+            next_figures = clock::now() + figures_interval_;
+        }
         lock.lock();
-        wake_.wait_for(lock, interval_, [this] { return stopping_; });
+        const auto wake_at = !passes ? next_figures : !figures ? next_pass : std::min(next_pass, next_figures);
+        wake_.wait_until(lock, wake_at, [this] { return stopping_; });
     }
 }
 

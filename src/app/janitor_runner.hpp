@@ -1,6 +1,7 @@
 #pragma once
 // Runs persistence::run_janitor() every interval on its own thread and database connection, and counts what it
-// removed in metrics. Every instance runs one; the janitor's lease lets one pass run at a time.
+// removed in metrics. Every instance runs one; the janitor's lease lets one pass run at a time. The same thread and
+// connection read the per-tenant figures on their own schedule (every instance: each exports the gauges).
 
 #include <chrono>
 #include <condition_variable>
@@ -16,6 +17,7 @@
 
 #include "persistence/maintenance/janitor.hpp"
 #include "persistence/pg/database.hpp"
+#include "src/app/tenant_metrics.hpp"
 
 namespace syncml::server {
 
@@ -28,10 +30,15 @@ class janitor_runner {
     janitor_runner(const janitor_runner&) = delete;
     janitor_runner& operator=(const janitor_runner&) = delete;
 
+    // Before start(): publish the tenant figures to `metrics` every `interval` (0: never).
+    void publish_tenant_figures(tenant_metrics& metrics, std::chrono::milliseconds interval,
+                                std::chrono::seconds session_max_age);
     void start();
     void stop();
     // One pass now (tests, and the first pass after start-up).
     persistence::janitor_report run_once();
+    // The tenant figures now; false when they could not be read (logged).
+    bool refresh_tenant_figures();
 
   private:
     void run();
@@ -39,6 +46,9 @@ class janitor_runner {
 
     std::string url_;
     std::chrono::milliseconds interval_;
+    tenant_metrics* tenant_metrics_ = nullptr;
+    std::chrono::milliseconds figures_interval_{0};
+    std::chrono::seconds session_max_age_{0};
     spdlog::logger& log_;
     std::string holder_;
     prometheus::Family<prometheus::Counter>& removed_;

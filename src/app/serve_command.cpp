@@ -69,7 +69,11 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     dav_service dav(pool, dispatcher.shares(), dav_settings_of(config, guard), registry, log);
     http_server server(config,
                        {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav, &guard});
+    // Before the janitor, whose thread publishes to it: destroyed after the thread stopped.
+    tenant_metrics tenants(registry, config.metrics.tenants_top);
     janitor_runner janitor(target.url(), config.engine.janitor_interval, registry, log, target.profile());
+    janitor.publish_tenant_figures(tenants, config.metrics.tenant_interval,
+                                   std::chrono::duration_cast<std::chrono::seconds>(config.engine.session_max_age));
     // Without a public URL, notifications name the server by its listener (push_server_id says better).
     const auto public_url = !config.http.public_url.empty() ? config.http.public_url
                                                             : (config.http.tls_enabled() ? "https://" : "http://") +

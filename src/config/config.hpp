@@ -58,6 +58,10 @@ struct metrics_config {
     // Its own cap, far below the SyncML listener's: probes and scrapers need a few, and a flood on the public port
     // must leave room for them.
     std::size_t max_connections = 64;
+    // Per-tenant gauges (src/app/tenant_metrics.hpp), counted by this instance's janitor thread this often (0: never)
+    // for the tenants_top largest tenants, the rest in tenant="_other".
+    std::chrono::milliseconds tenant_interval{60'000};
+    unsigned tenants_top = 50;
 };
 
 // The HTTP admin API (src/admin/api/admin_api.hpp): off unless a listen address is given. It changes accounts, so it

@@ -159,6 +159,15 @@ std::vector<config_key> session_keys() {
         {"session_max_age", "SYNCML_SESSION_MAX_AGE", "absolute lifetime of a sync session (10 min - 24 h)", false,
          assign(&server_config::engine, &engine_config::session_max_age, duration_in(600'000, 86'400'000)),
          read(&server_config::engine, &engine_config::session_max_age)},
+        {"tenant_metrics_interval", "SYNCML_TENANT_METRICS_INTERVAL",
+         "how often this instance counts the per-tenant gauges (users, devices, bytes, sessions); 0: never", false,
+         assign(&server_config::metrics, &metrics_config::tenant_interval, duration_in(0, 86'400'000)),
+         read(&server_config::metrics, &metrics_config::tenant_interval)},
+        {"tenant_metrics_top", "SYNCML_TENANT_METRICS_TOP",
+         "tenants with a label of their own in the per-tenant gauges, those at a limit first, then the largest; the "
+         "rest are summed as tenant=\"_other\" (0-1000)",
+         false, assign(&server_config::metrics, &metrics_config::tenants_top, unsigned_in(0, 1000)),
+         read(&server_config::metrics, &metrics_config::tenants_top)},
         {"janitor_interval", "SYNCML_JANITOR_INTERVAL",
          "how often this instance runs the janitor (one instance at a time runs a pass); 0 disables", false,
          assign(&server_config::engine, &engine_config::janitor_interval, duration_in(0, 86'400'000)),
@@ -218,6 +227,7 @@ const std::vector<reserved_variable>& reserved_variables() {
         {"SYNCML_SCENARIO_PORTS", false, "tests/integration/client_scenarios.sh"},
         {"SYNCML_HAPROXY_MATRIX", false, "tests/integration/haproxy_matrix.sh"},
         {"SYNCML_DB_PASSWORD", false, "docker/compose.yaml"},
+        {"SYNCML_PUBLISH_ADDRESS", false, "docker/compose.yaml"},
     };
     return names;
 }

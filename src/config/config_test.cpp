@@ -255,6 +255,17 @@ TEST(config, session_binding_windows_have_defaults_and_bounds) {
     EXPECT_EQ(parse("janitor_interval = 0\n").config.engine.janitor_interval, std::chrono::milliseconds(0));
 }
 
+TEST(config, tenant_metrics_count_every_minute_for_the_fifty_largest_tenants_by_default) {
+    auto defaults = parse("");
+    EXPECT_EQ(defaults.config.metrics.tenant_interval, std::chrono::minutes(1));
+    EXPECT_EQ(defaults.config.metrics.tenants_top, 50U);
+    auto set = parse("tenant_metrics_interval = 0\n", {{"SYNCML_TENANT_METRICS_TOP", "0"}});
+    ASSERT_TRUE(set.ok()) << set.errors.front();
+    EXPECT_EQ(set.config.metrics.tenant_interval, std::chrono::milliseconds(0));
+    EXPECT_EQ(set.config.metrics.tenants_top, 0U);
+    EXPECT_TRUE(mentions(parse("tenant_metrics_top = 1001\n"), "tenant_metrics_top"));
+}
+
 TEST(config, device_trace_is_off_by_default_and_bounded_in_time) {
     auto defaults = parse("");
     EXPECT_TRUE(defaults.config.engine.trace_devices.empty());

@@ -1,5 +1,9 @@
 #include "src/frontends/dav_service.hpp"
 
+#include <array>
+#include <string_view>
+#include <utility>
+
 #include "auth/credential_cache.hpp"
 #include "auth/login.hpp"
 #include "common/http/retry_after.hpp"
@@ -63,6 +67,29 @@ http_reply reply_of(dav::dav_response r) {
     return reply;
 }
 
+// The answers known in advance, at 0 from the start (a fresh instance shows zeros, and the first error counts in
+// rate()): each method's success, and for every method a refused login and a failure.
+void count_from_zero(prometheus::Family<prometheus::Counter>& requests) {
+    const std::array<std::array<const char*, 3>, 8> successes{{{"GET", "read", "200"},
+                                                               {"HEAD", "read", "200"},
+                                                               {"OPTIONS", "read", "200"},
+                                                               {"PROPFIND", "read", "207"},
+                                                               {"REPORT", "read", "207"},
+                                                               {"PUT", "write", "201"},
+                                                               {"PUT", "write", "204"},
+                                                               {"DELETE", "delete", "204"}}};
+    for (const auto& [method, outcome, status] : successes) {
+        requests.Add({{"method", method}, {"outcome", outcome}, {"status", status}});
+    }
+    const std::array<std::pair<const char*, const char*>, 3> failures{
+        {{"unauthorized", "401"}, {"error", "500"}, {"error", "503"}}};
+    for (std::string_view method : dav::k_known_methods) {
+        for (const auto& [outcome, status] : failures) {
+            requests.Add({{"method", std::string(method)}, {"outcome", outcome}, {"status", status}});
+        }
+    }
+}
+
 // The tenant's slot, given back when the pool drops the job: after it ran, or at once when the queue refused it.
 struct share_slot {
     share_slot(tenant_share& s, std::string t) : shares(s), tenant(std::move(t)) {}
@@ -88,6 +115,7 @@ dav_service::dav_service(persistence::worker_pool& pool, tenant_share& shares, d
                           "unauthorized, error) and status code")
                     .Register(registry)) {
     if (!settings_.open_throttle) settings_.open_throttle = auth::database_throttle(settings_.throttle);
+    count_from_zero(requests_);
 }
 
 dav_service::~dav_service() = default;

@@ -1,5 +1,7 @@
 #include "src/telemetry/metrics.hpp"
 
+#include <array>
+
 #include <prometheus/text_serializer.h>
 
 namespace syncml::server {
@@ -16,6 +18,12 @@ const prometheus::Histogram::BucketBoundaries& queue_buckets() {
                                                                  0.1,    0.5,    1,     5,     10};
     return buckets;
 }
+
+// The routes of src/http/routing.cpp's route_label that serve clients, and the statuses dashboards and alerts divide
+// by: present at 0 from the start, so a fresh instance shows zeros rather than "no data" and the first error counts
+// in rate() (a series that appears at 1 has no earlier sample to rise from).
+constexpr std::array<const char*, 2> k_client_routes{"sync", "dav"};
+constexpr std::array<int, 3> k_initial_statuses{200, 500, 503};
 
 template <class Builder>
 auto& registered(Builder builder, const char* name, const char* help, prometheus::Registry& registry) {
@@ -58,6 +66,12 @@ server_metrics::server_metrics(prometheus::Registry& registry, const std::string
     for (const char* listener : {"sync", "metrics"}) {
         refused_connections_.Add({{"listener", listener}});
         address_refused_connections_.Add({{"listener", listener}});
+    }
+    for (const char* route : k_client_routes) {
+        for (int status : k_initial_statuses) requests_.Add({{"route", route}, {"status", std::to_string(status)}});
+        duration_.Add({{"route", route}}, request_buckets());
+        request_bytes_.Add({{"route", route}});
+        response_bytes_.Add({{"route", route}});
     }
     registered(prometheus::BuildGauge(), "syncml_build_info", "Build information; the value is always 1", registry)
         .Add({{"version", version}, {"revision", revision}})

@@ -21,6 +21,21 @@ TEST(server_metrics, exposes_request_counters_by_route_and_status) {
     EXPECT_NE(text.find("syncml_build_info{revision=\"0123abcd4567\",version=\"1.2.3\"} 1"), std::string::npos) << text;
 }
 
+TEST(server_metrics, counts_the_client_routes_from_zero) {
+    prometheus::Registry registry;
+    server_metrics metrics(registry, "0");
+    const std::string text = serialize_metrics(registry);
+    for (const char* route : {"sync", "dav"}) {
+        for (const char* status : {"200", "500", "503"}) {
+            const std::string series =
+                std::string("syncml_http_requests_total{route=\"") + route + "\",status=\"" + status + "\"} 0";
+            EXPECT_NE(text.find(series), std::string::npos) << series << "\n" << text;
+        }
+        EXPECT_NE(text.find(std::string("syncml_http_request_duration_seconds_count{route=\"") + route + "\"} 0"),
+                  std::string::npos);
+    }
+}
+
 TEST(server_metrics, reports_pool_observations) {
     prometheus::Registry registry;
     server_metrics metrics(registry, "0", "unknown");

@@ -2,8 +2,11 @@
 # Metrics contract: every metric name that the Grafana dashboard (deploy/grafana/syncml-dashboard.json) or the
 # alert rules (deploy/prometheus/alerts.yaml) use must exist in a real /metrics scrape, so a renamed metric
 # cannot silently turn a panel into "no data" or an alert into one that never fires.
-# Starts the real server on the test database, creates a user, runs ONE slow sync of a few contacts with the
-# SyncEvolution client (../shared/interop), scrapes /metrics and compares (deploy/tools/metric_names.py).
+# Starts the real server on the test database (admin API on, per-tenant gauges every second), scrapes /metrics
+# before any request and requires every counter family to have series and the label sets known in advance to be 0
+# (a fresh instance shows zeros, not "no data"); then creates a user, runs ONE slow sync of a few contacts with the
+# SyncEvolution client (../shared/interop) and one DAV request, requires the per-tenant gauges to count the user,
+# scrapes /metrics and compares the names the dashboard and alerts use (deploy/tools/metric_names.py).
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional),
 # SYNCML_INTEROP_DIR (optional, default $SYNCML_SOURCE_DIR/../shared/interop). Exit 0 = contract holds.
 set -uo pipefail
@@ -22,9 +25,13 @@ free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0
 sync_port=$(free_port)
 metrics_port=$(free_port)
 while [ "$metrics_port" = "$sync_port" ]; do metrics_port=$(free_port); done
+admin_port=$(free_port)
+while [ "$admin_port" = "$sync_port" ] || [ "$admin_port" = "$metrics_port" ]; do admin_port=$(free_port); done
 
 export SYNCML_DATABASE_URL=$database_url SYNCML_DATA_DIR=$work/data SYNCML_LOG_LEVEL=info
 export SYNCML_LISTEN=127.0.0.1:$sync_port SYNCML_METRICS_LISTEN=127.0.0.1:$metrics_port
+# The admin API's counter is used by an alert; the tenant gauges are checked after the sync.
+export SYNCML_ADMIN_LISTEN=127.0.0.1:$admin_port SYNCML_TENANT_METRICS_INTERVAL=1s
 
 server_pid=""
 stop_server() {
@@ -46,6 +53,29 @@ done
 if [ $ready -ne 1 ]; then
     echo "FAIL: server not ready within 60 s"; tail -40 "$work/server.log"; exit 1
 fi
+
+echo "== a fresh instance: every counter has series, those known in advance at 0"
+curl -fsS "http://127.0.0.1:$metrics_port/metrics" -o "$work/fresh.txt" || { echo "FAIL: cannot scrape /metrics"; exit 1; }
+zero=()
+for series in \
+    'syncml_http_requests_total{route="sync",status="200"}' 'syncml_http_requests_total{route="sync",status="500"}' \
+    'syncml_http_requests_total{route="dav",status="200"}' 'syncml_http_requests_total{route="dav",status="500"}' \
+    'syncml_http_requests_total{route="dav",status="503"}' 'syncml_http_request_duration_seconds_count{route="dav"}' \
+    'syncml_dav_requests_total{method="PROPFIND",outcome="read",status="207"}' \
+    'syncml_dav_requests_total{method="PUT",outcome="error",status="500"}' \
+    'syncml_dav_requests_total{method="GET",outcome="unauthorized",status="401"}' \
+    'syncml_messages_total{result="ok"}' 'syncml_messages_total{result="bad_request"}' \
+    'syncml_sessions_total{mode="slow"}' 'syncml_items_total{direction="from_client",operation="add"}' \
+    'syncml_statuses_total{code="401"}' 'syncml_statuses_total{code="500"}' 'syncml_auth_failures_total' \
+    'syncml_admin_requests_total{method="GET",route="/admin/v1/tenants",status="401"}' \
+    'syncml_janitor_runs_total{result="failed"}' 'syncml_limit_refusals_total{limit="sessions"}' \
+    'syncml_push_failed_total{transport="sms"}'; do
+    zero+=(--zero "$series")
+done
+if ! "$python" "$source_dir/deploy/tools/metric_names.py" fresh --scrape "$work/fresh.txt" "${zero[@]}"; then
+    echo "FAIL: a fresh instance lacks counters at 0 (see FRESH above)"; exit 1
+fi
+echo "fresh instance ok"
 
 user=metrics-user
 password=metrics-pass
@@ -77,6 +107,18 @@ echo "== one CardDAV request (the DAV panels read its counter)"
 "$server" admin tenant set default --dav on >>"$work/admin.log" 2>&1 || { echo "FAIL: tenant set --dav on"; exit 1; }
 curl -s -o /dev/null -u "$user:$password" -X PROPFIND -H 'Depth: 0' "http://127.0.0.1:$sync_port/dav/default/" ||
     { echo "FAIL: PROPFIND /dav/default/"; exit 1; }
+
+echo "== the per-tenant gauges count the user, the phone and the synced contacts (SYNCML_TENANT_METRICS_INTERVAL=1s)"
+tenant_figures=""
+for _ in $(seq 1 20); do
+    tenant_figures=$(curl -fsS "http://127.0.0.1:$metrics_port/metrics" |
+        sed -n 's/^syncml_tenant_\(users\|devices\|active_devices\|stored_bytes\){tenant="default"} /\1=/p' | tr '\n' ' ')
+    echo "$tenant_figures" | grep -Eq '^users=1 devices=1 active_devices=1 stored_bytes=[1-9][0-9]* $' && break
+    sleep 0.5
+done
+echo "$tenant_figures" | grep -Eq '^users=1 devices=1 active_devices=1 stored_bytes=[1-9][0-9]* $' ||
+    { echo "FAIL: tenant default's gauges are '$tenant_figures', expected 1 user, 1 device active, stored bytes"; exit 1; }
+echo "tenant gauges ok: $tenant_figures"
 
 echo "== scrape /metrics"
 if ! curl -fsS "http://127.0.0.1:$metrics_port/metrics" -o "$work/metrics.txt"; then
