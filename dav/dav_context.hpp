@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the DAV method handlers (dav_handler.cpp, dav_properties.cpp, dav_report.cpp, dav_sync_collection.cpp,
-// and the listings of dav_listing.cpp); not part of the module's interface.
+// Shared by the DAV method handlers (dav_handler.cpp, dav_collections.cpp, dav_properties.cpp, dav_report.cpp,
+// dav_sync_collection.cpp, and the listings of dav_listing.cpp); not part of the module's interface.
 
 #include <optional>
 #include <string>
@@ -27,7 +27,27 @@ struct request_context {
     const dav_account& account;
     persistence::dav_store& store;
     dav_path path;
+    // Of a collection or item path: the collection it names, found before the method runs; nullptr when it names none
+    // (a MKCOL or MKCALENDAR creates it).
+    const collection_info* info = nullptr;
+    const persistence::dav_collection* state = nullptr;
 };
+
+// What the URL space and item bodies need of one of the user's collections (its URL segment: the kind's name for a
+// default collection).
+collection_info info_of(const persistence::dav_collection& c);
+
+// The methods that can work on the resource at `path` (OPTIONS and the Allow of a 405), whoever asks: a default
+// collection cannot be created or deleted, items take no PROPPATCH, MOVE and COPY nothing.
+std::string allowed_methods(const dav_path& path);
+
+// What the current user may do with a resource (DAV:current-user-privilege-set): exactly what its methods allow.
+std::string privileges_of(resource_kind kind);
+
+// MKCALENDAR and MKCOL; PROPPATCH; DELETE of a collection (dav_collections.cpp).
+dav_response make_collection(const request_context& c);
+dav_response proppatch(const request_context& c);
+dav_response delete_collection(const request_context& c);
 
 // The properties a request names: all (allprop), their names only (propname), or a list.
 inline constexpr std::size_t k_max_listed_props = 200;
@@ -53,7 +73,6 @@ bool describe(multistatus& out, const request_context& c, const described& d, co
 std::optional<std::size_t> limit_of(const xml_element& body, std::string_view ns);
 
 std::string sync_token_of(const persistence::dav_collection& state);
-persistence::dav_collection open_collection(const request_context& c, const collection_info& info);
 
 dav_response xml_response(int status, std::string body);
 dav_response text_response(int status, std::string text);

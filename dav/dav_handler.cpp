@@ -103,13 +103,30 @@ std::optional<dav_response> read_propfind(const std::string& body, prop_request&
     return std::nullopt;
 }
 
+// The user's collections, each kind's default among them (created when missing), by datastore id.
+std::vector<persistence::dav_collection> all_collections(const request_context& c) {
+    auto all = c.store.collections(c.account.tenant_id, c.account.user_id);
+    bool missing = false;
+    for (auto info = collections_begin(); info != collections_end(); ++info) {
+        const bool there =
+            std::any_of(all.begin(), all.end(), [&](const auto& s) { return s.kind == info->datastore; });
+        if (!there) {
+            c.store.collection(c.account.tenant_id, c.account.user_id, info->datastore, std::string(info->suffix));
+            missing = true;
+        }
+    }
+    if (missing) all = c.store.collections(c.account.tenant_id, c.account.user_id);
+    return all;
+}
+
 // The user's home and, `deep`, its collections.
 void describe_home(multistatus& out, const request_context& c, const prop_request& asked, bool deep) {
     describe(out, c, {resource_kind::home}, asked);
     if (!deep) return;
-    for (auto info = collections_begin(); info != collections_end(); ++info) {
-        auto state = open_collection(c, *info);
-        describe(out, c, {resource_kind::collection, info, &state}, asked);
+    for (auto& state : all_collections(c)) {
+        const auto info = info_of(state);
+        state.suffix = std::string(info.suffix);
+        describe(out, c, {resource_kind::collection, &info, &state}, asked);
     }
 }
 
@@ -117,8 +134,8 @@ void describe_home(multistatus& out, const request_context& c, const prop_reques
 std::optional<dav_response> describe_in_collection(multistatus& out, const request_context& c,
                                                    const prop_request& asked, bool deep) {
     const auto kind = c.path.kind;
-    const auto* info = find_collection(c.path.collection);
-    auto state = open_collection(c, *info);
+    const auto* info = c.info;
+    const auto& state = *c.state;
     if (kind == resource_kind::collection) {
         describe(out, c, {kind, info, &state}, asked);
         if (!deep) return std::nullopt;
@@ -158,44 +175,18 @@ dav_response propfind(const request_context& c) {
     return xml_response(207, out.finish());
 }
 
-dav_response proppatch(const request_context& c) {
-    // The collections are fixed: every property a client tries to set or remove is refused, each by name.
-    auto parsed = parse_xml(c.request.body);
-    if (!parsed.root) return text_response(400, "malformed XML body: " + parsed.error + "\n");
-    if (!parsed.root->is(ns_dav, "propertyupdate")) return text_response(400, "the body is no DAV:propertyupdate\n");
-    std::vector<prop_name> refused;
-    for (const auto& change : parsed.root->children) {
-        if (const auto* prop = change.child(ns_dav, "prop")) {
-            for (const auto& p : prop->children) refused.push_back({p.ns, p.name});
-        }
-    }
-    multistatus out;
-    described d{c.path.kind};
-    persistence::dav_collection state;
-    if (c.path.kind == resource_kind::collection || c.path.kind == resource_kind::item) {
-        d.collection = find_collection(c.path.collection);
-        state = open_collection(c, *d.collection);
-        d.state = &state;
-    }
-    if (c.path.kind == resource_kind::item) return text_response(403, "item properties cannot be changed\n");
-    out.add(href_of(c, d), {}, refused, 403);
-    auto r = xml_response(207, out.finish());
-    r.outcome = "refused";
-    return r;
-}
-
 dav_response get(const request_context& c) {
     if (c.path.kind != resource_kind::item) {
         auto r = text_response(405, "only items can be fetched; use PROPFIND or REPORT on collections\n");
-        r.headers.emplace_back("Allow", k_allowed_methods);
+        r.headers.emplace_back("Allow", allowed_methods(c.path));
         return r;
     }
-    const auto* info = find_collection(c.path.collection);
-    auto state = open_collection(c, *info);
+    const auto* info = c.info;
+    const auto& state = *c.state;
     auto item = find_item(c, state, false);
     if (!item) return text_response(404, "no such item\n");
     dav_response r;
-    r.content_type = std::string(info->content_type);
+    r.content_type = content_type_of(*info, item->content);
     r.body = client_body(*info, item->content, item->guid);
     r.headers.emplace_back("ETag", etag_of(item->modseq));
     return r;
@@ -280,13 +271,17 @@ dav_response store_item(const request_context& c, const collection_info& info, c
 }
 
 dav_response put(const request_context& c) {
-    if (c.path.kind != resource_kind::item) return text_response(405, "PUT creates or replaces items only\n");
-    const auto* info = find_collection(c.path.collection);
+    if (c.path.kind != resource_kind::item) {
+        auto r = text_response(405, "PUT creates or replaces items only\n");
+        r.headers.emplace_back("Allow", allowed_methods(c.path));
+        return r;
+    }
+    const auto* info = c.info;
     if (c.request.body.size() > c.account.max_object_bytes)
         return text_response(413, "the item is larger than the tenant allows\n");
     auto incoming = read_client_body(*info, c.request.body);
     if (!incoming.error.empty()) return invalid_item(incoming);
-    auto state = open_collection(c, *info);
+    const auto& state = *c.state;
     auto current = find_item(c, state, true);
     if (auto refused = preconditions_fail(c.request, current)) return *refused;
     // From here on no other create of this collection commits before this request does: the UID check and the item
@@ -297,9 +292,14 @@ dav_response put(const request_context& c) {
 }
 
 dav_response remove(const request_context& c) {
-    if (c.path.kind != resource_kind::item) return text_response(403, "the collections are fixed\n");
-    const auto* info = find_collection(c.path.collection);
-    auto state = open_collection(c, *info);
+    if (c.path.kind == resource_kind::collection) {
+        // A collection's entity tag is its ctag: If-Match names the version a client last saw of its items.
+        persistence::dav_resource as_seen;
+        as_seen.modseq = c.state->modseq;
+        if (auto refused = preconditions_fail(c.request, as_seen)) return *refused;
+    }
+    if (c.path.kind != resource_kind::item) return delete_collection(c);
+    const auto& state = *c.state;
     auto current = find_item(c, state, true);
     if (!current) return text_response(404, "no such item\n");
     if (auto refused = preconditions_fail(c.request, current)) return *refused;
@@ -321,33 +321,74 @@ bool known_method(std::string_view method) {
     return false;
 }
 
-dav_response options_response() {
+dav_response options_response(std::string_view path) {
     dav_response r;
     r.headers.emplace_back("DAV", "1, 3, addressbook, calendar-access, extended-mkcol");
-    r.headers.emplace_back("Allow", k_allowed_methods);
+    auto parsed = parse_dav_path(path);
+    r.headers.emplace_back("Allow", parsed ? allowed_methods(*parsed) : std::string(k_allowed_methods));
     return r;
 }
 
-dav_response handle_dav(const dav_request& request, const dav_account& account, persistence::dav_store& store) {
-    const auto& m = request.method;
-    if (m == "MKCOL" || m == "MKCALENDAR")
-        return text_response(403, "the collections are fixed: contacts, calendar, tasks and memos\n");
-    auto path = parse_dav_path(request.path);
-    if (!path || path->tenant != account.tenant) return text_response(404, "no such resource\n");
-    if (path->kind != resource_kind::root && path->user != account.user)
-        return text_response(403, "another user's data\n");
-    request_context c{request, account, store, *path};
-    if (m == "OPTIONS") return options_response();
+namespace {
+
+// The collection a collection or item path names: a kind's name is its default collection (created when missing),
+// any other name a collection the user made.
+struct found_collection {
+    collection_info info;
+    persistence::dav_collection state;
+};
+
+std::optional<found_collection> find_named(const request_context& c) {
+    const auto& segment = c.path.collection;
+    if (const auto* kind = find_collection(segment)) {
+        auto state =
+            c.store.collection(c.account.tenant_id, c.account.user_id, kind->datastore, std::string(kind->suffix));
+        return found_collection{info_of(state), std::move(state)};
+    }
+    for (auto& state : c.store.collections(c.account.tenant_id, c.account.user_id)) {
+        if (state.name != segment) continue;
+        auto info = info_of(state);
+        state.suffix = std::string(info.suffix);
+        return found_collection{std::move(info), std::move(state)};
+    }
+    return std::nullopt;
+}
+
+dav_response dispatch(const request_context& c) {
+    const auto& m = c.request.method;
     if (m == "PROPFIND") return propfind(c);
     if (m == "REPORT") return report(c);
     if (m == "GET" || m == "HEAD") return get(c);
     if (m == "PUT") return put(c);
     if (m == "DELETE") return remove(c);
     if (m == "PROPPATCH") return proppatch(c);
-    if (m == "MOVE" || m == "COPY") return text_response(403, "items cannot be moved or copied\n");
+    if (m == "MKCOL" || m == "MKCALENDAR") return make_collection(c);
     auto r = text_response(405, "method not allowed\n");
-    r.headers.emplace_back("Allow", k_allowed_methods);
+    r.headers.emplace_back("Allow", allowed_methods(c.path));
     return r;
+}
+
+}  // namespace
+
+dav_response handle_dav(const dav_request& request, const dav_account& account, persistence::dav_store& store) {
+    const auto& m = request.method;
+    auto path = parse_dav_path(request.path);
+    if (!path || path->tenant != account.tenant) return text_response(404, "no such resource\n");
+    if (path->kind != resource_kind::root && path->user != account.user)
+        return text_response(403, "another user's data\n");
+    request_context c{request, account, store, *path};
+    if (m == "OPTIONS") return options_response(request.path);
+    if (path->kind != resource_kind::collection && path->kind != resource_kind::item) return dispatch(c);
+    auto found = find_named(c);
+    if (found) {
+        c.info = &found->info;
+        c.state = &found->state;
+    } else if (m == "PUT") {
+        return text_response(409, "no such collection: create it first (MKCALENDAR, MKCOL)\n");
+    } else if (m != "MKCOL" && m != "MKCALENDAR") {
+        return text_response(404, "no such collection\n");
+    }
+    return dispatch(c);
 }
 
 }  // namespace syncml::dav

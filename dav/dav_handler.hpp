@@ -48,6 +48,9 @@ struct dav_account {
     std::size_t max_object_bytes = 16 << 20;  // per item
     listing_limits listing{};
     std::int64_t max_user_bytes = 0;  // of all the user's items (0: no quota)
+    // Live collections of the user, the defaults included (the server's dav_max_collections): MKCOL and MKCALENDAR
+    // beyond it get 507.
+    std::size_t max_collections = 50;
 };
 
 struct dav_response {
@@ -61,19 +64,21 @@ struct dav_response {
     std::string refused_by;
 };
 
-// The methods this front end knows; anything else is answered 405 (with this Allow) before a body is read.
-inline constexpr std::array<std::string_view, 12> k_known_methods{"OPTIONS", "GET",        "HEAD",      "PUT",
-                                                                  "DELETE",  "PROPFIND",   "PROPPATCH", "REPORT",
-                                                                  "MKCOL",   "MKCALENDAR", "MOVE",      "COPY"};
+// The methods this front end knows; anything else (MOVE and COPY too: items and collections stay where they are) is
+// answered 405 (with this Allow) before a body is read.
+inline constexpr std::array<std::string_view, 10> k_known_methods{"OPTIONS",  "GET",       "HEAD",   "PUT",
+                                                                  "DELETE",   "PROPFIND",  "PROPPATCH", "REPORT",
+                                                                  "MKCOL",    "MKCALENDAR"};
 bool known_method(std::string_view method);
 inline constexpr const char* k_allowed_methods =
-    "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCOL, MKCALENDAR, MOVE, COPY";
+    "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCOL, MKCALENDAR";
 
 // The largest XML body (PROPFIND, REPORT, PROPPATCH) the front end reads: parsing costs a multiple of the size.
 inline constexpr std::size_t k_max_xml_body = 1 << 20;
 
-// OPTIONS needs neither the store nor credentials.
-dav_response options_response();
+// OPTIONS needs neither the store nor credentials: the DAV classes, and in Allow the methods that can work on the
+// resource at `path` (a request target outside the DAV space: every method the front end knows).
+dav_response options_response(std::string_view path = {});
 
 dav_response handle_dav(const dav_request& request, const dav_account& account, persistence::dav_store& store);
 

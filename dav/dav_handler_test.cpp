@@ -339,7 +339,7 @@ TEST_F(dav_handler_test, delete_removes_the_item_and_sync_collection_reports_it_
     EXPECT_EQ(changes.responses[0].href, k_contacts + "a.vcf");
     EXPECT_EQ(changes.responses[0].status, 404);
     EXPECT_NE(changes.sync_token, token);
-    EXPECT_EQ(run({.method = "DELETE", .path = k_contacts}).status, 403) << "the collections are fixed";
+    EXPECT_EQ(run({.method = "DELETE", .path = k_contacts}).status, 403) << "a default collection stays";
 }
 
 TEST_F(dav_handler_test, a_deleted_name_can_be_used_again) {
@@ -389,7 +389,7 @@ TEST_F(dav_handler_test, names_with_percent_escapes_are_decoded_and_dot_segments
 
 // ---- what cannot be changed ----
 
-TEST_F(dav_handler_test, proppatch_is_answered_207_with_every_property_forbidden) {
+TEST_F(dav_handler_test, proppatch_is_all_or_nothing_with_a_status_for_each_property) {
     const std::string body = "<d:propertyupdate" + std::string(k_namespaces) +
                              "><d:set><d:prop><d:displayname>Renamed</d:displayname></d:prop></d:set>"
                              "<d:remove><d:prop><cs:getctag/></d:prop></d:remove></d:propertyupdate>";
@@ -397,33 +397,44 @@ TEST_F(dav_handler_test, proppatch_is_answered_207_with_every_property_forbidden
     auto a = parse_multistatus(r);
     ASSERT_EQ(a.responses.size(), 1u);
     EXPECT_EQ(a.responses[0].href, k_contacts);
-    EXPECT_EQ(a.responses[0].prop_status, (std::map<std::string, int>{{clark(ns_dav, "displayname"), 403},
-                                                                      {clark(ns_calendarserver, "getctag"), 403}}));
+    EXPECT_EQ(a.responses[0].prop_status, (std::map<std::string, int>{{clark(ns_dav, "displayname"), 424},
+                                                                      {clark(ns_calendarserver, "getctag"), 403}}))
+        << "the ctag is protected, so the name is not set either";
     auto after = parse_multistatus(propfind(k_contacts, "0", "<d:displayname/>"));
     ASSERT_EQ(after.responses.size(), 1u);
     EXPECT_EQ(after.responses[0].text(ns_dav, "displayname"), "Contacts");
 }
 
-TEST_F(dav_handler_test, collections_cannot_be_made_moved_or_copied) {
-    EXPECT_EQ(run({.method = "MKCOL", .path = "/dav/acme/ann/more/"}).status, 403);
-    EXPECT_EQ(run({.method = "MKCALENDAR", .path = "/dav/acme/ann/work/"}).status, 403);
+TEST_F(dav_handler_test, items_cannot_be_moved_or_copied) {
     ASSERT_EQ(put(k_contacts + "a.vcf", card("a", "A")).status, 201);
-    EXPECT_EQ(run({.method = "MOVE", .path = k_contacts + "a.vcf"}).status, 403);
-    EXPECT_EQ(run({.method = "COPY", .path = k_contacts + "a.vcf"}).status, 403);
+    EXPECT_EQ(run({.method = "MOVE", .path = k_contacts + "a.vcf"}).status, 405);
+    EXPECT_EQ(run({.method = "COPY", .path = k_contacts + "a.vcf"}).status, 405);
+    EXPECT_FALSE(known_method("MOVE"));
+    EXPECT_FALSE(known_method("COPY"));
     EXPECT_EQ(live_items(), 1u);
 }
 
-TEST_F(dav_handler_test, options_and_unknown_methods) {
+TEST_F(dav_handler_test, options_and_allow_list_what_works_on_each_resource) {
     auto options = run({.method = "OPTIONS", .path = k_contacts});
     EXPECT_EQ(options.status, 200);
     EXPECT_NE(header(options, "DAV").find("addressbook"), std::string::npos);
     EXPECT_NE(header(options, "DAV").find("calendar-access"), std::string::npos);
+    EXPECT_NE(header(options, "DAV").find("extended-mkcol"), std::string::npos);
+    EXPECT_EQ(header(options, "Allow"), "OPTIONS, PROPFIND, PROPPATCH, REPORT")
+        << "a default is neither made nor deleted";
+    EXPECT_EQ(header(options_response("/dav/acme/ann/work/"), "Allow"),
+              "OPTIONS, PROPFIND, PROPPATCH, REPORT, DELETE, MKCOL, MKCALENDAR");
+    EXPECT_EQ(header(options_response("/dav/acme/ann/"), "Allow"), "OPTIONS, PROPFIND");
+    EXPECT_EQ(header(options_response("/elsewhere"), "Allow"), k_allowed_methods);
     auto patch = run({.method = "PATCH", .path = k_contacts + "a.vcf"});
     EXPECT_EQ(patch.status, 405);
-    EXPECT_EQ(header(patch, "Allow"), k_allowed_methods);
+    EXPECT_EQ(header(patch, "Allow"), "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT");
+    EXPECT_EQ(header(get(k_contacts), "Allow"), "OPTIONS, PROPFIND, PROPPATCH, REPORT");
     EXPECT_TRUE(known_method("REPORT"));
+    EXPECT_TRUE(known_method("MKCALENDAR"));
     EXPECT_FALSE(known_method("PATCH"));
     EXPECT_FALSE(known_method("propfind"));
+    EXPECT_EQ(std::string(k_allowed_methods).find("MOVE"), std::string::npos);
 }
 
 }  // namespace

@@ -126,20 +126,47 @@ std::string structure_error(std::string_view body) {
     return {};
 }
 
-std::optional<matching::item_kind> expected_kind(const collection_info& c) {
-    if (c.address_book) return matching::item_kind::contact;
-    if (c.component == "VEVENT") return matching::item_kind::event;
-    if (c.component == "VTODO") return matching::item_kind::task;
-    return matching::item_kind::memo;
+// The component a calendar must take for an item of `kind`; "" for a contact.
+std::string_view component_for(matching::item_kind kind) {
+    switch (kind) {
+        case matching::item_kind::event:
+            return "VEVENT";
+        case matching::item_kind::task:
+            return "VTODO";
+        case matching::item_kind::memo:
+            return "VJOURNAL";
+        case matching::item_kind::contact:
+            break;
+    }
+    return {};
+}
+
+bool takes(const collection_info& c, matching::item_kind kind) {
+    return c.address_book ? kind == matching::item_kind::contact
+                          : kind != matching::item_kind::contact && c.takes(component_for(kind));
+}
+
+std::string what_it_takes(const collection_info& c) {
+    if (c.address_book) return "VCARD";
+    std::string out;
+    for (const auto& component : c.components) out += (out.empty() ? "" : ", ") + component;
+    return out;
 }
 
 }  // namespace
 
 std::string client_body(const collection_info& c, const std::string& canonical, const std::string& guid) {
     std::string body = canonical;
-    if (c.datastore == matching::item_kind::memo)
-        body = matching::to_device(canonical, "text/calendar", "2.0", c.datastore);
+    // A memo a phone sent as text: a calendar's clients get it as a VJOURNAL.
+    if (!c.address_book && component_of(canonical).empty())
+        body = matching::to_device(canonical, "text/calendar", "2.0", matching::item_kind::memo);
     return with_uid(body, guid);
+}
+
+std::string content_type_of(const collection_info& c, const std::string& canonical) {
+    if (c.address_book || c.components.size() < 2) return c.content_type;
+    const auto component = component_of(canonical);
+    return "text/calendar; charset=utf-8; component=" + (component.empty() ? std::string("VJOURNAL") : component);
 }
 
 incoming_item read_client_body(const collection_info& c, const std::string& body) {
@@ -163,12 +190,12 @@ incoming_item read_client_body(const collection_info& c, const std::string& body
         out.error = "unreadable: " + parsed.error().to_string();
         return out;
     }
-    auto kind = matching::kind_of(*parsed);
-    if (auto want = expected_kind(c); want && kind != *want) {
-        out.error = std::string("this collection holds only ") + (c.address_book ? "VCARD" : std::string(c.component));
+    const auto kind = matching::kind_of(*parsed);
+    if (!takes(c, kind)) {
+        out.error = "this collection holds only " + what_it_takes(c);
         return out;
     }
-    out.canonical = matching::to_canonical(body, "", "", c.datastore);
+    out.canonical = matching::to_canonical(body, "", "", kind);
     auto reparsed = matching::parse_canonical(out.canonical);
     out.keys = matching::index_keys(out.canonical, reparsed ? &*reparsed : nullptr);
     return out;

@@ -16,6 +16,9 @@ namespace syncml::dav {
 // The body a client GETs.
 std::string client_body(const collection_info& c, const std::string& canonical, const std::string& guid);
 
+// The Content-Type of an item of `c` (a calendar taking several components: that of the item's component).
+std::string content_type_of(const collection_info& c, const std::string& canonical);
+
 // A body a client PUTs, made canonical, with its index keys; or why it cannot be stored in `c`.
 struct incoming_item {
     std::string canonical;

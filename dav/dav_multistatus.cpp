@@ -1,5 +1,7 @@
 #include "dav/dav_multistatus.hpp"
 
+#include <algorithm>
+
 #include "dav/dav_xml.hpp"
 
 namespace syncml::dav {
@@ -52,6 +54,10 @@ std::string status_line(int status) {
             return "HTTP/1.1 403 Forbidden";
         case 404:
             return "HTTP/1.1 404 Not Found";
+        case 409:
+            return "HTTP/1.1 409 Conflict";
+        case 424:
+            return "HTTP/1.1 424 Failed Dependency";
         case 507:
             return "HTTP/1.1 507 Insufficient Storage";
         default:
@@ -90,6 +96,35 @@ bool multistatus::add(const std::string& href, const std::vector<prop_value>& fo
     if (found.empty() && missing.empty()) response += "<d:status>" + status_line(200) + "</d:status>";
     response += "</d:response>\n";
     return take(response);
+}
+
+std::string propstats(const std::vector<std::pair<prop_name, int>>& statuses) {
+    std::vector<int> order;
+    for (const auto& [name, status] : statuses) {
+        if (std::find(order.begin(), order.end(), status) == order.end()) order.push_back(status);
+    }
+    std::string out;
+    for (int status : order) {
+        out += "<d:propstat><d:prop>";
+        for (const auto& [name, s] : statuses) {
+            if (s == status) out += element(name);
+        }
+        out += "</d:prop><d:status>" + status_line(status) + "</d:status></d:propstat>";
+    }
+    return out;
+}
+
+bool multistatus::add_statuses(const std::string& href, const std::vector<std::pair<prop_name, int>>& statuses) {
+    return take("<d:response><d:href>" + xml_escape(href) + "</d:href>" + propstats(statuses) + "</d:response>\n");
+}
+
+std::string propstat_body(std::string_view ns, std::string_view root,
+                          const std::vector<std::pair<prop_name, int>>& statuses) {
+    const auto empty = element(ns, root);  // "<p:root/>" or "<x:root xmlns:x=\"...\"/>"
+    const auto open = empty.substr(0, empty.size() - 2);
+    const auto tag = open.substr(1, open.find(' ') == std::string::npos ? std::string::npos : open.find(' ') - 1);
+    return "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" + open + std::string(k_namespaces) + ">" +
+           propstats(statuses) + "</" + tag + ">\n";
 }
 
 namespace {

@@ -37,6 +37,9 @@ class multistatus {
     // A resource's properties: `found` with 200, `missing` with `missing_status` (404 unless forbidden).
     bool add(const std::string& href, const std::vector<prop_value>& found, const std::vector<prop_name>& missing,
              int missing_status = 404);
+    // A resource's properties each with its own status (PROPPATCH: 200, or 403/409 and 424 for the others), a
+    // propstat per status in the order of first appearance.
+    bool add_statuses(const std::string& href, const std::vector<std::pair<prop_name, int>>& statuses);
     // A resource answered with a status only (a deleted one in a sync report, an unknown href of a multiget).
     bool add_status(const std::string& href, int status);
     // A status line for a resource the response must name even when it is full (a multiget's hrefs).
@@ -58,6 +61,14 @@ class multistatus {
 };
 
 std::string status_line(int status);  // "HTTP/1.1 404 Not Found"
+
+// The propstat elements of properties each with its status, grouped by status (for add_statuses and the bodies
+// below).
+std::string propstats(const std::vector<std::pair<prop_name, int>>& statuses);
+// A body of propstats under the root element `ns`:`root` (RFC 5689 DAV:mkcol-response, RFC 4791
+// CALDAV:mkcalendar-response).
+std::string propstat_body(std::string_view ns, std::string_view root,
+                          const std::vector<std::pair<prop_name, int>>& statuses);
 
 // <d:error><precondition/></d:error> as an error body (RFC 4918 16).
 // `inner`: XML inside the precondition element (the href of a conflicting resource).

@@ -3,18 +3,47 @@
 #include <array>
 #include <vector>
 
+#include "common/text/ascii_case.hpp"
+
 namespace syncml::dav {
 namespace {
 
-constexpr std::array<collection_info, 4> k_collections{{
-    {"contacts", common::item_kind::contact, "Contacts", true, "", ".vcf", "text/vcard; charset=utf-8"},
-    {"calendar", common::item_kind::event, "Calendar", false, "VEVENT", ".ics",
-     "text/calendar; charset=utf-8; component=VEVENT"},
-    {"tasks", common::item_kind::task, "Tasks", false, "VTODO", ".ics",
-     "text/calendar; charset=utf-8; component=VTODO"},
-    {"memos", common::item_kind::memo, "Memos", false, "VJOURNAL", ".ics",
-     "text/calendar; charset=utf-8; component=VJOURNAL"},
-}};
+const std::array<collection_info, 4>& defaults() {
+    static const std::array<collection_info, 4> table{{
+        {"contacts", common::item_kind::contact, "Contacts", true, "", {}, ".vcf", "text/vcard; charset=utf-8"},
+        {"calendar",
+         common::item_kind::event,
+         "Calendar",
+         false,
+         "VEVENT",
+         {"VEVENT"},
+         ".ics",
+         "text/calendar; charset=utf-8; component=VEVENT"},
+        {"tasks",
+         common::item_kind::task,
+         "Tasks",
+         false,
+         "VTODO",
+         {"VTODO"},
+         ".ics",
+         "text/calendar; charset=utf-8; component=VTODO"},
+        {"memos",
+         common::item_kind::memo,
+         "Memos",
+         false,
+         "VJOURNAL",
+         {"VJOURNAL"},
+         ".ics",
+         "text/calendar; charset=utf-8; component=VJOURNAL"},
+    }};
+    return table;
+}
+
+// RFC 3986's unreserved characters and '@': what an href carries unencoded, and all a new collection's name may hold.
+bool plain_in_href(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.' || c == '~' || c == '@';
+}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -62,7 +91,7 @@ std::optional<std::vector<std::string>> segments_of(std::string_view path) {
 
 // A collection of the user's home (segment 2) or an item in it (segment 3).
 std::optional<dav_path> in_home(dav_path out, const std::vector<std::string>& segments, bool trailing_slash) {
-    if (!find_collection(segments[2]) || segments.size() > 4) return std::nullopt;
+    if (segments.size() > 4) return std::nullopt;
     out.collection = segments[2];
     if (segments.size() == 3) {
         out.kind = resource_kind::collection;
@@ -131,22 +160,59 @@ std::string_view href_path(std::string_view href) {
     return href.substr(0, href.find_first_of("?#"));
 }
 
+bool collection_info::takes(std::string_view component_name) const {
+    for (const auto& c : components) {
+        if (c == component_name) return true;
+    }
+    return false;
+}
+
 const collection_info* find_collection(std::string_view kind) {
-    for (const auto& c : k_collections) {
+    for (const auto& c : defaults()) {
         if (c.kind == kind) return &c;
     }
     return nullptr;
 }
-const collection_info* collections_begin() { return k_collections.data(); }
-const collection_info* collections_end() { return k_collections.data() + k_collections.size(); }
+const collection_info* collections_begin() { return defaults().data(); }
+const collection_info* collections_end() { return defaults().data() + defaults().size(); }
+
+const collection_info& default_collection(common::item_kind kind) {
+    for (const auto& c : defaults()) {
+        if (c.datastore == kind) return c;
+    }
+    return defaults().front();
+}
+
+bool valid_collection_name(std::string_view name) {
+    if (name.empty() || name.size() > k_max_collection_name || name.front() == '.' || find_collection(name))
+        return false;
+    for (char c : name) {
+        if (!plain_in_href(static_cast<unsigned char>(c))) return false;
+    }
+    return true;
+}
+
+std::string component_of(std::string_view body) {
+    std::size_t pos = 0;
+    while (pos < body.size()) {
+        auto end = body.find('\n', pos);
+        if (end == std::string_view::npos) end = body.size();
+        auto line = body.substr(pos, end - pos);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        if (line.size() > 6 && common::iequals(line.substr(0, 6), "BEGIN:")) {
+            auto name = common::to_upper(line.substr(6));
+            if (name == "VEVENT" || name == "VTODO" || name == "VJOURNAL") return name;
+        }
+        pos = end + 1;
+    }
+    return {};
+}
 
 std::string percent_encode(std::string_view segment) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;
     for (unsigned char c : segment) {
-        const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                           c == '_' || c == '.' || c == '~' || c == '@';
-        if (plain) {
+        if (plain_in_href(c)) {
             out += static_cast<char>(c);
         } else {
             out += '%';

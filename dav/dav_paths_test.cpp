@@ -61,9 +61,9 @@ TEST(dav_paths, rejects_malformed_escapes_encoded_slashes_and_nul) {
 }
 
 TEST(dav_paths, rejects_paths_outside_the_space) {
-    for (const char* path : {"/", "/dav", "/dav/", "/dav//", "/dav/acme//contacts/", "/other/acme/",
-                             "/dav/acme/principals/", "/dav/acme/principals/ann/x", "/dav/acme/ann/unknown/",
-                             "/dav/acme/ann/contacts/x.vcf/", "/dav/acme/ann/contacts/a/b"}) {
+    for (const char* path :
+         {"/", "/dav", "/dav/", "/dav//", "/dav/acme//contacts/", "/other/acme/", "/dav/acme/principals/",
+          "/dav/acme/principals/ann/x", "/dav/acme/ann/contacts/x.vcf/", "/dav/acme/ann/contacts/a/b"}) {
         EXPECT_FALSE(parse_dav_path(path)) << path;
     }
 }
@@ -88,6 +88,38 @@ TEST(dav_paths, hrefs_encode_names_so_that_they_parse_back) {
     EXPECT_EQ(plain->name, "a b?%\xC3\xA4.vcf");
     EXPECT_EQ(collection_href("t", "u", "tasks"), "/dav/t/u/tasks/");
     EXPECT_EQ(principal_href("t", "u"), "/dav/t/principals/u/");
+}
+
+TEST(dav_paths, any_name_in_the_home_is_a_collection_path_whose_existence_the_store_decides) {
+    auto work = parse_dav_path("/dav/acme/ann/work/");
+    ASSERT_TRUE(work);
+    EXPECT_EQ(work->kind, resource_kind::collection);
+    EXPECT_EQ(work->collection, "work");
+    auto item = parse_dav_path("/dav/acme/ann/work/e.ics");
+    ASSERT_TRUE(item);
+    EXPECT_EQ(item->kind, resource_kind::item);
+    EXPECT_EQ(item->collection, "work");
+}
+
+TEST(dav_paths, new_collection_names_are_plain_and_none_of_the_defaults) {
+    for (const char* name : {"work", "Work-2", "a.b_c~d@e", "4F1C0A9E-6A1B-4C3D-9E8F-0123456789AB"}) {
+        EXPECT_TRUE(valid_collection_name(name)) << name;
+    }
+    for (const std::string& name :
+         {std::string(), std::string("."), std::string(".."), std::string(".hidden"), std::string("a b"),
+          std::string("a/b"), std::string("a%2Fb"), std::string("caf\xC3\xA9"), std::string("contacts"),
+          std::string("calendar"), std::string("tasks"), std::string("memos"), std::string(129, 'n')}) {
+        EXPECT_FALSE(valid_collection_name(name)) << name;
+    }
+    EXPECT_TRUE(valid_collection_name(std::string(128, 'n')));
+}
+
+TEST(dav_paths, the_component_of_a_body_is_its_first_event_task_or_journal) {
+    EXPECT_EQ(component_of("BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nEND:VTIMEZONE\r\nBEGIN:VTODO\r\nEND:VTODO\r\n"
+                           "END:VCALENDAR\r\n"),
+              "VTODO");
+    EXPECT_EQ(component_of("begin:vevent\nend:vevent\n"), "VEVENT");
+    EXPECT_EQ(component_of("a memo as text"), "");
 }
 
 TEST(dav_paths, knows_the_four_collections) {

@@ -44,24 +44,22 @@ std::optional<std::string> principal_value(const request_context& c, const descr
 }
 
 std::optional<std::string> display_name(const request_context& c, const described& d) {
-    if (d.kind == resource_kind::collection) return xml_escape(d.collection->display_name);
+    if (d.kind == resource_kind::collection)
+        return xml_escape(d.state->properties.display_name.value_or(d.collection->display_name));
     if (d.kind == resource_kind::principal || d.kind == resource_kind::home) return xml_escape(c.account.user);
     return std::nullopt;
-}
-
-std::string privileges() {
-    std::string privileges;
-    for (auto name : {"read", "write", "write-content", "write-properties", "bind", "unbind"}) {
-        privileges += element(ns_dav, "privilege", element(ns_dav, name));
-    }
-    return privileges;
 }
 
 // The version and type of a collection or an item.
 std::optional<std::string> version_value(const described& d, const prop_name& p) {
     const bool item = d.kind == resource_kind::item;
     if (is(p, ns_dav, "getetag")) return xml_escape(etag_of(item ? d.item->modseq : d.state->modseq));
-    if (is(p, ns_dav, "getcontenttype") && item) return xml_escape(d.collection->content_type);
+    if (is(p, ns_dav, "getcontenttype") && item) {
+        // A listing without contents does not know the component of an item of a calendar taking several.
+        const auto type =
+            d.item->content.empty() ? d.collection->content_type : content_type_of(*d.collection, d.item->content);
+        return xml_escape(type);
+    }
     return std::nullopt;
 }
 
@@ -89,8 +87,11 @@ std::optional<std::string> format_value(const request_context& c, const describe
             return "<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>";
         if (is(p, ns_carddav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
     } else {
-        if (is(p, ns_caldav, "supported-calendar-component-set"))
-            return "<cal:comp name=\"" + std::string(d.collection->component) + "\"/>";
+        if (is(p, ns_caldav, "supported-calendar-component-set")) {
+            std::string comps;
+            for (const auto& name : d.collection->components) comps += "<cal:comp name=\"" + name + "\"/>";
+            return comps;
+        }
         if (is(p, ns_caldav, "supported-calendar-data"))
             return "<cal:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>";
         if (is(p, ns_caldav, "max-resource-size")) return std::to_string(c.account.max_object_bytes);
@@ -108,8 +109,27 @@ std::optional<std::string> quota_value(const request_context& c, const described
     return std::to_string(used ? stored : std::max<std::int64_t>(0, c.account.max_user_bytes - stored));
 }
 
+// What a user set on a collection (MKCALENDAR, MKCOL, PROPPATCH; issue 38): absent (404) until set.
+std::optional<std::string> own_value(const described& d, const prop_name& p) {
+    const auto& props = d.state->properties;
+    const bool calendar = !d.collection->address_book;
+    std::optional<std::string> value;
+    if (calendar ? is(p, ns_caldav, "calendar-description") : is(p, ns_carddav, "addressbook-description")) {
+        value = props.description;
+    } else if (calendar && is(p, ns_apple, "calendar-color")) {
+        value = props.color;
+    } else if (calendar && is(p, ns_apple, "calendar-order")) {
+        if (props.order) value = std::to_string(*props.order);
+    } else if (calendar && is(p, ns_caldav, "calendar-timezone")) {
+        value = props.time_zone;
+    }
+    if (!value) return std::nullopt;
+    return xml_escape(*value);
+}
+
 std::optional<std::string> collection_value(const request_context& c, const described& d, const prop_name& p) {
     if (auto value = quota_value(c, d, p)) return value;
+    if (auto value = own_value(d, p)) return value;
     if (is(p, ns_calendarserver, "getctag")) return xml_escape(std::to_string(d.state->modseq));
     if (is(p, ns_dav, "sync-token")) return xml_escape(sync_token_of(*d.state));
     if (is(p, ns_dav, "supported-report-set")) return supported_reports(d);
@@ -132,7 +152,7 @@ std::optional<std::string> value_of(const request_context& c, const described& d
     if (is(p, ns_dav, "resourcetype")) return resource_type(d);
     if (auto value = principal_value(c, d, p)) return value;
     if (is(p, ns_dav, "displayname")) return display_name(c, d);
-    if (is(p, ns_dav, "current-user-privilege-set") && d.kind != resource_kind::root) return privileges();
+    if (is(p, ns_dav, "current-user-privilege-set")) return privileges_of(d.kind);
     if (collection || item) {
         if (auto value = version_value(d, p)) return value;
     }
@@ -219,10 +239,6 @@ bool describe(multistatus& out, const request_context& c, const described& d, co
 
 std::string sync_token_of(const persistence::dav_collection& state) {
     return "urn:syncml-server:sync:" + std::to_string(state.datastore.value()) + ":" + std::to_string(state.modseq);
-}
-
-persistence::dav_collection open_collection(const request_context& c, const collection_info& info) {
-    return c.store.collection(c.account.tenant_id, c.account.user_id, info.datastore, std::string(info.suffix));
 }
 
 }  // namespace syncml::dav::detail

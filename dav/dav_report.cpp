@@ -189,8 +189,8 @@ dav_response report(const request_context& c) {
     const auto& body = *parsed.root;
     if (c.path.kind != resource_kind::collection && c.path.kind != resource_kind::item)
         return error_response(403, ns_dav, "supported-report");
-    const auto* info = find_collection(c.path.collection);
-    auto state = open_collection(c, *info);
+    const auto* info = c.info;
+    const auto& state = *c.state;
     const auto data_ns = info->address_book ? ns_carddav : ns_caldav;
     if (body.is(data_ns, info->address_book ? "addressbook-multiget" : "calendar-multiget"))
         return multiget(c, body, *info, state);

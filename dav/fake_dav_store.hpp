@@ -2,17 +2,17 @@
 // Test support: persistence::dav_store in memory, with the PostgreSQL store's semantics
 // (persistence/dav/dav_store.cpp): one modseq counter per datastore bumped by every write, tombstones kept with their
 // name, a resource named by its dav_names entry else by GUID + suffix, names released by tombstones when a new item
-// takes them.
+// takes them; collections as datastores of a user, the lowest live one of a kind its default, a deleted one with its
+// items tombstones and its name freed.
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <functional>
-#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "persistence/dav/dav_store.hpp"
@@ -36,17 +36,57 @@ class fake_dav_store final : public persistence::dav_store {
         std::int64_t id = 0;
         std::int64_t modseq = 0;
         std::int64_t purged_modseq = 0;
+        std::int64_t tenant = 0;
+        std::int64_t user = 0;
+        std::string name;
+        common::item_kind kind = common::item_kind::contact;
+        std::vector<std::string> components;
+        persistence::collection_properties properties;
+        bool deleted = false;
     };
 
     persistence::dav_collection collection(common::tenant_id tenant, common::user_id user, common::item_kind kind,
                                            const std::string& suffix) override {
-        auto& ds = datastore(tenant.value(), user.value(), kind);
-        return {.tenant = tenant,
-                .user = user,
-                .datastore = common::datastore_id{ds.id},
-                .modseq = ds.modseq,
-                .purged_modseq = ds.purged_modseq,
-                .suffix = suffix};
+        auto c = collection_of(datastore(tenant.value(), user.value(), kind));
+        c.suffix = suffix;
+        return c;
+    }
+    std::vector<persistence::dav_collection> collections(common::tenant_id tenant, common::user_id user) override {
+        std::vector<persistence::dav_collection> out;
+        for (const auto& ds : datastores_) {
+            if (ds.tenant == tenant.value() && ds.user == user.value() && !ds.deleted) out.push_back(collection_of(ds));
+        }
+        return out;
+    }
+    persistence::collection_creation create_collection(common::tenant_id tenant, common::user_id user,
+                                                       const persistence::new_collection& n,
+                                                       std::size_t max_collections) override {
+        datastore(tenant.value(), user.value(), n.kind);
+        if (collections(tenant, user).size() >= max_collections) return persistence::collection_creation::too_many;
+        for (const auto& ds : datastores_) {
+            if (ds.tenant == tenant.value() && ds.user == user.value() && ds.name == n.name)
+                return persistence::collection_creation::name_taken;
+        }
+        auto& ds = add_datastore(tenant.value(), user.value(), n.name, n.kind);
+        ds.components = n.components;
+        ds.properties = n.properties;
+        return persistence::collection_creation::created;
+    }
+    void set_properties(const persistence::dav_collection& c, const persistence::collection_properties& p) override {
+        row_of(c).properties = p;
+    }
+    void delete_collection(const persistence::dav_collection& c) override {
+        if (c.is_default) throw std::logic_error("fake_dav_store: a default collection cannot be deleted");
+        auto& ds = row_of(c);
+        for (auto& row : items_) {
+            if (in(row, c) && !row.deleted) {
+                row.deleted = true;
+                row.keys.clear();
+                row.modseq = ++ds.modseq;
+            }
+        }
+        ds.deleted = true;
+        ds.name += "/" + std::to_string(ds.id);
     }
     std::vector<persistence::dav_resource> named(const persistence::dav_collection& c,
                                                  const std::vector<std::string>& names, bool) override {
@@ -112,11 +152,10 @@ class fake_dav_store final : public persistence::dav_store {
     }
     std::int64_t user_stored_bytes(const persistence::dav_collection& c) override {
         std::int64_t bytes = 0;
-        for (const auto& [key, ds] : datastores_) {
-            const auto& [tenant, user, kind] = key;
-            if (tenant != c.tenant.value() || user != c.user.value()) continue;
+        for (const auto& ds : datastores_) {
+            if (ds.tenant != c.tenant.value() || ds.user != c.user.value()) continue;
             for (const auto& row : items_) {
-                if (row.tenant == tenant && row.datastore == ds.id && !row.deleted)
+                if (row.tenant == ds.tenant && row.datastore == ds.id && !row.deleted)
                     bytes += static_cast<std::int64_t>(row.content.size());
             }
         }
@@ -159,12 +198,15 @@ class fake_dav_store final : public persistence::dav_store {
         return row.modseq;
     }
 
-    // For tests: the datastore row (created when missing), an item written as SyncML writes it (no DAV name).
+    // For tests: the default datastore of a kind (created when missing), an item written as SyncML writes it (no DAV
+    // name).
     datastore_row& datastore(std::int64_t tenant, std::int64_t user, common::item_kind kind) {
-        auto [at, added] = datastores_.try_emplace({tenant, user, kind});
-        if (added) at->second.id = ++last_datastore_;
-        return at->second;
+        for (auto& ds : datastores_) {
+            if (ds.tenant == tenant && ds.user == user && ds.kind == kind && !ds.deleted) return ds;
+        }
+        return add_datastore(tenant, user, std::string(common::datastore_name(kind)), kind);
     }
+    const std::deque<datastore_row>& datastores() const { return datastores_; }
     item_row& add_item(std::int64_t tenant, std::int64_t datastore_id, const std::string& content) {
         item_row row;
         row.tenant = tenant;
@@ -199,10 +241,46 @@ class fake_dav_store final : public persistence::dav_store {
                 .content_bytes = row.content.size()};
     }
     std::int64_t bump(std::int64_t datastore_id) {
-        for (auto& [key, ds] : datastores_) {
+        for (auto& ds : datastores_) {
             if (ds.id == datastore_id) return ++ds.modseq;
         }
         throw std::logic_error("fake_dav_store: no datastore " + std::to_string(datastore_id));
+    }
+    datastore_row& add_datastore(std::int64_t tenant, std::int64_t user, std::string name, common::item_kind kind) {
+        datastore_row row;
+        row.id = ++last_datastore_;
+        row.tenant = tenant;
+        row.user = user;
+        row.name = std::move(name);
+        row.kind = kind;
+        datastores_.push_back(std::move(row));
+        return datastores_.back();
+    }
+    datastore_row& row_of(const persistence::dav_collection& c) {
+        for (auto& ds : datastores_) {
+            if (ds.id == c.datastore.value() && ds.user == c.user.value()) return ds;
+        }
+        throw std::logic_error("fake_dav_store: no datastore " + std::to_string(c.datastore.value()));
+    }
+    // As the SQL reads it: the default of a kind is the lowest live datastore of the kind.
+    persistence::dav_collection collection_of(const datastore_row& ds) const {
+        bool is_default = true;
+        for (const auto& other : datastores_) {
+            if (other.tenant == ds.tenant && other.user == ds.user && other.kind == ds.kind && !other.deleted &&
+                other.id < ds.id)
+                is_default = false;
+        }
+        return {.tenant = common::tenant_id{ds.tenant},
+                .user = common::user_id{ds.user},
+                .datastore = common::datastore_id{ds.id},
+                .modseq = ds.modseq,
+                .purged_modseq = ds.purged_modseq,
+                .suffix = {},
+                .name = ds.name,
+                .kind = ds.kind,
+                .is_default = is_default && !ds.deleted,
+                .components = ds.components,
+                .properties = ds.properties};
     }
     item_row& live(const persistence::dav_collection& c, const persistence::dav_resource& current) {
         for (auto& row : items_) {
@@ -211,7 +289,7 @@ class fake_dav_store final : public persistence::dav_store {
         throw std::logic_error("fake_dav_store: the item is gone");
     }
 
-    std::map<std::tuple<std::int64_t, std::int64_t, common::item_kind>, datastore_row> datastores_;
+    std::deque<datastore_row> datastores_;  // a deque: rows stay where they are while others are added
     std::int64_t last_datastore_ = 0;
     std::vector<item_row> items_;
 };

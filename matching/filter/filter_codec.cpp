@@ -154,6 +154,9 @@ bool read_line(std::string_view key, std::string_view value, item_filter& out, s
         auto n = number<std::size_t>(value);
         if (!n) return false;
         (key == "limit" ? r.max_items : f.max_value_size) = *n;
+    } else if (key == "kind") {
+        r.kind = common::parse_datastore_name(value);
+        if (!r.kind) return false;
     } else if (key == "exclude") {
         if (value.empty()) return false;
         f.exclude.push_back(unescaped(value));
@@ -188,6 +191,7 @@ std::string encode_filter(const item_filter& filter) {
         out += '\n';
     }
     if (r.max_items) out += "limit=" + std::to_string(*r.max_items) + "\n";
+    if (r.kind) out += "kind=" + std::string(common::datastore_name(*r.kind)) + "\n";
     if (filter.fields.max_value_size) out += "maxsize=" + std::to_string(*filter.fields.max_value_size) + "\n";
     for (const auto& name : filter.fields.exclude) {
         out += "exclude=";

@@ -7,6 +7,7 @@
 //   where=<the expression in the filter_cgi.hpp grammar>
 //   window=<span|modified> <bound> <bound>      bound: r<days from now> | a<seconds since 1970 UTC> | -
 //   limit=<n>   maxsize=<n>   exclude=<NAME>    include=<NAME>[:<max size>]    size=<NAME>:<max size>
+//   kind=<contacts|calendar|tasks|memos>
 //
 // Decoding reads what encoding writes; the result compares equal (==) to the filter that was encoded when that
 // filter came from parse_filter_cgi()/parse_target_options() (server-built expressions may come back with their

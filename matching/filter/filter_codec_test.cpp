@@ -45,6 +45,10 @@ TEST(filter_codec, round_trips_target_options_and_server_windows) {
     server.fields.size_limits = {field_rule{"PHOTO", 65536}, field_rule{"NOTE", 10}};
     expect_round_trip(server);
     expect_round_trip(item_filter{});
+    item_filter kind;  // a device's calendar on a collection of events and tasks (issue 38)
+    kind.record.kind = item_kind::event;
+    expect_round_trip(kind);
+    EXPECT_EQ(encode_filter(kind), "type=exclusive\nkind=calendar\n");
 }
 
 TEST(filter_codec, writes_the_expression_in_the_cgi_grammar) {
@@ -64,7 +68,7 @@ TEST(filter_codec, writes_a_node_that_points_forward_as_one_that_never_holds) {
 TEST(filter_codec, rejects_what_it_did_not_write) {
     for (std::string_view text :
          {"type=sometimes\n", "colour=blue\n", "window=span r1\n", "window=span x1 -\n", "window=later - -\n",
-          "limit=many\n", "include=:5\n", "include=TEL:x\n", "exclude=\n", "no equals sign\n"}) {
+          "limit=many\n", "kind=events\n", "include=:5\n", "include=TEL:x\n", "exclude=\n", "no equals sign\n"}) {
         auto r = decode_filter(text);
         ASSERT_FALSE(r) << text;
         EXPECT_EQ(r.error().line, 1) << text;

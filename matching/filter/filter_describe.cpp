@@ -96,7 +96,7 @@ void describe_bound(std::string& out, const std::optional<window_bound>& bound) 
 std::string describe(const item_filter& filter, std::size_t max_length) {
     const auto& r = filter.record;
     const auto& f = filter.fields;
-    bool empty = r.where.empty() && r.windows.empty() && !r.max_items && f.empty();
+    bool empty = r.where.empty() && r.windows.empty() && !r.max_items && !r.kind && f.empty();
     if (empty) return "none";
     std::string out = r.semantics == filter_semantics::inclusive ? "inclusive" : "exclusive";
     if (!r.where.empty() && r.where.root < r.where.nodes.size()) {
@@ -112,6 +112,7 @@ std::string describe(const item_filter& filter, std::size_t max_length) {
         out += ')';
     }
     if (r.max_items) out += " limit=" + std::to_string(*r.max_items);
+    if (r.kind) out += " kind=" + std::string(common::datastore_name(*r.kind));
     for (std::size_t i = 0; i < f.exclude.size() && out.size() <= max_length; ++i) {
         out += i ? "," : " exclude=";
         name(out, f.exclude[i]);

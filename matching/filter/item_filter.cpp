@@ -157,6 +157,8 @@ void and_records(record_filter& into, const record_filter& other) {
     and_expressions(into.where, other.where);
     into.windows.insert(into.windows.end(), other.windows.begin(), other.windows.end());
     into.max_items = tighter(into.max_items, other.max_items);
+    // Only the engine sets a kind, for the collection a device syncs: there is never a second one.
+    if (!into.kind) into.kind = other.kind;
 }
 
 // Both include lists: the properties in both (either alone: that one).
@@ -201,6 +203,7 @@ std::int64_t resolve_bound(const window_bound& bound, std::chrono::system_clock:
 }
 
 bool matches(const record_filter& filter, const item& value, std::chrono::system_clock::time_point now) {
+    if (filter.kind && kind_of(value) != *filter.kind) return false;
     for (const auto& window : filter.windows)
         if (!inside(window, value, now)) return false;
     if (filter.where.empty()) return true;

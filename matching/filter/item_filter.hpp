@@ -105,6 +105,9 @@ struct record_filter {
     // LIMIT / MAXCOUNT / /max(n): at most this many items are sent; which ones is the engine's choice, so it is
     // not part of matches().
     std::optional<std::size_t> max_items;
+    // Only items of this kind are inside: a device datastore of one kind that syncs a collection holding others too
+    // (a calendar of events and tasks, issue 38).
+    std::optional<item_kind> kind;
     bool operator==(const record_filter&) const = default;
 };
 

@@ -21,6 +21,44 @@ struct name_taken final : std::runtime_error {
 };
 constexpr int k_name_race_attempts = 3;
 
+std::vector<std::string> split_components(const std::string& joined) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < joined.size()) {
+        auto end = joined.find(',', pos);
+        if (end == std::string::npos) end = joined.size();
+        out.push_back(joined.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return out;
+}
+
+template <class T>
+std::optional<T> optional_of(const pqxx::field& field) {
+    if (field.is_null()) return std::nullopt;
+    return field.as<T>();
+}
+
+// A row of the columns sql::dav_collection_state reads, for the collection's tenant and user.
+dav_collection collection_of(const pqxx::row& row, common::tenant_id tenant, common::user_id user) {
+    dav_collection c{.tenant = tenant,
+                     .user = user,
+                     .datastore = common::datastore_id{row["datastore_id"].as<int64_t>()},
+                     .modseq = row["modseq"].as<int64_t>(),
+                     .purged_modseq = row["purged_modseq"].as<int64_t>(),
+                     .suffix = {}};
+    c.name = row["name"].as<std::string>();
+    c.kind = common::parse_datastore_name(row["kind"].as<std::string>()).value_or(item_kind::contact);
+    c.is_default = row["is_default"].as<bool>();
+    c.components = split_components(row["components"].as<std::string>());
+    c.properties = {.display_name = optional_of<std::string>(row["display_name"]),
+                    .description = optional_of<std::string>(row["description"]),
+                    .color = optional_of<std::string>(row["color"]),
+                    .order = optional_of<int64_t>(row["sort_order"]),
+                    .time_zone = optional_of<std::string>(row["time_zone"])};
+    return c;
+}
+
 std::vector<dav_resource> resources_of(const pqxx::result& rows) {
     std::vector<dav_resource> out;
     out.reserve(rows.size());
@@ -42,16 +80,47 @@ class pg_dav_store final : public dav_store {
 
     dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                               const std::string& suffix) override {
-        dav_collection c{
-            .tenant = tenant,
-            .user = user,
-            .datastore = common::datastore_id{items_of(user.value()).datastore(tenant.value(), user.value(), kind)},
-            .suffix = suffix};
-        owned_.push_back(c.datastore.value());
-        auto row = exec_sql1(tx_, sql::dav_collection_state, tenant.value(), user.value(), c.datastore.value());
-        c.modseq = row[0].as<int64_t>();
-        c.purged_modseq = row[1].as<int64_t>();
+        const auto datastore = items_of(user.value()).datastore(tenant.value(), user.value(), kind);
+        owned_.push_back(datastore);
+        auto c = collection_of(exec_sql1(tx_, sql::dav_collection_state, tenant.value(), user.value(), datastore),
+                               tenant, user);
+        c.suffix = suffix;
         return c;
+    }
+    std::vector<dav_collection> collections(common::tenant_id tenant, common::user_id user) override {
+        items_of(user.value());  // binds the transaction to the user
+        std::vector<dav_collection> out;
+        for (const auto& row : exec_sql(tx_, sql::dav_collections, tenant.value(), user.value())) {
+            out.push_back(collection_of(row, tenant, user));
+            owned_.push_back(out.back().datastore.value());
+        }
+        return out;
+    }
+    collection_creation create_collection(common::tenant_id tenant, common::user_id user, const new_collection& n,
+                                          std::size_t max_collections) override {
+        auto& items = items_of(user.value());
+        exec_sql1(tx_, sql::dav_lock_user, tenant.value(), user.value());
+        items.datastore(tenant.value(), user.value(), n.kind);
+        const auto live = exec_sql1(tx_, sql::dav_count_collections, tenant.value(), user.value())[0].as<int64_t>();
+        if (live >= static_cast<int64_t>(max_collections)) return collection_creation::too_many;
+        const auto& p = n.properties;
+        const auto rows = exec_sql(tx_, sql::dav_create_collection, tenant.value(), user.value(), n.name,
+                                   std::string(common::datastore_name(n.kind)), text_array(n.components),
+                                   p.display_name, p.description, p.color, p.order, p.time_zone);
+        if (rows.empty()) return collection_creation::name_taken;
+        owned_.push_back(rows[0][0].as<int64_t>());
+        return collection_creation::created;
+    }
+    void set_properties(const dav_collection& c, const collection_properties& p) override {
+        items_of(c);
+        exec_sql0(tx_, sql::dav_set_properties, c.tenant.value(), c.user.value(), c.datastore.value(), p.display_name,
+                  p.description, p.color, p.order, p.time_zone);
+    }
+    void delete_collection(const dav_collection& c) override {
+        if (c.is_default) throw std::logic_error("dav_store::delete_collection of a default collection");
+        items_of(c);
+        lock_collection(c);
+        exec_sql1(tx_, sql::dav_delete_collection, c.tenant.value(), c.user.value(), c.datastore.value());
     }
     std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                     bool for_update) override {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,17 @@ using common::item_kind;
 
 class database;
 
+// What a collection says of itself beyond its items (issue 38), set when it is created (MKCALENDAR, extended MKCOL)
+// and by PROPPATCH; nullopt: not set (the kind's display name, no description, colour, order or time zone).
+struct collection_properties {
+    std::optional<std::string> display_name;
+    std::optional<std::string> description;  // CALDAV:calendar-description, CARDDAV:addressbook-description
+    std::optional<std::string> color;        // Apple's calendar-color, as the client wrote it
+    std::optional<std::int64_t> order;       // Apple's calendar-order
+    std::optional<std::string> time_zone;    // CALDAV:calendar-timezone: a VCALENDAR with one VTIMEZONE
+    bool operator==(const collection_properties&) const = default;
+};
+
 // One of the user's datastores, as a DAV collection. Every statement on it names its user, the owner of all its rows
 // (on a distributed database the key of the one shard that holds them): a datastore id of another user finds nothing.
 struct dav_collection {
@@ -27,7 +39,27 @@ struct dav_collection {
     std::int64_t modseq = 0;         // the datastore's change counter: ETags, ctag and sync tokens come from it
     std::int64_t purged_modseq = 0;  // tombstones up to this modseq are gone (sync tokens before it are stale)
     std::string suffix;              // ".vcf" or ".ics": the name of an item no DAV client named is GUID + suffix
+    // The datastore's name, kind and whether it is its kind's default collection (the lowest of the kind, which
+    // SyncML devices sync unless told otherwise; migrations/0037_collections.sql). A default is addressed by its kind's
+    // name, any other collection by its own.
+    std::string name{};
+    item_kind kind = item_kind::contact;
+    bool is_default = true;
+    // The iCalendar components a calendar takes (VEVENT, VTODO, VJOURNAL); empty: its kind's one.
+    std::vector<std::string> components{};
+    collection_properties properties{};
 };
+
+// A collection to create: a name no collection of the user has, the kind of its items (for a calendar that takes
+// several components, the first of VEVENT, VTODO, VJOURNAL it takes), its components and properties.
+struct new_collection {
+    std::string name;
+    item_kind kind = item_kind::event;
+    std::vector<std::string> components;
+    collection_properties properties;
+};
+
+enum class collection_creation { created, name_taken, too_many };
 
 // An item as a DAV resource.
 struct dav_resource {
@@ -44,9 +76,22 @@ struct dav_resource {
 class dav_store {
   public:
     virtual ~dav_store() = default;
-    // The user's datastore of `kind`, created when missing.
+    // The user's default collection of `kind`, created when missing.
     virtual dav_collection collection(common::tenant_id tenant, common::user_id user, item_kind kind,
                                       const std::string& suffix) = 0;
+    // Every live collection of the user (deleted ones left out, none created), by datastore id; suffixes empty.
+    virtual std::vector<dav_collection> collections(common::tenant_id tenant, common::user_id user) = 0;
+    // Creates a collection after making sure its kind's default exists (so that it never becomes a default), unless
+    // the user has a live collection of that name or `max_collections` live ones already (counted under a lock of
+    // the user, so that two creations at once cannot both take the last place).
+    virtual collection_creation create_collection(common::tenant_id tenant, common::user_id user,
+                                                  const new_collection& created, std::size_t max_collections) = 0;
+    // Replaces the collection's properties.
+    virtual void set_properties(const dav_collection& c, const collection_properties& properties) = 0;
+    // Deletes a collection that is no default: its live items become tombstones one modseq after the other, as DAV
+    // deletes of each would make them (devices that sync it receive the deletions), its name is freed and the
+    // collection is gone for DAV; the janitor removes the row after the tenant's tombstone retention.
+    virtual void delete_collection(const dav_collection& c) = 0;
     // The live resources of these names, with content; locked for update with `for_update`.
     virtual std::vector<dav_resource> named(const dav_collection& c, const std::vector<std::string>& names,
                                             bool for_update) = 0;

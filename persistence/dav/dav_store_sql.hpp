@@ -8,8 +8,51 @@
 
 namespace syncml::persistence::sql {
 
-inline constexpr const char* dav_collection_state =
-    "SELECT modseq, purged_modseq FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3";
+// A collection's columns (dav_store.cpp, collection_of): its state, name, kind, whether it is its kind's default (the
+// lowest live datastore of the kind, migrations/0037_collections.sql), components and properties.
+#define SYNCML_DAV_COLLECTION_COLUMNS                                                                           \
+    "d.datastore_id, d.modseq, d.purged_modseq, d.name, d.kind, "                                               \
+    "d.datastore_id = (SELECT min(f.datastore_id) FROM datastores f WHERE f.tenant_id = $1 AND f.user_id = $2 " \
+    "AND f.kind = d.kind AND f.deleted_at IS NULL) AS is_default, "                                             \
+    "coalesce(array_to_string(d.components, ','), '') AS components, d.display_name, d.description, d.color, "  \
+    "d.sort_order, d.time_zone "
+inline constexpr const char* dav_collection_state = "SELECT " SYNCML_DAV_COLLECTION_COLUMNS
+                                                    "FROM datastores d WHERE d.tenant_id = $1 AND d.user_id = $2 "
+                                                    "AND d.datastore_id = $3";
+// The user's live collections.
+inline constexpr const char* dav_collections = "SELECT " SYNCML_DAV_COLLECTION_COLUMNS
+                                               "FROM datastores d WHERE d.tenant_id = $1 AND d.user_id = $2 "
+                                               "AND d.deleted_at IS NULL ORDER BY d.datastore_id";
+#undef SYNCML_DAV_COLLECTION_COLUMNS
+// A creation of a collection waits for any other of the same user, so that both count what the other created.
+inline constexpr const char* dav_lock_user =
+    "SELECT 1 FROM users WHERE tenant_id = $1 AND user_id = $2 FOR NO KEY UPDATE";
+inline constexpr const char* dav_count_collections =
+    "SELECT count(*) FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND deleted_at IS NULL";
+// No row: the name is taken. $3 name, $4 kind, $5 components ('{}': the kind's), $6.. the properties.
+inline constexpr const char* dav_create_collection =
+    "INSERT INTO datastores (tenant_id, user_id, name, kind, components, display_name, description, color, "
+    "sort_order, time_zone) VALUES ($1, $2, $3, $4, nullif($5::text[], '{}'), $6, $7, $8, $9, $10) "
+    "ON CONFLICT DO NOTHING RETURNING datastore_id";
+inline constexpr const char* dav_set_properties =
+    "UPDATE datastores SET display_name = $4, description = $5, color = $6, sort_order = $7, time_zone = $8 "
+    "WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3 AND deleted_at IS NULL";
+// The deletion of a collection: every live item a tombstone, each taking the next modseq in modseq order as
+// delete_item would (devices that sync the collection receive the deletions), its keys dropped and its bytes freed;
+// the collection marked deleted and its name freed ("name/<datastore_id>": no collection name has a '/'). Runs after
+// dav_lock_collection.
+inline constexpr const char* dav_delete_collection =
+    "WITH doomed AS (SELECT i.item_id, octet_length(i.content) AS bytes, row_number() OVER (ORDER BY i.modseq) AS n "
+    "FROM items i WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.datastore_id = $3 AND NOT i.deleted), "
+    "ds AS (UPDATE datastores SET modseq = modseq + (SELECT count(*) FROM doomed), "
+    "stored_bytes = stored_bytes - (SELECT coalesce(sum(bytes), 0) FROM doomed), deleted_at = now(), "
+    "name = name || '/' || datastore_id WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3 "
+    "AND deleted_at IS NULL RETURNING modseq - (SELECT count(*) FROM doomed) AS base), "
+    "gone AS (UPDATE items i SET deleted = true, modseq = ds.base + doomed.n, updated_at = now() FROM doomed, ds "
+    "WHERE i.tenant_id = $1 AND i.user_id = $2 AND i.item_id = doomed.item_id AND NOT i.deleted RETURNING i.item_id), "
+    "keys AS (DELETE FROM item_match_keys k WHERE k.tenant_id = $1 AND k.user_id = $2 "
+    "AND k.item_id IN (SELECT item_id FROM gone)) "
+    "SELECT count(*) FROM gone";
 // One row when the datastore is the user's.
 inline constexpr const char* dav_own_datastore =
     "SELECT 1 FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND datastore_id = $3";

@@ -95,6 +95,7 @@ janitor_report run_janitor(database& db, const std::string& holder, const janito
         report.chunks += in_batches(db, sql::delete_abandoned_chunks, tenant, batch,
                                     static_cast<double>(settings.chunk_age.count()));
         purge_tombstones(db, tenant, batch, report);
+        report.collections += in_batches(db, sql::purge_deleted_collections, tenant, batch);
     }
     report.audit_entries = delete_old_audit_entries(db, batch, settings.audit_age);
     in_transaction(db, [&](pqxx::work& tx) { tx.exec_params0(sql::release_janitor_lease, holder); });

@@ -39,6 +39,7 @@ struct janitor_report {
         0;  // distributed schema: routes and session starts of sessions that cannot live anymore
     std::size_t chunks = 0;
     std::size_t tombstones = 0;
+    std::size_t collections = 0;  // deleted by DAV clients, past the tombstone retention
     std::size_t audit_entries = 0;
     // Device stores that had not seen a purged tombstone: their next sync is slow instead of missing the delete.
     std::size_t slow_syncs_forced = 0;
@@ -46,7 +47,8 @@ struct janitor_report {
 
 // One pass over every tenant, under the janitor lease (`holder` names this instance in it): expired sessions and
 // resume pointers, old failed-login counters and known DAV client addresses, abandoned large-object chunks, tombstones
-// (deleted items) older than their tenant's tombstone_retention_days, and old audit log entries. Throws db_error.
+// (deleted items) and deleted collections older than their tenant's tombstone_retention_days, and old audit log
+// entries. Throws db_error.
 janitor_report run_janitor(database& db, const std::string& holder, const janitor_settings& settings = {});
 
 }  // namespace syncml::persistence

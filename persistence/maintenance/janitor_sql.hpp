@@ -95,4 +95,15 @@ inline constexpr const char* purge_tombstones =
     "RETURNING ds.device_store_id) "
     "SELECT (SELECT count(*) FROM purged), (SELECT count(*) FROM reset)";
 
+// Collections a DAV client deleted (migrations/0037_collections.sql) whose tombstone retention has passed: their
+// tombstones are purged by then (above), and the rows go with what hangs on them (items a device added since, device
+// stores, the devices' choices of the collection: their next sync opens the default). Keys have no foreign key.
+inline constexpr const char* purge_deleted_collections =
+    "WITH doomed AS (SELECT d.user_id, d.datastore_id FROM datastores d JOIN tenants t ON t.tenant_id = d.tenant_id "
+    "WHERE d.tenant_id = $1 AND d.deleted_at < now() - make_interval(days => t.tombstone_retention_days) LIMIT $2), "
+    "keys AS (DELETE FROM item_match_keys k USING doomed x WHERE k.tenant_id = $1 AND k.user_id = x.user_id "
+    "AND k.datastore_id = x.datastore_id) "
+    "DELETE FROM datastores d USING doomed x WHERE d.tenant_id = $1 AND d.user_id = x.user_id "
+    "AND d.datastore_id = x.datastore_id AND d.deleted_at IS NOT NULL";
+
 }  // namespace syncml::persistence::sql

@@ -20,7 +20,8 @@ DECLARE
     -- A user's rows, all on the shard of the user's key.
     user_tables text[] := ARRAY['users', 'devices', 'datastores', 'items', 'item_match_keys', 'device_stores',
                                 'mappings', 'sessions', 'resume_pointers', 'incoming_chunks', 'dav_names',
-                                'known_clients', 'short_guids', 'push_devices', 'push_outbox'];
+                                'known_clients', 'short_guids', 'push_devices', 'push_outbox',
+                                'device_collections'];
     -- Keyed by something else than the user (auth_failures.shard_key, session_routes.device_key, ...), same group.
     other_keys text[][] := ARRAY[['auth_failures', 'shard_key'], ['session_routes', 'device_key'],
                                  ['session_starts', 'device_key']];
@@ -81,7 +82,8 @@ BEGIN
     -- owner, in one round trip.
     FOR fn IN SELECT p.oid::regprocedure AS signature FROM pg_proc p
               WHERE p.pronamespace = current_schema()::regnamespace
-                AND p.proname IN ('syncml_open_session', 'syncml_save_session', 'syncml_open_device_store')
+                AND p.proname IN ('syncml_open_session', 'syncml_save_session', 'syncml_open_device_store',
+                                  'syncml_open_collection_store')
                 AND 'p_owner' = ANY (p.proargnames)
                 AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_object o WHERE o.classid = 'pg_proc'::regclass
                                 AND o.objid = p.oid AND o.distribution_argument_index IS NOT NULL) LOOP

@@ -45,6 +45,9 @@ struct device_store_record {
     // said): saved with a completed sync when not empty, so that a later sync without either still knows it.
     std::string content_type{};
     std::string content_version{};
+    // Read with the row: the collection takes other components than the kind's too (a calendar of events and tasks,
+    // issue 38), so only the items of the opened kind sync with it.
+    bool other_kinds = false;
 };
 
 // One of a device's views of the user's datastores, found without creating any (see
@@ -178,6 +181,9 @@ struct store_opening {
     std::string device_uri;
     std::string resume_prefix;  // the resume pointer row is named this + the device store's id
     std::string session_id;     // empty: leave the resume pointer as it is
+    // The collection the datastore URI names (./calendar?collection=work, issue 38); empty: the one an operator chose
+    // for the device's datastore of `kind`, else the kind's default collection.
+    std::string collection{};
 };
 
 // One write of a message's batch (see sync_store::write_items): new content for an item, the device's

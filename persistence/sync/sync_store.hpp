@@ -36,6 +36,7 @@ class sync_store : public session_rows,
                    public tenant_policy {
   public:
     device_store_record open_device_store(std::int64_t tenant, const store_opening& o) override {
+        if (!o.collection.empty() && o.collection != common::datastore_name(o.kind)) return {};
         auto ds = device_store_of_kind(tenant, o.user, o.device, o.kind, o.remote_uri);
         if (!o.session_id.empty()) {
             set_resume_pointer(tenant, o.device_uri, o.resume_prefix + std::to_string(ds.id), o.session_id);

@@ -37,7 +37,7 @@ session_record session_of(const pqxx::row& row) {
     return s;
 }
 
-// The columns of sql::open_device_store.
+// The columns of sql::open_collection_store.
 device_store_record device_store_of(const pqxx::row& row) {
     device_store_record ds{
         row[0].as<int64_t>(), row[1].as<int64_t>(), row[2].as<std::string>(), row[3].as<std::string>(),
@@ -45,6 +45,7 @@ device_store_record device_store_of(const pqxx::row& row) {
     ds.previous_client_anchor = row[7].as<std::string>();
     ds.previous_seen_modseq = row[8].as<int64_t>();
     ds.window = {row[9].as<int>(), row[10].as<int>(), row[11].as<int>(), row[12].as<int>()};
+    ds.other_kinds = row["r_other_kinds"].as<bool>();
     return ds;
 }
 
@@ -135,8 +136,8 @@ std::optional<session_record> pg_session_store::lock_pointed_session(int64_t ten
 std::optional<device_store_record> pg_session_store::open_in_one_call(int64_t tenant, const store_opening& o) {
     bind_owner(o.user);
     auto rows =
-        exec_sql(tx_, sql::open_device_store, tenant, o.user, o.device, std::string(common::datastore_name(o.kind)),
-                 o.remote_uri, o.device_uri, o.resume_prefix, o.session_id);
+        exec_sql(tx_, sql::open_collection_store, tenant, o.user, o.device, std::string(common::datastore_name(o.kind)),
+                 o.remote_uri, o.device_uri, o.resume_prefix, o.session_id, o.collection);
     if (rows.empty()) return std::nullopt;
     return device_store_of(rows[0]);
 }

@@ -71,6 +71,11 @@ inline constexpr const char* open_message_session =
 // owner). No row: the datastore's name is taken by another kind (the caller's long way reports it).
 inline constexpr const char* open_device_store =
     "SELECT * FROM syncml_open_device_store($2::bigint, $1, $3::bigint, $4, $5, $6, $7, $8)";
+// The same on the collection the device's datastore syncs ($9: the name its URI gives, '' for none;
+// migrations/functions/syncml_open_collection_store.sql, issue 38): one row with device store id 0 when that
+// collection does not exist or takes no items of the kind.
+inline constexpr const char* open_collection_store =
+    "SELECT * FROM syncml_open_collection_store($2::bigint, $1, $3::bigint, $4, $9, $5, $6, $7, $8)";
 
 // The resume pointer of a device store (see sync_store::set_resume_pointer), created or moved to another session. It
 // lasts as long as any session may (30 minutes past the last message, up to session_max_age of at most 24 hours,

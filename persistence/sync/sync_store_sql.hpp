@@ -5,8 +5,9 @@
 
 namespace syncml::persistence::sql {
 
+// The default collection of a kind: the user's lowest live datastore of it (migrations/0037_collections.sql).
 inline constexpr const char* find_datastore =
-    "SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $3 "
+    "SELECT datastore_id FROM datastores WHERE tenant_id = $1 AND user_id = $2 AND kind = $3 AND deleted_at IS NULL "
     "ORDER BY datastore_id LIMIT 1";
 inline constexpr const char* create_datastore =
     "INSERT INTO datastores (tenant_id, user_id, name, kind) VALUES ($1, $2, $3, $3) "

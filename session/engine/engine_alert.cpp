@@ -227,6 +227,18 @@ void refuse_unknown_store(run& r, const alert& cmd, const std::string& target, c
     s.source_refs = {source};
 }
 
+// An Alert for a collection of the user that does not exist, or takes no items of the datastore's kind.
+void refuse_unknown_collection(run& r, const alert& cmd, const std::string& target, const std::string& source,
+                               const std::string& collection) {
+    common::log_event(spdlog::level::info, "sync: no such collection",
+                      {{"datastore", target},
+                       {"collection", collection},
+                       {"status", status_codes::not_found},
+                       {"device", r.in.header.source.loc_uri},
+                       {"session", r.in.header.session_id}});
+    refuse_unknown_store(r, cmd, target, source);
+}
+
 // The session's state of the datastore `target` (and its task side) in place of any earlier one of this session.
 void keep_store(run& r, const std::string& target, store_state s, std::optional<store_state> tasks) {
     auto& stores = r.st.stores;
@@ -254,8 +266,10 @@ void open_store(run& r, const alert& cmd, std::optional<sync_mode> requested) {
                                        source,
                                        r.in.header.source.loc_uri,
                                        k_resume_prefix,
-                                       resuming ? "" : r.in.header.session_id};
+                                       resuming ? "" : r.in.header.session_id,
+                                       filter->collection};
     auto ds = r.store.open_device_store(r.tenant(), opening);
+    if (ds.id == 0) return refuse_unknown_collection(r, cmd, target, source, filter->collection);
     auto anchor = alert_anchor(it);
     auto old = resuming ? resumable_store(r, ds.id, anchor) : std::vector<store_state>{};
     // A resume that cannot be honoured becomes a normal sync (509), or a slow one when the anchors do not allow it.

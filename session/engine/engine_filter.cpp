@@ -26,7 +26,7 @@ void log_refusal(const run& r, const std::string& datastore, int code, const std
 }
 
 bool has_record_condition(const matching::item_filter& filter) {
-    return !filter.record.where.empty() || !filter.record.windows.empty();
+    return !filter.record.where.empty() || !filter.record.windows.empty() || filter.record.kind;
 }
 
 // for_each_content reads at most this many items per query, and their contents while they take less than
@@ -87,6 +87,9 @@ std::optional<store_filter> alert_filter(run& r, const alert& cmd, const item& i
 
 void set_store_filter(store_state& s, const store_filter& client, const persistence::device_store_record& ds) {
     auto effective = with_window(client, ds.window);
+    // A collection that holds other kinds too (a calendar of events and tasks): the device syncs the items of its
+    // datastore's kind only, and a refresh or slow sync touches no other.
+    if (ds.other_kinds) effective.filter.record.kind = s.kind;
     s.filter = effective.filter == matching::item_filter{} ? std::string{} : matching::encode_filter(effective.filter);
     // Under a limit, items left out for want of room go out once the device has room again.
     s.rescan =

@@ -54,6 +54,23 @@ class fake_sync_store final : public persistence::sync_store {
     std::int64_t chunk_bytes_written = 0;
     // The sync window in effect per device LocURI, as the database resolves the device's own and its tenant's.
     std::map<std::string, persistence::sync_window> windows;
+    // The collections a user made beside the defaults (issue 38): (user, name) -> the datastore, its kind and
+    // whether it takes other kinds too; and the collection an operator chose for a device's datastore of a kind.
+    struct collection_row {
+        std::int64_t datastore = 0;
+        persistence::item_kind kind = persistence::item_kind::event;
+        std::vector<persistence::item_kind> kinds;  // what it takes (the kind alone when empty)
+    };
+    std::map<std::pair<std::int64_t, std::string>, collection_row> collections;
+    std::map<std::pair<std::int64_t, persistence::item_kind>, std::int64_t> chosen;  // (device, kind) -> datastore
+
+    // For tests: a collection of `user` named `name` taking `kinds`, the first its kind.
+    std::int64_t add_collection(std::int64_t user, const std::string& name, std::vector<persistence::item_kind> kinds) {
+        datastore(0, user, kinds.front());  // the default comes first, as in PostgreSQL
+        auto id = next_id++;
+        collections[{user, name}] = {id, kinds.front(), std::move(kinds)};
+        return id;
+    }
 
     persistence::sync_window window_of(std::int64_t device) const {
         for (const auto& [key, d] : devices) {
@@ -117,6 +134,33 @@ class fake_sync_store final : public persistence::sync_store {
         throw std::logic_error("fake_sync_store: open_message_session needs PostgreSQL");
     }
 
+    // syncml_open_collection_store without deleted collections: the collection the URI names, else the one chosen
+    // for the device, else the default.
+    persistence::device_store_record open_device_store(std::int64_t tenant,
+                                                       const persistence::store_opening& o) override {
+        std::int64_t id = 0;
+        bool other_kinds = false;
+        const auto kind_name = std::string(common::datastore_name(o.kind));
+        if (!o.collection.empty() && o.collection != kind_name) {
+            auto found = collections.find({o.user, o.collection});
+            if (found == collections.end()) return {};
+            const auto& kinds = found->second.kinds;
+            if (std::find(kinds.begin(), kinds.end(), o.kind) == kinds.end()) return {};
+            id = found->second.datastore;
+            other_kinds = kinds.size() > 1;
+        } else if (o.collection.empty()) {
+            if (auto found = chosen.find({o.device, o.kind}); found != chosen.end()) id = found->second;
+            for (const auto& [key, row] : collections) {
+                if (row.datastore == id) other_kinds = row.kinds.size() > 1;
+            }
+        }
+        if (id == 0) id = datastore(tenant, o.user, o.kind);
+        auto ds = device_store(tenant, o.device, id, o.remote_uri);
+        ds.other_kinds = other_kinds;
+        if (!o.session_id.empty())
+            set_resume_pointer(tenant, o.device_uri, o.resume_prefix + std::to_string(ds.id), o.session_id);
+        return ds;
+    }
     std::int64_t datastore(std::int64_t, std::int64_t user, persistence::item_kind kind) override {
         auto [it, inserted] = datastores.try_emplace({user, kind});
         if (inserted) it->second = next_id++;
@@ -159,6 +203,9 @@ class fake_sync_store final : public persistence::sync_store {
                                                 row.content_version};
             for (const auto& [owner_kind, datastore] : datastores) {
                 if (datastore == row.datastore_id) view.kind = owner_kind.second;
+            }
+            for (const auto& [user_name, collection] : collections) {
+                if (collection.datastore == row.datastore_id) view.kind = collection.kind;
             }
             out.push_back(std::move(view));
         }

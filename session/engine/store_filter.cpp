@@ -9,6 +9,7 @@
 #include "matching/filter/filter_codec.hpp"
 #include "matching/filter/target_options.hpp"
 #include "session/engine/field_filter_codec.hpp"
+#include "session/engine/store_names.hpp"
 #include "session/protocol/sync_mode.hpp"
 
 namespace syncml::session {
@@ -49,9 +50,11 @@ std::variant<matching::item_filter, filter_refusal> field_filter_of(const filter
 }  // namespace
 
 store_filter_result client_filter(const std::string& target_uri, const item_filter* filter) {
-    auto options = matching::parse_target_options(target_uri);
+    auto [uri, collection] = collection_option(target_uri);
+    if (!collection) return filter_refusal{status_codes::not_found, "collection option: not a collection name"};
+    auto options = matching::parse_target_options(uri);
     if (!options) return refusal_of(options.error(), "datastore options");
-    store_filter out{options->path, std::move(options->filter), options->force_slow_sync};
+    store_filter out{options->path, std::move(options->filter), options->force_slow_sync, std::move(*collection)};
     if (filter == nullptr) return out;
 
     auto semantics = matching::filter_semantics::exclusive;

@@ -18,6 +18,7 @@ struct store_filter {
     std::string datastore_uri;     // the Target LocURI without options: what names the datastore
     matching::item_filter filter;  // empty parts: no condition
     bool force_slow_sync = false;  // the URI asked for it (/slow)
+    std::string collection;        // the collection the URI names (collection_option in store_names.hpp); "": none
     bool operator==(const store_filter&) const = default;
 };
 

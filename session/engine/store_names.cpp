@@ -59,6 +59,33 @@ std::optional<std::string> sif_type_of_store(std::string_view uri) {
 
 bool same_store_uri(std::string_view a, std::string_view b) { return normalized(a) == normalized(b); }
 
+collection_in_uri collection_option(std::string_view uri) {
+    constexpr std::string_view key = "collection=";
+    const auto question = uri.find('?');
+    if (question == std::string_view::npos) return {std::string(uri), std::string()};
+    std::string query(uri.substr(question + 1));
+    std::size_t at = 0;
+    while ((at = query.find(key, at)) != std::string::npos && at != 0 && query[at - 1] != '&') ++at;
+    if (at == std::string::npos) return {std::string(uri), std::string()};
+    auto end = query.find_first_of("&/", at + key.size());
+    if (end == std::string::npos) end = query.size();
+    auto name = query.substr(at + key.size(), end - at - key.size());
+    const bool plain = std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '~' || c == '@';
+    });
+    collection_in_uri out;
+    if (!name.empty() && name.front() != '.' && plain) out.collection = std::move(name);
+    // The option goes with one '&' that separated it from the rest.
+    if (end < query.size() && query[end] == '&') {
+        ++end;
+    } else if (at > 0) {
+        --at;
+    }
+    query.erase(at, end - at);
+    out.uri = std::string(uri.substr(0, question)) + (query.empty() ? "" : "?" + query);
+    return out;
+}
+
 std::string default_mime(matching::item_kind kind) {
     return std::string(matching::mime_of(matching::canonical_dialect(kind)));
 }

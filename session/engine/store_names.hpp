@@ -21,6 +21,16 @@ std::optional<std::string> sif_type_of_store(std::string_view uri);
 // "./contacts" do. Case-insensitive; a leading "./" and trailing slashes are ignored.
 bool same_store_uri(std::string_view a, std::string_view b);
 
+// The collection option of a datastore URI (issue 38): "collection=NAME" in its query, alone or beside other options
+// ("./calendar?collection=work", "./calendar?collection=work&/dr(-30,90)", "./calendar?/dr(-30,90)&collection=work";
+// a name ends at '&', '/' or the end). Returns the URI without it (and without a '?' left with nothing after it) and
+// the name: "" when the URI has none, nullopt when the name is empty or holds a character no collection name has.
+struct collection_in_uri {
+    std::string uri;
+    std::optional<std::string> collection;
+};
+collection_in_uri collection_option(std::string_view uri);
+
 // The MIME type we offer for a kind when the device told us nothing.
 std::string default_mime(matching::item_kind kind);
 

@@ -114,7 +114,10 @@ std::string device_usage() {
            "                    --server-password-file F] [--server-nonce N] [--datastores contacts,calendar|all]\n"
            "                    [--quiet-hours HH:MM-HH:MM|none] [--time-zone ZONE] [--off]   (server-alerted sync:\n"
            "                    opts the device in, or out with --off; no option: shows it and its last "
-           "notification)\n";
+           "notification)\n"
+           "  admin device collection --tenant T --user U --device ID [--datastore contacts|calendar|tasks|memos\n"
+           "                    (--collection NAME | --default)]   (the user's collection each datastore of the\n"
+           "                    device syncs; a new one gives that datastore a slow sync; no option: shows them)\n";
 }
 
 std::string session_usage() {

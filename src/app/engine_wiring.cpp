@@ -49,6 +49,7 @@ dav_settings dav_settings_of(const server_config& config, auth::login_guard& gua
     settings.throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);
     settings.guard = &guard;
+    settings.max_collections = config.engine.dav_max_collections;
     return settings;
 }
 

@@ -39,7 +39,7 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
       removed_(prometheus::BuildCounter()
                    .Name("syncml_janitor_removed_total")
                    .Help("Rows the janitor deleted, by kind: sessions, resume_pointers, auth_failures, known_clients, "
-                         "session_routes, chunks, tombstones, audit_entries")
+                         "session_routes, chunks, tombstones, collections, audit_entries")
                    .Register(registry)),
       runs_(prometheus::BuildCounter()
                 .Name("syncml_janitor_runs_total")
@@ -52,7 +52,7 @@ janitor_runner::janitor_runner(std::string database_url, std::chrono::millisecon
                              .Add({})),
       connection_(std::make_unique<connection>(url_, std::move(profile))) {
     for (const char* what : {"sessions", "resume_pointers", "auth_failures", "known_clients", "session_routes",
-                             "chunks", "tombstones", "audit_entries"}) {
+                             "chunks", "tombstones", "collections", "audit_entries"}) {
         removed_.Add({{"what", what}});
     }
     for (const char* result : {"ran", "skipped", "failed"}) runs_.Add({{"result", result}});
@@ -111,10 +111,11 @@ void janitor_runner::count(const persistence::janitor_report& report) {
     removed_.Add({{"what", "session_routes"}}).Increment(static_cast<double>(report.session_routes));
     removed_.Add({{"what", "chunks"}}).Increment(static_cast<double>(report.chunks));
     removed_.Add({{"what", "tombstones"}}).Increment(static_cast<double>(report.tombstones));
+    removed_.Add({{"what", "collections"}}).Increment(static_cast<double>(report.collections));
     removed_.Add({{"what", "audit_entries"}}).Increment(static_cast<double>(report.audit_entries));
     slow_syncs_forced_.Increment(static_cast<double>(report.slow_syncs_forced));
     if (report.sessions + report.resume_pointers + report.auth_failures + report.known_clients + report.session_routes +
-            report.chunks + report.tombstones + report.audit_entries >
+            report.chunks + report.tombstones + report.collections + report.audit_entries >
         0) {
         common::log_event(log_, spdlog::level::info, "janitor removed",
                           {{"sessions", report.sessions},
@@ -124,6 +125,7 @@ void janitor_runner::count(const persistence::janitor_report& report) {
                            {"session_routes", report.session_routes},
                            {"chunks", report.chunks},
                            {"tombstones", report.tombstones},
+                           {"collections", report.collections},
                            {"audit_entries", report.audit_entries},
                            {"slow_syncs_forced", report.slow_syncs_forced}});
     }

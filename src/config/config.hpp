@@ -107,6 +107,8 @@ struct engine_config {
     unsigned client_login_burst = 30;
     // Password hashes computed at once on this instance; 0: half the cores, at least one (auth/hash_slots.hpp).
     unsigned password_checks_at_once = 0;
+    // Collections (address books and calendars) a user may have over DAV, the four default ones included (issue 38).
+    unsigned dav_max_collections = 50;
     std::chrono::milliseconds tenant_cache_ttl{60'000};
     // Session binding (migrations/0010_session_binding.sql): the idle window of the address binding, and the
     // absolute lifetime of any session.

@@ -144,6 +144,11 @@ std::vector<config_key> log_and_login_keys() {
          "cores, 0-1024)",
          false, assign(&server_config::engine, &engine_config::password_checks_at_once, unsigned_in(0, 1024)),
          read(&server_config::engine, &engine_config::password_checks_at_once)},
+        {"dav_max_collections", "SYNCML_DAV_MAX_COLLECTIONS",
+         "address books and calendars a user may have over CardDAV/CalDAV, the four default ones included; more "
+         "MKCOL and MKCALENDAR get 507 (4-10000)",
+         false, assign(&server_config::engine, &engine_config::dav_max_collections, unsigned_in(4, 10'000)),
+         read(&server_config::engine, &engine_config::dav_max_collections)},
     };
 }
 

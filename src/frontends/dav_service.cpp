@@ -227,6 +227,7 @@ http_reply dav_service::handled(persistence::database& db, const dav_http_reques
                              tenant.settings.max_items_per_datastore,
                              static_cast<std::size_t>(tenant.settings.max_object_bytes)};
     account.max_user_bytes = tenant.settings.max_user_bytes;
+    account.max_collections = settings_.max_collections;
     const dav::dav_request call{request.method,   verified.path,         request.depth,
                                 request.if_match, request.if_none_match, request.body};
     dav::dav_response response;

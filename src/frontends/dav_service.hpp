@@ -62,6 +62,8 @@ struct dav_settings {
     auth::throttle_source open_throttle{};
     // Bounds each client address's password hashes (auth/login_guard.hpp), shared with SyncML; null: unbounded.
     auth::login_guard* guard = nullptr;
+    // Live collections per user, the four defaults included (issue 38): MKCOL and MKCALENDAR beyond get 507.
+    std::size_t max_collections = 50;
 };
 
 class dav_service final : public dav_dispatcher {

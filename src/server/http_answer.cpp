@@ -210,7 +210,8 @@ net::awaitable<http_reply> answer_dav(std::shared_ptr<connection<Stream>> conn, 
     const client_origin origin = decide_origin(conn->state->config.http, conn->ends, forwarded_headers_of(request));
     conn->client = origin.client_address;
     if (request.method() == http::verb::options) {
-        auto options = dav::options_response();
+        const std::string target(request.target());
+        auto options = dav::options_response(path_of(target));
         http_reply reply = text_reply(200, {});
         reply.headers = std::move(options.headers);
         co_return reply;

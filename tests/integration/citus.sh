@@ -72,7 +72,9 @@ fi
 # later once more, as an upgrade from 0023 applies them (what they added is taken away first).
 # (Citus drops a trigger of a distributed table, 0036's, only with citus.enable_unsafe_triggers.)
 PGOPTIONS="-c citus.enable_unsafe_triggers=on" psql "$db" -q -c "DROP TABLE session_routes, session_starts, short_guids" \
-    -c "DROP FUNCTION syncml_open_device_store" \
+    -c "DROP FUNCTION syncml_open_device_store" -c "DROP FUNCTION syncml_open_collection_store" \
+    -c "DROP TABLE device_collections" \
+    -c "ALTER TABLE datastores DROP COLUMN display_name, DROP COLUMN description, DROP COLUMN color, DROP COLUMN sort_order, DROP COLUMN time_zone, DROP COLUMN components, DROP COLUMN deleted_at" \
     -c "DROP FUNCTION syncml_open_session" \
     -c "ALTER TABLE devices DROP COLUMN address_continued_at" -c "ALTER TABLE tenants DROP COLUMN settings_version" \
     -c "ALTER TABLE auth_failures DROP COLUMN last_failure" \
@@ -91,17 +93,17 @@ grep -q "applying migration 0024_" "$work/migrate-24.log" &&
 routes=$(psql "$db" -Atc "SELECT string_agg(p.partmethod || (p.colocationid = u.colocationid), ' ' ORDER BY
     p.logicalrelid::text) FROM pg_dist_partition p, pg_dist_partition u WHERE p.logicalrelid IN
     ('session_routes'::regclass, 'session_starts'::regclass, 'short_guids'::regclass, 'push_devices'::regclass,
-     'push_outbox'::regclass)
+     'push_outbox'::regclass, 'device_collections'::regclass)
     AND u.logicalrelid = 'users'::regclass")
 delegated=$(psql "$db" -Atc "SELECT string_agg(p.proname, ' ' ORDER BY p.proname) FROM pg_dist_object o
     JOIN pg_proc p ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
     WHERE o.distribution_argument_index IS NOT NULL AND o.force_delegation")
-[ "$delegated" = "syncml_open_device_store syncml_open_session syncml_save_session" ] &&
+[ "$delegated" = "syncml_open_collection_store syncml_open_device_store syncml_open_session syncml_save_session" ] &&
     pass "the hot-path functions are delegated to the owner's node, a function of a later migration too" ||
     fail "delegated functions after migrating from 23: '$delegated'"
-[ "$routes" = "htrue htrue htrue htrue htrue" ] &&
+[ "$routes" = "htrue htrue htrue htrue htrue htrue" ] &&
     pass "tables later migrations add are distributed in the users' colocation group" ||
-    fail "session_routes, session_starts, short_guids, push_devices, push_outbox after migrating from 23 on a" \
+    fail "session_routes, session_starts, short_guids, push_devices, push_outbox, device_collections after migrating from 23 on a" \
         "distributed schema: '${routes}' (want all distributed, colocated)"
 # Every multi-shard statement is logged with its text on the node that plans it (found by the check below).
 psql "$db" -q -c "ALTER DATABASE ${db##*/} SET citus.multi_task_query_log_level = 'warning'" -c "ALTER DATABASE ${db##*/} SET log_min_error_statement = 'warning'"

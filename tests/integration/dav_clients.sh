@@ -11,8 +11,9 @@
 #      same user: it gets the DAV items, a CardDAV edit reaches it, its edits of a contact and of the recurring
 #      event reach vdirsyncer with RRULE, EXDATE and VALARM intact, no duplicates;
 #   d. (our server only; DAV_BAD_INPUT=1 forces it) bad requests with curl: malformed PROPFIND body, Depth
-#      infinity, invalid vCard, wrong If-Match / If-None-Match, another user's collection, MKCOL, missing or
-#      wrong credentials, a tenant without DAV; the item counts are unchanged afterwards.
+#      infinity, invalid vCard, wrong If-Match / If-None-Match, another user's collection, a plain MKCOL, a
+#      MKCALENDAR of an existing calendar, missing or wrong credentials, a tenant without DAV; the item counts are
+#      unchanged afterwards.
 # All DAV clients talk through loadtest/dav_count_proxy.py, which records every exchange in
 # $work/dav-requests.jsonl; $work/dav-requests.txt lists the distinct request shapes the clients sent.
 # DAV_TARGET=radicale runs the same scenario (a and b) against a Radicale server started here (htpasswd plain
@@ -611,8 +612,10 @@ if [ "$target" = ours ] || [ "${DAV_BAD_INPUT:-0}" = 1 ]; then
         -H 'Content-Type: application/xml' --data "$propfind" "$bob_contacts")" 403 404
     check "d: PUT into another user's collection -> 403 or 404" in_set "$(code -X PUT -H 'Content-Type: text/vcard' \
         -H 'If-None-Match: *' --data-binary @"$c1/dav-contact-2.vcf" "${bob_contacts}intruder.vcf")" 403 404
-    check "d: MKCOL -> 403 (or 405)" in_set "$(code -X MKCOL "$direct/$prefix$user/newcollection/")" 403 405
-    check "d: MKCALENDAR -> 403 (or 405)" in_set "$(code -X MKCALENDAR "$direct/$prefix$user/newcalendar/")" 403 405
+    check "d: a plain MKCOL (no address book or calendar) -> 403 (or 405)" in_set \
+        "$(code -X MKCOL "$direct/$prefix$user/newcollection/")" 403 405
+    check "d: MKCALENDAR of an existing collection -> 405 (or 403, 409)" in_set \
+        "$(code -X MKCALENDAR "$direct/$prefix$user/calendar/")" 403 405 409
     check "d: no credentials -> 401 with a Basic challenge" eval '[ "$(curl -s -o /dev/null -D "$work/d.headers" \
         -w "%{http_code}" -X PROPFIND -H "Depth: 0" "$contacts")" = 401 ] && grep -qi "^WWW-Authenticate: *Basic" "$work/d.headers"'
     check "d: a wrong password -> 401" in_set "$(curl -s -o /dev/null -w '%{http_code}' -u "$user:wrong" -X PROPFIND \

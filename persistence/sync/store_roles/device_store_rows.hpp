@@ -33,9 +33,11 @@ class device_store_rows {
                                                      item_kind kind, const std::string& remote_uri) {
         return device_store(tenant, device, datastore(tenant, user, kind), remote_uri);
     }
-    // device_store_of_kind, then (with a session_id) the device store's resume pointer: set_resume_pointer of the
-    // row named `resume_prefix` + the device store's id (sync_store's default makes those calls; PostgreSQL needs
-    // one statement).
+    // device_store_of_kind on the collection the device's datastore syncs (store_opening::collection), then (with a
+    // session_id) the device store's resume pointer: set_resume_pointer of the row named `resume_prefix` + the device
+    // store's id (sync_store's default makes those calls and knows the default collections only; PostgreSQL needs one
+    // statement). A record with id 0, and nothing written, when the collection named does not exist or takes no
+    // items of the kind.
     virtual device_store_record open_device_store(std::int64_t tenant, const store_opening& o) = 0;
 };
 

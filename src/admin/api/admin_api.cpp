@@ -91,7 +91,8 @@ persistence::audit_entry audit_entry_of(const admin_route_match& match, const js
 
 bool has_body(admin_op op) {
     return op == admin_op::tenant_create || op == admin_op::tenant_update || op == admin_op::user_create ||
-           op == admin_op::user_password || op == admin_op::device_window_set || op == admin_op::device_push_set;
+           op == admin_op::user_password || op == admin_op::device_window_set || op == admin_op::device_push_set ||
+           op == admin_op::device_collection_set;
 }
 
 // A tenant the token may not see answers as one that does not exist: the same status and the same words.

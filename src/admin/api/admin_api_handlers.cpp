@@ -9,6 +9,7 @@
 #include "persistence/pg/errors.hpp"
 #include "src/admin/api/admin_api_body.hpp"
 #include "src/admin/api/admin_api_transfer.hpp"
+#include "src/admin/cli/device_collection_command.hpp"
 #include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/admin_json.hpp"
@@ -190,6 +191,21 @@ admin_result device_push(persistence::database& db, const admin_call& call) {
     return ok(device_push_json(request.device, status));
 }
 
+// GET shows the collection each of the device's datastores syncs; PUT {"collection": NAME} points one at a collection
+// of the user; DELETE points it at its kind's default again.
+admin_result device_collection(persistence::database& db, const admin_call& call) {
+    device_collection_request request{tenant_of(call), param(call, "user"), param(call, "device"), {}, {}, false, true};
+    const auto op = call.match.route->op;
+    if (op != admin_op::device_collections_show) request.datastore = param(call, "datastore");
+    if (op == admin_op::device_collection_set) {
+        require_only(body_of(call), {"collection"});
+        request.collection = required_string(body_of(call), "collection");
+    }
+    request.to_default = op == admin_op::device_collection_clear;
+    // A bad datastore name or a collection of another kind: std::invalid_argument, 400; an unknown collection: 404.
+    return ok(device_collections_json(request.device, apply_device_collection(db, request)));
+}
+
 admin_result run_device_op(persistence::database& db, const admin_call& call) {
     const std::string& tenant = tenant_of(call);
     switch (call.match.route->op) {
@@ -208,6 +224,10 @@ admin_result run_device_op(persistence::database& db, const admin_call& call) {
         case admin_op::device_push_set:
         case admin_op::device_push_clear:
             return device_push(db, call);
+        case admin_op::device_collections_show:
+        case admin_op::device_collection_set:
+        case admin_op::device_collection_clear:
+            return device_collection(db, call);
         case admin_op::device_reset:
             return ok("{\"devices_reset\":" +
                       std::to_string(persistence::reset_device(db, tenant, param(call, "device"))) + "}\n");

@@ -36,6 +36,9 @@ enum class admin_op {
     device_push_show,
     device_push_set,
     device_push_clear,
+    device_collections_show,
+    device_collection_set,
+    device_collection_clear,
     session_list,
     session_kill,
     audit_list

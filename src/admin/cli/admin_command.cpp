@@ -64,6 +64,11 @@ const std::vector<action_syntax>& syntax() {
         {"device", "delete", admin_action::device_delete, {"--tenant", "--user", "--device"}, {"--yes"}},
         {"device", "window", admin_action::device_window, {"--tenant", "--user", "--device"}, device_window_options()},
         {"device", "push", admin_action::device_push, {"--tenant", "--user", "--device"}, device_push_options()},
+        {"device",
+         "collection",
+         admin_action::device_collection,
+         {"--tenant", "--user", "--device"},
+         {"--datastore", "--collection", "--default", "--json"}},
         {"session", "list", admin_action::session_list, {"--tenant"}, {"--user", "--json"}},
         {"session", "kill", admin_action::session_kill, {"--tenant", "--session"}, {"--yes"}},
     };
@@ -78,6 +83,7 @@ std::string* field_for(admin_request& request, const std::string& option) {
     if (option == "--device") return &request.device;
     if (option == "--session") return &request.session;
     if (option == "--in" || option == "--out") return &request.file;
+    if (option == "--datastore") return &request.datastore;
     return nullptr;
 }
 
@@ -98,7 +104,8 @@ bool allowed_in(const std::vector<const char*>& options, const std::string& key)
 
 // Options without a value.
 bool is_flag(const std::string& option) {
-    return option == "--yes" || option == "--force" || option == "--json" || option == "--inherit" || option == "--off";
+    return option == "--yes" || option == "--force" || option == "--json" || option == "--inherit" ||
+           option == "--off" || option == "--default";
 }
 
 bool& flag_of(admin_request& request, const std::string& option) {
@@ -106,12 +113,15 @@ bool& flag_of(admin_request& request, const std::string& option) {
     if (option == "--force") return request.force;
     if (option == "--inherit") return request.inherit;
     if (option == "--off") return request.off;
+    if (option == "--default") return request.to_default;
     return request.json;
 }
 
 void assign(admin_request& request, const std::string& key, const std::string& value) {
     if (key == "--password") {
         request.password = value;
+    } else if (key == "--collection") {
+        request.collection = value;
     } else if (allowed_in(tenant_option_names(), key) || allowed_in(device_push_option_names(), key)) {
         request.tenant_options.emplace_back(key, value);
     } else {

@@ -36,8 +36,9 @@ enum class admin_action {
     device_show,
     device_reset,
     device_delete,
-    device_window,  // src/admin/cli/device_window_command.hpp
-    device_push,    // src/admin/cli/device_push_command.hpp
+    device_window,      // src/admin/cli/device_window_command.hpp
+    device_push,        // src/admin/cli/device_push_command.hpp
+    device_collection,  // src/admin/cli/device_collection_command.hpp
     session_list,
     session_kill
 };
@@ -60,6 +61,10 @@ struct admin_request {
     bool json = false;     // list and show commands: JSON instead of lines
     bool inherit = false;  // device window: the tenant's window applies again
     bool off = false;      // device push: opts the device out
+    // device collection: the datastore (its kind's name) and the collection it syncs, or --default.
+    std::string datastore;
+    std::optional<std::string> collection;
+    bool to_default = false;
     // tenant add/set, device window, device push: (option, value) as given, e.g. ("--max-sessions", "500"); see
     // src/admin/common/tenant_options.hpp and src/admin/cli/device_push_command.hpp.
     std::vector<std::pair<std::string, std::string>> tenant_options;

@@ -62,6 +62,17 @@ TEST(admin_parse, reads_every_documented_command) {
     EXPECT_NE(parse_admin({"user", "import", "--tenant", "acme", "--in", "dir"}).error, "");
     EXPECT_EQ(parse_admin({"user", "export", "--tenant", "acme", "--user", "bob", "--out", "d"}).request.action,
               admin_action::user_export);
+    auto point = parse_admin({"device", "collection", "--tenant", "acme", "--user", "bob", "--device", "IMEI:1",
+                              "--datastore", "calendar", "--collection", "work"});
+    ASSERT_EQ(point.error, "");
+    EXPECT_EQ(point.request.action, admin_action::device_collection);
+    EXPECT_EQ(point.request.datastore, "calendar");
+    EXPECT_EQ(point.request.collection, std::string("work"));
+    auto back = parse_admin({"device", "collection", "--tenant", "acme", "--user", "bob", "--device", "IMEI:1",
+                             "--datastore", "calendar", "--default"});
+    ASSERT_EQ(back.error, "");
+    EXPECT_TRUE(back.request.to_default);
+    EXPECT_FALSE(back.request.collection);
     auto kill = parse_admin({"session", "kill", "--tenant", "acme", "--session", "42", "--yes"});
     EXPECT_EQ(kill.error, "");
     EXPECT_EQ(kill.request.session, "42");

@@ -10,6 +10,7 @@
 #include "persistence/accounts/accounts.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/cli/admin_show.hpp"
+#include "src/admin/cli/device_collection_command.hpp"
 #include "src/admin/cli/device_push_command.hpp"
 #include "src/admin/cli/device_window_command.hpp"
 #include "src/admin/common/admin_json.hpp"
@@ -185,6 +186,10 @@ void execute_device(const admin_request& r, persistence::database& db, std::ostr
         case admin_action::device_push:
             run_device_push(db, {r.tenant, r.user, r.device, r.tenant_options, r.off, r.json}, out);
             break;
+        case admin_action::device_collection:
+            run_device_collection(db, {r.tenant, r.user, r.device, r.datastore, r.collection, r.to_default, r.json},
+                                  out);
+            break;
         case admin_action::session_list:
             list_sessions(db, r.tenant, r.user, r.json, out);
             break;
@@ -224,6 +229,7 @@ void execute(const admin_request& r, persistence::database& db, std::ostream& ou
         case admin_action::device_reset:
         case admin_action::device_window:
         case admin_action::device_push:
+        case admin_action::device_collection:
         case admin_action::session_list:
         case admin_action::session_kill:
             return execute_device(r, db, out);

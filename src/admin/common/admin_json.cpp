@@ -171,6 +171,19 @@ std::string device_window_json(const std::string& device, bool own, const persis
     });
 }
 
+std::string device_collections_json(const std::string& device,
+                                    const std::vector<persistence::device_collection>& collections) {
+    return object_of([&](json_object& o) {
+        o.text("device", device);
+        o.raw("collections", bare_array_of(collections, [](json_object& c, const persistence::device_collection& d) {
+                  c.text("datastore", common::datastore_name(d.kind));
+                  c.text("collection", d.collection);
+                  c.boolean("chosen", d.chosen);
+                  c.boolean("deleted", d.deleted);
+              }));
+    });
+}
+
 std::string push_status_json(const std::optional<persistence::push_status>& status) {
     if (!status) return "null";
     std::string out;

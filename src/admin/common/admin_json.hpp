@@ -11,6 +11,7 @@
 #include "persistence/accounts/admin_sessions.hpp"
 #include "persistence/accounts/admin_tokens.hpp"
 #include "persistence/push/push_settings.hpp"
+#include "persistence/sync/device_collections.hpp"
 
 namespace syncml::server {
 
@@ -28,6 +29,10 @@ std::string push_status_json(const std::optional<persistence::push_status>& stat
 std::string device_push_json(const std::string& device, const std::optional<persistence::push_status>& status);
 // The sync window in effect for a device: its own (`own`) or its tenant's.
 std::string device_window_json(const std::string& device, bool own, const persistence::sync_window& window);
+// {"device": ..., "collections": [{"datastore", "collection", "chosen", "deleted"}, ...]} and a line end: the
+// collection each of a device's datastores syncs (`device collection --json`, the API's .../collections).
+std::string device_collections_json(const std::string& device,
+                                    const std::vector<persistence::device_collection>& collections);
 std::string sessions_json(const std::vector<persistence::session_info>& sessions);
 std::string tokens_json(const std::vector<persistence::admin_token_info>& tokens);
 std::string audit_json(const std::vector<persistence::audit_record>& records);
