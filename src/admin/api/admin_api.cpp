@@ -11,6 +11,7 @@
 #include "src/admin/api/admin_api_handlers.hpp"
 #include "src/admin/api/admin_api_transfer.hpp"
 #include "src/admin/api/admin_openapi.hpp"
+#include "src/admin/web/admin_page.hpp"
 #include "src/telemetry/logging.hpp"
 
 namespace syncml::server {
@@ -213,6 +214,15 @@ http_reply admin_api::counted(const admin_route* route, http_reply reply) {
 }
 
 std::optional<http_reply> admin_api::answer_now(const admin_api_request& request) {
+    if (is_admin_page_path(path_of(request.target))) {
+        http_reply reply = admin_page_reply(request.method, request.target);
+        requests_
+            .Add({{"method", request.method == "GET" || request.method == "HEAD" ? request.method : "other"},
+                  {"route", "page"},
+                  {"status", std::to_string(reply.status)}})
+            .Increment();
+        return reply;
+    }
     const auto match = match_admin_route(request.method, path_of(request.target));
     if (!match.route && !match.allow.empty()) {
         http_reply reply = admin_error_reply(405, "method not allowed; use " + match.allow);
