@@ -35,9 +35,16 @@ class admin_overview_db : public testing::own_tenant_test {
                           .user = "ann",
                           .device = "IMEI:1",
                           .address = "192.0.2.1",
-                          .result = result::auth_failed},
+                          .result = result::auth_failed,
+                          .session_done = false},
                          now());
-        activity_.record({.tenant = tenant_, .device = "IMEI:1", .result = result::ok, .session_done = true}, now());
+        activity_.record({.tenant = tenant_,
+                          .user = "",
+                          .device = "IMEI:1",
+                          .address = "192.0.2.1",
+                          .result = result::ok,
+                          .session_done = true},
+                         now());
         api_ = std::make_unique<admin_api>(*pool_, registry_, log_, std::nullopt,
                                            admin_instance{.version = "9.8.7",
                                                           .started_at = now() - 90,
