@@ -10,11 +10,12 @@ test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-d
     libwbxml2-utils syncevolution syncevolution-http python3 python3-twisted haproxy curl wrk prometheus
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
     postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev libsynthesis-dev
-    kannel kannel-extras)
+    kannel kannel-extras chromium chromium-driver python3-selenium)
 # The line from postgresql-server-dev-15 builds Citus from ../shared/vendor/citus for tests/integration/citus.sh
 # (tests/citus-cluster.sh);
 # libsynthesis-dev decodes our push notifications in push/'s tests; Kannel and its fake SMSC carry them in
-# tests/integration/push_kannel.sh.
+# tests/integration/push_kannel.sh. Chromium, its driver and Selenium (for Debian's /usr/bin/python3) drive the admin web
+# page in tests/integration/admin_web.sh.
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")

@@ -37,9 +37,11 @@ export function draw_chart(container, minutes) {
     chart.append(svg("text", { class: "label", x, y: height - 4, "text-anchor": anchor }, label));
   }
   const sum = (key) => minutes.reduce((total, m) => total + m[key], 0);
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   const legend = document.createElement("p");
   legend.className = "legend";
-  for (const [kind, text] of [["sessions", `${sum("sessions")} sessions completed`], ["errors", `${sum("errors")} errors`]]) {
+  for (const [kind, text] of [["sessions", count(sum("sessions"), "session completed", "sessions completed")],
+    ["errors", count(sum("errors"), "error", "errors")]]) {
     const item = document.createElement("span");
     item.className = kind;
     item.textContent = text;
