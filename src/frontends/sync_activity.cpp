@@ -9,11 +9,14 @@ using result = session::engine_metrics::message_result;
 
 std::int64_t minute_of(std::int64_t seconds) { return seconds - ((seconds % 60) + 60) % 60; }
 
-activity_minute& bucket(std::array<activity_minute, sync_activity::k_minutes>& minutes, std::int64_t now) {
+// The slot of `now`'s minute, emptied when it held one an hour or more before; null when it holds a later minute
+// (a message from a worker whose clock read earlier than another's, an hour late: too old to count).
+activity_minute* bucket(std::array<activity_minute, sync_activity::k_minutes>& minutes, std::int64_t now) {
     const std::int64_t minute = minute_of(now);
     auto& slot = minutes[static_cast<std::size_t>((minute / 60) % sync_activity::k_minutes)];
+    if (slot.minute > minute) return nullptr;
     if (slot.minute != minute) slot = {.minute = minute, .sessions = 0, .errors = 0};
-    return slot;
+    return &slot;
 }
 
 }  // namespace
@@ -49,9 +52,10 @@ void sync_activity::record(const session::answered_message& message, std::int64_
     if (!message.session_done && error.empty()) return;
     std::lock_guard lock(mutex_);
     const auto count = [&](minutes& into) {
-        auto& slot = bucket(into, now);
-        if (message.session_done) ++slot.sessions;
-        if (!error.empty()) ++slot.errors;
+        auto* slot = bucket(into, now);
+        if (slot == nullptr) return;
+        if (message.session_done) ++slot->sessions;
+        if (!error.empty()) ++slot->errors;
     };
     count(all_);
     auto tenant = by_tenant_.find(message.tenant);

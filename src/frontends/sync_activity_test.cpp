@@ -22,7 +22,7 @@ TEST(sync_activity, counts_completed_sessions_and_errors_per_minute_for_the_last
     activity.record(message("acme", result::auth_failed), k_noon + 5);
     activity.record(message("acme", result::ok, true), k_noon + 59);
     activity.record(message("other", result::bad_request), k_noon + 30);
-    activity.record(message("acme", result::ok, true), k_noon - 3600);  // an hour ago: out of the window
+    activity.record(message("acme", result::ok, true), k_noon - 3600);  // an hour late: not counted
     const auto acme = activity.last_hour("acme", k_noon + 10);
     ASSERT_EQ(acme.size(), 60u);
     EXPECT_EQ(acme.back().minute, k_noon);
