@@ -12,12 +12,13 @@ test_packages=(libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-d
     procps psmisc iproute2 gcc yamllint python3-yaml postgresql-contrib pgbouncer vdirsyncer radicale
     postgresql-server-dev-15 build-essential liblz4-dev libzstd-dev libkrb5-dev libsynthesis-dev
     kannel kannel-extras python3-pytest python3-lxml python3-requests python3-icalendar python3-vobject
-    python3-recurring-ical-events python3-tzlocal python3-six)
+    python3-recurring-ical-events python3-tzlocal python3-six chromium chromium-driver python3-selenium)
 # The line from postgresql-server-dev-15 builds Citus from ../shared/vendor/citus for tests/integration/citus.sh
 # (tests/citus-cluster.sh);
 # libsynthesis-dev decodes our push notifications in push/'s tests; Kannel and its fake SMSC carry them in
 # tests/integration/push_kannel.sh; the python3-* packages from python3-pytest on run python-caldav's functional suite
-# (../shared/vendor/python-caldav) in tests/integration/caldav_suite.sh.
+# (../shared/vendor/python-caldav) in tests/integration/caldav_suite.sh. Chromium, its driver and Selenium (for
+# Debian's /usr/bin/python3) drive the admin web page in tests/integration/admin_web.sh.
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")

@@ -113,7 +113,7 @@ struct sync_service::impl {
                 {db, persistence::md5_key_of(settings.auth_throttle), credentials, settings.guard, request.remote_addr},
                 stateless_nonces(secrets.get(db), tenant.id, in.header.source.loc_uri, now_ms() / 1000)};
             auto found = find_account(check, tenant, in.header, login);
-            if (found.busy) return address_busy(tenant, in, found.wait, start);
+            if (found.busy) return address_busy(tenant, in, request, found.wait, start);
             acct = std::move(found.account);
         }
         // Only a message with credentials (basic, or md5 that the engine checks) may start a session.
@@ -134,18 +134,32 @@ struct sync_service::impl {
         }
         record_trace(tenant, in, report);
         finish(report, tenant.name, start);
+        tell_activity(tenant, in, request, report);
         return std::move(report.response);
     }
 
+    void tell_activity(const persistence::tenant_info& tenant, const message& in, const sync_request& request,
+                       const message_report& report) const {
+        if (settings.activity == nullptr) return;
+        const auto user = in.header.cred ? credential_user(in.header) : std::nullopt;
+        settings.activity->message_answered({.tenant = tenant.name,
+                                             .user = user ? std::string_view(*user) : std::string_view(),
+                                             .device = in.header.source.loc_uri,
+                                             .address = request.remote_addr,
+                                             .result = report.result,
+                                             .session_done = report.session_done});
+    }
+
     // The client's address has spent its budget of password checks: the answer says when to come back.
-    sync_response address_busy(const persistence::tenant_info& tenant, const message& in, std::chrono::seconds wait,
-                               std::chrono::steady_clock::time_point start) {
+    sync_response address_busy(const persistence::tenant_info& tenant, const message& in, const sync_request& request,
+                               std::chrono::seconds wait, std::chrono::steady_clock::time_point start) {
         failure_scene scene = scene_of(in, &tenant);
         scene.blocked = wait;
         message_report report;
         report.result = message_result_of(sync_failure::address_busy);
         report.response = failure_reply(sync_failure::address_busy, std::move(scene), metrics);
         finish(report, tenant.name, start);
+        tell_activity(tenant, in, request, report);
         return std::move(report.response);
     }
 

@@ -19,6 +19,7 @@
 #include "auth/login_guard.hpp"
 #include "auth/throttle_source.hpp"
 #include "persistence/accounts/auth_throttle.hpp"
+#include "session/service/activity_sink.hpp"
 #include "session/service/device_trace.hpp"
 #include "session/service/session_token.hpp"
 #include "session/service/sync_handler.hpp"
@@ -47,6 +48,8 @@ struct service_settings {
     // Whether the schema is distributed over Citus nodes (persistence/DISTRIBUTED.md), asked per message: the front
     // end learns it when the database is first reachable, which may be after start. Empty: one database.
     std::function<bool()> distributed_schema;
+    // Told what became of each message of a known tenant (the admin page's activity); null: nobody.
+    activity_sink* activity = nullptr;
 };
 
 class sync_service final : public sync_handler {

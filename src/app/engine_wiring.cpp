@@ -70,8 +70,10 @@ auth::login_guard_settings login_guard_settings_of(const server_config& config) 
 
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
                                                          auth::login_guard& guard, spdlog::logger& log,
-                                                         std::shared_ptr<const persistence::database_profile> profile) {
+                                                         std::shared_ptr<const persistence::database_profile> profile,
+                                                         session::activity_sink* activity) {
     session::service_settings settings;
+    settings.activity = activity;
     settings.guard = &guard;
     settings.auth_throttle = throttle_settings_of(config);
     settings.credential_cache_ttl = whole_seconds(config.engine.credential_cache_ttl);

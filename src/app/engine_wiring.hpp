@@ -16,15 +16,18 @@ class database_profile;
 }
 namespace syncml::session {
 class engine_metrics;
-}
+class activity_sink;
+}  // namespace syncml::session
 
 namespace syncml::server {
 
 // `profile`: the database topology the process's connections share (readiness updates it once the schema is known).
 // `metrics` (on the shared registry) outlives the handler.
+// `activity` (null: none) is told what became of each message, for the admin page.
 std::unique_ptr<session::sync_handler> make_sync_handler(const server_config& config, session::engine_metrics& metrics,
                                                          auth::login_guard& guard, spdlog::logger& log,
-                                                         std::shared_ptr<const persistence::database_profile> profile);
+                                                         std::shared_ptr<const persistence::database_profile> profile,
+                                                         session::activity_sink* activity = nullptr);
 
 // The DAV front end authenticates as the sync engine does: the same throttle, key, credential cache lifetime and
 // login guard.

@@ -14,6 +14,7 @@
 #include "src/app/secret_key_setup.hpp"
 #include "src/config/listener_exposure.hpp"
 #include "src/frontends/dav_service.hpp"
+#include "src/frontends/sync_activity.hpp"
 #include "src/frontends/sync_dispatch.hpp"
 #include "src/server/http_server.hpp"
 #include "src/server/readiness.hpp"
@@ -59,13 +60,24 @@ int run_serve(const server_config& config, spdlog::logger& log) {
     session::engine_metrics engine_metrics(registry);
     // One guard for both front ends and the HTTP layer: a client's address has one budget wherever it logs in.
     auth::login_guard guard(login_guard_settings_of(config));
-    auto handler = make_sync_handler(config, engine_metrics, guard, log, target.profile());
+    // What the admin page shows of this instance's SyncML traffic (src/frontends/sync_activity.hpp).
+    sync_activity activity;
+    auto handler = make_sync_handler(config, engine_metrics, guard, log, target.profile(), &activity);
     persistence::worker_pool pool({target.urls(), config.pool.worker_threads, config.pool.queue_limit}, &metrics,
                                   target.profile());
     pool_dispatcher dispatcher(pool, *handler, metrics, log, &engine_metrics);
     // Admin requests share the worker pool with sync requests; the API is small and its queue is the same bound.
     std::optional<admin_api> admin;
-    if (config.admin.listen) admin.emplace(pool, registry, log, configured_secret_key(config.database));
+    if (config.admin.listen) {
+        const auto started_at =
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        admin.emplace(pool, registry, log, configured_secret_key(config.database),
+                      admin_instance{.version = SYNCML_VERSION,
+                                     .started_at = started_at,
+                                     .ready = [&readiness](std::string& reason) { return readiness.ready(reason); },
+                                     .activity = &activity});
+    }
     dav_service dav(pool, dispatcher.shares(), dav_settings_of(config, guard), registry, log);
     http_server server(config,
                        {dispatcher, readiness, metrics, registry, log, admin ? &*admin : nullptr, &dav, &guard});

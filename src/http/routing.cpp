@@ -35,7 +35,9 @@ path_match match_path(std::string_view path, listener_kind listener) {
         return {path == "/metrics" ? endpoint_kind::metrics : endpoint_kind::none, {}};
     }
     if (listener == listener_kind::admin) {
-        return {path.starts_with("/admin/") ? endpoint_kind::admin : endpoint_kind::none, {}};
+        // The API under /admin/, and its web page at / and /ui/ (src/admin/web/admin_page.hpp).
+        const bool admin = path.starts_with("/admin/") || path == "/" || path.starts_with("/ui/");
+        return {admin ? endpoint_kind::admin : endpoint_kind::none, {}};
     }
     if (path == "/.well-known/carddav" || path == "/.well-known/caldav") return {endpoint_kind::dav, {}};
     if (path.starts_with(dav_prefix)) {

@@ -15,7 +15,8 @@ namespace syncml::server {
 
 // The SyncML listener serves /sync, CardDAV/CalDAV under /dav/<tenant>/ (and the /.well-known redirects to it) and the
 // probes; the metrics listener serves /metrics and the probes; the admin
-// listener (when configured) serves /admin/... (routed further by admin_api_routes.hpp) and the probes.
+// listener (when configured) serves /admin/... (routed further by admin_api_routes.hpp), the admin web page at / and
+// /ui/... and the probes.
 enum class listener_kind { sync, metrics, admin };
 enum class endpoint_kind { sync, dav, healthz, readyz, metrics, admin, none };
 

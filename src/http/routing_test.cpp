@@ -111,5 +111,15 @@ TEST(routing, labels_are_bounded) {
     EXPECT_STREQ(route_label(endpoint_kind::sync), "sync");
 }
 
+TEST(routing, the_admin_listener_serves_its_page_at_the_root_and_under_ui_and_nothing_else_there) {
+    for (const char* target : {"/", "/ui/app.js", "/ui/nothing", "/admin/v1/tenants"}) {
+        EXPECT_EQ(route("GET", target, {}, listener_kind::admin).endpoint, endpoint_kind::admin) << target;
+    }
+    EXPECT_EQ(status_of(route("GET", "/index.html", {}, listener_kind::admin)), 404);
+    EXPECT_EQ(status_of(route("GET", "/uix", {}, listener_kind::admin)), 404);
+    EXPECT_EQ(status_of(route("GET", "/ui/app.js", {}, listener_kind::metrics)), 404);
+    EXPECT_EQ(status_of(route("GET", "/ui/app.js", {}, listener_kind::sync)), 404);
+}
+
 }  // namespace
 }  // namespace syncml::server

@@ -11,6 +11,7 @@
 #include "src/admin/api/admin_api_handlers.hpp"
 #include "src/admin/api/admin_api_transfer.hpp"
 #include "src/admin/api/admin_openapi.hpp"
+#include "src/admin/web/admin_page.hpp"
 #include "src/telemetry/logging.hpp"
 
 namespace syncml::server {
@@ -69,8 +70,10 @@ const char* audit_result(int status) {
     }
 }
 
+bool token_op(admin_op op) { return op == admin_op::token_create || op == admin_op::token_delete; }
+
 persistence::audit_entry audit_entry_of(const admin_route_match& match, const json_value* body,
-                                        const std::string& token, int status) {
+                                        const std::string& token, int status, const std::optional<std::string>& scope) {
     const auto param = [&](const char* name) {
         const auto found = match.params.find(name);
         return found == match.params.end() ? std::string() : found->second;
@@ -82,9 +85,15 @@ persistence::audit_entry audit_entry_of(const admin_route_match& match, const js
     std::string target = param("device").empty() ? param("user") : param("device");
     if (match.route->op == admin_op::user_create) target = created;
     if (!param("session").empty()) target = "session " + param("session");
+    if (match.route->op == admin_op::token_create) target = "token " + created;
+    if (!param("token").empty()) target = "token " + param("token");
+    // A token's tenant is its scope, which a create names in its body; a tenant token's deletes are its tenant's.
+    const json_value* named = body != nullptr ? body->find("tenant") : nullptr;
+    std::string token_tenant = named != nullptr && named->type == json_value::kind::string ? named->text : "";
+    if (match.route->op == admin_op::token_delete) token_tenant = scope.value_or("");
     return {.actor = "token:" + token,
             .action = match.route->action,
-            .tenant = tenant,
+            .tenant = token_op(match.route->op) ? token_tenant : tenant,
             .target = target,
             .result = audit_result(status)};
 }
@@ -92,7 +101,7 @@ persistence::audit_entry audit_entry_of(const admin_route_match& match, const js
 bool has_body(admin_op op) {
     return op == admin_op::tenant_create || op == admin_op::tenant_update || op == admin_op::user_create ||
            op == admin_op::user_password || op == admin_op::device_window_set || op == admin_op::device_push_set ||
-           op == admin_op::device_collection_set;
+           op == admin_op::device_collection_set || op == admin_op::token_create;
 }
 
 // A tenant the token may not see answers as one that does not exist: the same status and the same words.
@@ -110,6 +119,7 @@ http_reply run_and_map(persistence::database& db, const admin_call& call, spdlog
         auto result = run_admin_op(db, call);
         http_reply reply = json_reply(result.status, std::move(result.json));
         reply.content_type = std::move(result.content_type);
+        reply.headers = std::move(result.headers);
         return reply;
     } catch (const admin_field_error& e) {
         return admin_error_reply(400, e.what(), e.field());
@@ -162,7 +172,7 @@ void record_outcome(persistence::database& db, spdlog::logger& log, const admin_
     }
     if (!match.route->changes) return;
     try {
-        persistence::record_audit(db, audit_entry_of(match, call.body, token_name, result.status));
+        persistence::record_audit(db, audit_entry_of(match, call.body, token_name, result.status, call.scope));
     } catch (const persistence::db_error& e) {
         common::log_event(log, spdlog::level::warn, "audit log not written",
                           {{"action", match.route->action}, {"error", e.what()}});
@@ -195,10 +205,11 @@ http_reply admin_failure_reply(http_failure failure, std::size_t body_limit) {
 }
 
 admin_api::admin_api(persistence::worker_pool& pool, prometheus::Registry& registry, spdlog::logger& log,
-                     std::optional<persistence::secret_key> md5_key)
+                     std::optional<persistence::secret_key> md5_key, admin_instance instance)
     : pool_(pool),
       log_(log),
       md5_key_(std::move(md5_key)),
+      instance_(std::move(instance)),
       requests_(prometheus::BuildCounter()
                     .Name("syncml_admin_requests_total")
                     .Help("Admin API requests answered, by method, route pattern and status code")
@@ -220,6 +231,15 @@ http_reply admin_api::counted(const admin_route* route, http_reply reply) {
 }
 
 std::optional<http_reply> admin_api::answer_now(const admin_api_request& request) {
+    if (is_admin_page_path(path_of(request.target))) {
+        http_reply reply = admin_page_reply(request.method, request.target);
+        requests_
+            .Add({{"method", request.method == "GET" || request.method == "HEAD" ? request.method : "other"},
+                  {"route", "page"},
+                  {"status", std::to_string(reply.status)}})
+            .Increment();
+        return reply;
+    }
     const auto match = match_admin_route(request.method, path_of(request.target));
     if (!match.route && !match.allow.empty()) {
         http_reply reply = admin_error_reply(405, "method not allowed; use " + match.allow);
@@ -276,7 +296,9 @@ http_reply admin_api::answer(persistence::database& db, const admin_api_request&
                           .scope = token->tenant,
                           .md5_key = md5_key_ ? &*md5_key_ : nullptr,
                           .content_type = request.content_type,
-                          .raw_body = request.body};
+                          .raw_body = request.body,
+                          .instance = &instance_,
+                          .token_name = token->name};
     http_reply result = reply(run_and_map(db, call, log_));
     record_outcome(db, log_, call, token->name, result);
     return result;

@@ -14,6 +14,7 @@
 #include <spdlog/logger.h>
 
 #include "persistence/accounts/secret_key.hpp"
+#include "src/admin/api/admin_api_handlers.hpp"
 #include "src/admin/api/admin_api_routes.hpp"
 #include "src/http/failure_reply.hpp"
 #include "src/http/routing.hpp"
@@ -53,9 +54,10 @@ class admin_dispatcher {
 
 class admin_api : public admin_dispatcher {
   public:
-    // md5_key seals the md5 secrets of the users it creates (null: the database's own key).
+    // md5_key seals the md5 secrets of the users it creates (null: the database's own key); `instance` is what
+    // GET /admin/v1/status and the activity routes tell.
     admin_api(persistence::worker_pool& pool, prometheus::Registry& registry, spdlog::logger& log,
-              std::optional<persistence::secret_key> md5_key);
+              std::optional<persistence::secret_key> md5_key, admin_instance instance = {});
 
     std::optional<http_reply> answer_now(const admin_api_request& request) override;
     bool submit(admin_api_request request, completion done) override;
@@ -68,6 +70,7 @@ class admin_api : public admin_dispatcher {
     persistence::worker_pool& pool_;
     spdlog::logger& log_;
     std::optional<persistence::secret_key> md5_key_;
+    admin_instance instance_;
     prometheus::Family<prometheus::Counter>& requests_;
 };
 

@@ -8,6 +8,7 @@
 #include "persistence/accounts/admin_sessions.hpp"
 #include "persistence/pg/errors.hpp"
 #include "src/admin/api/admin_api_body.hpp"
+#include "src/admin/api/admin_api_overview.hpp"
 #include "src/admin/api/admin_api_transfer.hpp"
 #include "src/admin/cli/device_collection_command.hpp"
 #include "src/admin/cli/device_push_command.hpp"
@@ -142,7 +143,7 @@ admin_result run_user_op(persistence::database& db, const admin_call& call) {
     const std::string& tenant = tenant_of(call);
     switch (call.match.route->op) {
         case admin_op::user_list:
-            return ok(users_json(persistence::list_users(db, tenant)));
+            return list_users_of(db, call);
         case admin_op::user_create:
             return create_user(db, call);
         case admin_op::user_show:
@@ -262,6 +263,15 @@ admin_result run_admin_op(persistence::database& db, const admin_call& call) {
             return export_datastore(db, call);
         case admin_op::user_import:
             return import_datastore(db, call);
+        case admin_op::status_show:
+        case admin_op::activity_show:
+        case admin_op::failed_login_list:
+        case admin_op::tenant_device_list:
+            return run_overview_op(db, call);
+        case admin_op::token_list:
+        case admin_op::token_create:
+        case admin_op::token_delete:
+            return run_token_op(db, call);
         case admin_op::openapi:
             throw std::logic_error("the OpenAPI document needs no database");
         default:

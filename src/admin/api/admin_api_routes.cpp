@@ -87,6 +87,13 @@ const std::vector<admin_route>& admin_routes() {
         {"GET", "/admin/v1/tenants/{tenant}/sessions", admin_op::session_list, "session.list", false},
         {"DELETE", "/admin/v1/tenants/{tenant}/sessions/{session}", admin_op::session_kill, "session.kill", true},
         {"GET", "/admin/v1/audit", admin_op::audit_list, "audit.list", false},
+        {"GET", "/admin/v1/status", admin_op::status_show, "status.show", false},
+        {"GET", "/admin/v1/activity", admin_op::activity_show, "activity.show", false},
+        {"GET", "/admin/v1/failed-logins", admin_op::failed_login_list, "failed_login.list", false},
+        {"GET", "/admin/v1/tenants/{tenant}/devices", admin_op::tenant_device_list, "device.list", false},
+        {"GET", "/admin/v1/tokens", admin_op::token_list, "token.list", false},
+        {"POST", "/admin/v1/tokens", admin_op::token_create, "token.create", true},
+        {"DELETE", "/admin/v1/tokens/{token}", admin_op::token_delete, "token.delete", true},
     };
     return table;
 }

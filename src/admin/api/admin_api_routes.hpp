@@ -41,7 +41,14 @@ enum class admin_op {
     device_collection_clear,
     session_list,
     session_kill,
-    audit_list
+    audit_list,
+    status_show,
+    activity_show,
+    failed_login_list,
+    tenant_device_list,
+    token_list,
+    token_create,
+    token_delete
 };
 
 struct admin_route {
