@@ -23,7 +23,7 @@ TEST(server_metrics, exposes_request_counters_by_route_and_status) {
 
 TEST(server_metrics, counts_the_client_routes_from_zero) {
     prometheus::Registry registry;
-    server_metrics metrics(registry, "0");
+    server_metrics metrics(registry, "0", "0");
     const std::string text = serialize_metrics(registry);
     for (const char* route : {"sync", "dav"}) {
         for (const char* status : {"200", "500", "503"}) {
