@@ -3,7 +3,7 @@
 # once to log in and then synced, and headless Chromium driven by Selenium (admin_web.py) logging in, seeing the tenant
 # with its users, devices, sessions, failed logins and chart, adding and disabling a user, creating a token and
 # resetting the device, with no console error or CSP violation; the database and the API confirm the reset. The
-# page's screenshot is left in the work directory (SYNCML_SCREENSHOT=FILE copies it, e.g. to docs/admin-page.png).
+# page's screenshot is left in the work directory (SYNCML_TEST_SCREENSHOT=FILE copies it, e.g. to docs/admin-page.png).
 # Environment: SYNCML_BUILD_DIR, SYNCML_TEST_DATABASE_URL, SYNCML_SOURCE_DIR, SYNCML_TEST_WORK_DIR (optional).
 set -uo pipefail
 source_dir=${SYNCML_SOURCE_DIR:?SYNCML_SOURCE_DIR not set}
@@ -82,7 +82,7 @@ check "the token created on the page exists for acme" test "$(sql "SELECT t.name
 check "the page's changes are in the audit log" test "$(sql "SELECT string_agg(action, ',' ORDER BY audit_id) FROM admin_audit
     WHERE actor = 'token:web-ops'")" = "user.create,user.disable,token.create,device.reset"
 check "a screenshot was taken" test -s "$work/admin-page.png"
-if [ -n "${SYNCML_SCREENSHOT:-}" ] && [ -s "$work/admin-page.png" ]; then cp "$work/admin-page.png" "$SYNCML_SCREENSHOT"; fi
+if [ -n "${SYNCML_TEST_SCREENSHOT:-}" ] && [ -s "$work/admin-page.png" ]; then cp "$work/admin-page.png" "$SYNCML_TEST_SCREENSHOT"; fi
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
