@@ -3,7 +3,7 @@
 Logs in with the token, opens tenant acme, checks what the page shows (status, chart, users, devices with their last
 sync and last error, failed logins), adds and disables a user, creates a token, resets the device and sees the change,
 and fails on any console error or CSP violation. Saves the page's screenshot as admin-page.png in the work directory.
-Environment: SYNCML_ADMIN_URL, SYNCML_ADMIN_TOKEN, SYNCML_TEST_WORK_DIR.
+Environment: SYNCML_TEST_ADMIN_URL, SYNCML_TEST_ADMIN_TOKEN, SYNCML_TEST_WORK_DIR.
 """
 
 import os
@@ -18,8 +18,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
-URL = os.environ["SYNCML_ADMIN_URL"]
-TOKEN = os.environ["SYNCML_ADMIN_TOKEN"]
+URL = os.environ["SYNCML_TEST_ADMIN_URL"]
+TOKEN = os.environ["SYNCML_TEST_ADMIN_TOKEN"]
 WORK = os.environ["SYNCML_TEST_WORK_DIR"]
 failures = []
 

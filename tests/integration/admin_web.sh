@@ -66,7 +66,7 @@ check "its store will sync normally next" test "$(sql "SELECT bool_or(needs_slow
 
 # --- the browser ------------------------------------------------------------------------------------------
 started=$SECONDS
-SYNCML_ADMIN_URL="http://$SYNCML_ADMIN_LISTEN/" SYNCML_ADMIN_TOKEN=$token SYNCML_TEST_WORK_DIR=$work \
+SYNCML_TEST_ADMIN_URL="http://$SYNCML_ADMIN_LISTEN/" SYNCML_TEST_ADMIN_TOKEN=$token SYNCML_TEST_WORK_DIR=$work \
     timeout 90 $py "$source_dir/tests/integration/admin_web.py" >"$work/browser.log" 2>&1
 browser_status=$?
 cat "$work/browser.log"
